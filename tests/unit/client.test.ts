@@ -1,0 +1,83 @@
+// The worker client against a fake worker: ids, ordering, errors, failures.
+import { describe, expect, it } from 'vitest';
+import { EngineClient, EngineError, type WorkerLike } from '../../web/src/engine/client';
+import type { WorkerCommand, WorkerReply } from '../../web/src/engine/protocol';
+import type { Frame, ScenarioList } from '../../web/src/engine/pkg/reclaim_core';
+
+class FakeWorker implements WorkerLike {
+  sent: WorkerCommand[] = [];
+  terminated = false;
+  private listeners: Record<string, ((event: never) => void)[]> = {};
+  postMessage(message: WorkerCommand): void {
+    this.sent.push(message);
+  }
+  addEventListener(type: string, listener: (event: never) => void): void {
+    (this.listeners[type] ??= []).push(listener);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  reply(data: WorkerReply): void {
+    for (const l of this.listeners.message ?? []) l({ data } as never);
+  }
+  crash(message: string): void {
+    for (const l of this.listeners.error ?? []) l({ message, preventDefault() {} } as never);
+  }
+}
+
+const list: ScenarioList = { defaultScenario: 's', scenarios: [] };
+const frame = (step: number) => ({ step }) as unknown as Frame;
+
+describe('EngineClient', () => {
+  it('resolves ready with the scenario list', async () => {
+    const worker = new FakeWorker();
+    const client = new EngineClient(worker);
+    worker.reply({ id: 0, type: 'ready', scenarios: list });
+    await expect(client.ready).resolves.toEqual(list);
+  });
+
+  it('matches replies to commands by id', async () => {
+    const worker = new FakeWorker();
+    const client = new EngineClient(worker);
+    const a = client.init({ name: 's', seed: 1, params: {} });
+    const b = client.step(5);
+    const c = client.reset();
+    expect(worker.sent.map((m) => [m.id, m.type])).toEqual([
+      [1, 'init'],
+      [2, 'step'],
+      [3, 'reset'],
+    ]);
+    expect(worker.sent[1]).toEqual({ id: 2, type: 'step', n: 5 });
+    worker.reply({ id: 2, type: 'frame', frame: frame(5) });
+    worker.reply({ id: 1, type: 'frame', frame: frame(0) });
+    worker.reply({ id: 3, type: 'error', message: 'nope' });
+    await expect(a).resolves.toEqual(frame(0));
+    await expect(b).resolves.toEqual(frame(5));
+    await expect(c).rejects.toThrow(new EngineError('nope'));
+  });
+
+  it('fails everything when the engine cannot load', async () => {
+    const worker = new FakeWorker();
+    const client = new EngineClient(worker);
+    const pending = client.step(1);
+    worker.reply({ id: 0, type: 'error', message: 'could not load the engine: 404' });
+    await expect(client.ready).rejects.toThrow('could not load the engine: 404');
+    await expect(pending).rejects.toThrow('could not load the engine: 404');
+    await expect(client.step(1)).rejects.toThrow('could not load the engine: 404');
+  });
+
+  it('fails everything when the worker crashes, and stops on dispose', async () => {
+    const worker = new FakeWorker();
+    const client = new EngineClient(worker);
+    const pending = client.init({ name: 's', seed: 1, params: {} });
+    worker.crash('boom');
+    await expect(pending).rejects.toThrow(/worker failed: boom/);
+
+    const other = new FakeWorker();
+    const second = new EngineClient(other);
+    const waiting = second.step(1);
+    second.dispose();
+    expect(other.terminated).toBe(true);
+    await expect(waiting).rejects.toThrow(/stopped/);
+  });
+});

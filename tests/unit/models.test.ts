@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import type { LruvecView } from '../../web/src/engine/pkg/reclaim_core';
+import { counterRows } from '../../web/src/views/counters/model';
+import { generationsModel } from '../../web/src/views/generations/model';
+import { completeRequest, defaultRequest, paramProblem } from '../../web/src/scenario/presets';
+import { formatDelta, formatDuration, formatMs, formatPages } from '../../web/src/util/format';
+
+describe('counters model', () => {
+  it('has no deltas without a previous frame, in the given order', () => {
+    const rows = counterRows(
+      [
+        { name: 'pgscan_kswapd', value: 5 },
+        { name: 'pgsteal_kswapd', value: 2 },
+      ],
+      null,
+    );
+    expect(rows).toEqual([
+      { name: 'pgscan_kswapd', value: 5, delta: null },
+      { name: 'pgsteal_kswapd', value: 2, delta: null },
+    ]);
+  });
+
+  it('computes deltas by name', () => {
+    const rows = counterRows(
+      [
+        { name: 'b', value: 10 },
+        { name: 'a', value: 3 },
+        { name: 'new', value: 1 },
+      ],
+      [
+        { name: 'a', value: 3 },
+        { name: 'b', value: 4 },
+      ],
+    );
+    expect(rows).toEqual([
+      { name: 'b', value: 10, delta: 6 },
+      { name: 'a', value: 3, delta: 0 },
+      { name: 'new', value: 1, delta: null },
+    ]);
+  });
+});
+
+describe('generations model', () => {
+  const lruvec: LruvecView = {
+    memcg: '/job',
+    node: 0,
+    maxSeq: 7,
+    minSeq: [5, 4],
+    gens: [
+      { seq: 6, gen: 2, ageNs: 2_000, anon: 30, file: 40 },
+      { seq: 4, gen: 0, ageNs: 9_000, anon: 0, file: 12 },
+      { seq: 7, gen: 3, ageNs: 0, anon: 5, file: 100 },
+      { seq: 5, gen: 1, ageNs: 5_000, anon: 8, file: 0 },
+    ],
+    memoryCurrent: 195,
+    memoryMax: 256,
+  };
+
+  it('orders generations oldest first and marks the ends', () => {
+    const model = generationsModel(lruvec);
+    expect(model.columns.map((c) => c.seq)).toEqual([4, 5, 6, 7]);
+    expect(model.columns.map((c) => c.gen)).toEqual([0, 1, 2, 3]);
+    expect(model.columns[0]!.oldest).toBe(true);
+    expect(model.columns[3]!.youngest).toBe(true);
+    expect(model.columns.filter((c) => c.oldest || c.youngest)).toHaveLength(2);
+  });
+
+  it('sizes the bars, totals and scale', () => {
+    const model = generationsModel(lruvec);
+    expect(model.columns[3]!.bars).toEqual([
+      { seq: 7, type: 'anon', pages: 5, live: true },
+      { seq: 7, type: 'file', pages: 100, live: true },
+    ]);
+    expect(model.totals).toEqual({ anon: 43, file: 152 });
+    expect(model.maxPages).toBe(100);
+  });
+
+  it('marks types older than their min_seq', () => {
+    const model = generationsModel(lruvec);
+    // seq 4 is below min_seq[anon] = 5 but not below min_seq[file] = 4.
+    expect(model.columns[0]!.bars.map((b) => [b.type, b.live])).toEqual([
+      ['anon', false],
+      ['file', true],
+    ]);
+  });
+
+  it('names the chart after the memcg and node', () => {
+    const model = generationsModel(lruvec);
+    expect(model.label).toBe('Generations of /job on node 0');
+    expect(model.key).toBe('/job@0');
+    expect(model.summary).toContain('4 generations, seq 4 (oldest) to 7 (youngest)');
+  });
+
+  it('handles a lruvec without generations', () => {
+    const model = generationsModel({ ...lruvec, gens: [] });
+    expect(model.columns).toEqual([]);
+    expect(model.maxPages).toBe(0);
+  });
+});
+
+describe('presets', () => {
+  const list = {
+    defaultScenario: 'b',
+    scenarios: [
+      { name: 'a', title: 'A', description: '', params: [] },
+      {
+        name: 'b',
+        title: 'B',
+        description: '',
+        params: [
+          { name: 'size', default: 64, min: 1, max: 1024, integer: true, help: '' },
+          { name: 'ratio', default: 0.5, min: 0, max: 1, integer: false, help: '' },
+        ],
+      },
+    ],
+  };
+
+  it('builds the default request from the list', () => {
+    expect(defaultRequest(list)).toEqual({ name: 'b', seed: 1, params: { size: 64, ratio: 0.5 } });
+    expect(defaultRequest(list, 'a', 9)).toEqual({ name: 'a', seed: 9, params: {} });
+  });
+
+  it('completes a request with the defaults it leaves out, keeping what it has', () => {
+    expect(completeRequest(list, { name: 'b', seed: 3, params: { size: 7, bogus: 1 } })).toEqual({
+      name: 'b',
+      seed: 3,
+      params: { size: 7, ratio: 0.5, bogus: 1 },
+    });
+    const unknown = { name: 'zzz', seed: 3, params: { q: 1 } };
+    expect(completeRequest(list, unknown)).toBe(unknown);
+  });
+
+  it('checks values against a parameter', () => {
+    const size = list.scenarios[1]!.params[0]!;
+    expect(paramProblem(size, 64)).toBeNull();
+    expect(paramProblem(size, 1.5)).toMatch(/whole/);
+    expect(paramProblem(size, 0)).toMatch(/between 1 and 1024/);
+    expect(paramProblem(size, Number.NaN)).toMatch(/number/);
+  });
+});
+
+describe('formatting', () => {
+  it('formats deltas, sizes and times', () => {
+    expect(formatDelta(0)).toBe('0');
+    expect(formatDelta(1234)).toBe('+1,234');
+    expect(formatDelta(-5)).toBe('−5');
+    expect(formatPages(2048)).toBe('8 MiB');
+    expect(formatPages(1)).toBe('4 KiB');
+    expect(formatPages(300)).toBe('1.2 MiB');
+    expect(formatMs(12_345_678)).toBe('12.346 ms');
+    expect(formatDuration(850)).toBe('850 ns');
+    expect(formatDuration(12_500)).toBe('12.5 µs');
+    expect(formatDuration(3_200_000)).toBe('3.20 ms');
+    expect(formatDuration(1_250_000_000)).toBe('1.25 s');
+  });
+});

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SEED, URL_CODEC_VERSION, decodeScenarioUrl, encodeScenarioUrl } from '../../web/src/scenario/url';
+import type { ScenarioRequest } from '../../web/src/engine/pkg/reclaim_core';
+
+const DEFAULT = 'mglru-basic';
+
+describe('scenario URL codec: round trip', () => {
+  const cases: ScenarioRequest[] = [
+    { name: 'mglru-basic', seed: 1, params: {} },
+    { name: 'mglru-basic', seed: 42, params: { memory_max: 2048 } },
+    { name: 'mglru-basic', seed: 0, params: { memory_max: 4096, file_pages: 10_000, anon_ratio: 0.25 } },
+    { name: 'classic-lru', seed: Number.MAX_SAFE_INTEGER, params: { a: -3.5, b: 1e-7, c: 1e21, d: 0 } },
+    { name: 'x.y_z-2', seed: 7, params: { zeta: 1, alpha: 2 } },
+  ];
+  for (const request of cases) {
+    it(`${request.name} seed ${request.seed} with ${Object.keys(request.params ?? {}).length} params`, () => {
+      const search = encodeScenarioUrl(request);
+      expect(search.startsWith(`?v=${URL_CODEC_VERSION}&`)).toBe(true);
+      const decoded = decodeScenarioUrl(search, DEFAULT);
+      expect(decoded).toEqual({ ok: true, request });
+      // And again: encoding is canonical.
+      expect(encodeScenarioUrl(decoded.request)).toBe(search);
+    });
+  }
+
+  it('writes the documented shape, parameters sorted by name', () => {
+    expect(encodeScenarioUrl({ name: 'mglru-basic', seed: 1, params: { memory_max: 2048, file_pages: 64 } })).toBe(
+      '?v=1&scenario=mglru-basic&seed=1&file_pages=64&memory_max=2048',
+    );
+  });
+
+  it('accepts a query string without the leading "?" and without a version', () => {
+    expect(decodeScenarioUrl('scenario=mglru-basic&seed=9&memory_max=512', DEFAULT)).toEqual({
+      ok: true,
+      request: { name: 'mglru-basic', seed: 9, params: { memory_max: 512 } },
+    });
+  });
+
+  it('an empty query string is the default scenario with the default seed', () => {
+    expect(decodeScenarioUrl('', DEFAULT)).toEqual({ ok: true, request: { name: DEFAULT, seed: DEFAULT_SEED, params: {} } });
+    expect(decodeScenarioUrl('?', 'other')).toEqual({ ok: true, request: { name: 'other', seed: DEFAULT_SEED, params: {} } });
+  });
+
+  it('refuses to encode what it could not decode', () => {
+    expect(() => encodeScenarioUrl({ name: 'a', seed: 1.5, params: {} })).toThrow(/seed/);
+    expect(() => encodeScenarioUrl({ name: 'a', seed: -1, params: {} })).toThrow(/seed/);
+    expect(() => encodeScenarioUrl({ name: 'a', seed: 1, params: { x: Number.NaN } })).toThrow(/x/);
+    expect(() => encodeScenarioUrl({ name: 'a', seed: 1, params: { seed: 3 } })).toThrow(/seed/);
+  });
+});
+
+describe('scenario URL codec: malformed values', () => {
+  it('rejects an unsupported version and ignores the whole URL', () => {
+    const decoded = decodeScenarioUrl('?v=2&scenario=other&seed=5&memory_max=9', DEFAULT);
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.errors).toHaveLength(1);
+    expect(decoded.errors[0]).toMatch(/^v: /);
+    expect(decoded.errors[0]).toContain('"2"');
+    expect(decoded.request).toEqual({ name: DEFAULT, seed: DEFAULT_SEED, params: {} });
+  });
+
+  it('rejects a version that is not a number', () => {
+    const decoded = decodeScenarioUrl('?v=one&seed=5', DEFAULT);
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) expect(decoded.errors[0]).toMatch(/^v: unsupported URL version "one"/);
+  });
+
+  it.each([['abc'], ['-1'], ['1.5'], ['1e3'], [''], [' 7'], ['9007199254740993'], ['0x10']])(
+    'rejects seed=%j, naming the key, and keeps the rest',
+    (seed) => {
+      const decoded = decodeScenarioUrl(`?v=1&scenario=mglru-basic&seed=${encodeURIComponent(seed)}&memory_max=2048`, DEFAULT);
+      expect(decoded.ok).toBe(false);
+      if (decoded.ok) return;
+      expect(decoded.errors).toHaveLength(1);
+      expect(decoded.errors[0]).toMatch(/^seed: /);
+      expect(decoded.errors[0]).toContain(JSON.stringify(seed));
+      expect(decoded.request).toEqual({ name: 'mglru-basic', seed: DEFAULT_SEED, params: { memory_max: 2048 } });
+    },
+  );
+
+  it.each([['1e'], ['abc'], ['12px'], ['1,5'], ['--1'], ['Infinity'], ['NaN'], ['0x1f'], ['1e999']])(
+    'rejects param x=%j, naming the key',
+    (value) => {
+      const decoded = decodeScenarioUrl(`?v=1&seed=3&x=${encodeURIComponent(value)}&y=2`, DEFAULT);
+      expect(decoded.ok).toBe(false);
+      if (decoded.ok) return;
+      expect(decoded.errors).toHaveLength(1);
+      expect(decoded.errors[0]).toMatch(/^x: /);
+      expect(decoded.errors[0]).toContain(JSON.stringify(value));
+      expect(decoded.request).toEqual({ name: DEFAULT, seed: 3, params: { y: 2 } });
+    },
+  );
+
+  it('rejects an empty parameter value, naming the key', () => {
+    const decoded = decodeScenarioUrl('?v=1&memory_max=&seed=2', DEFAULT);
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.errors).toEqual([expect.stringMatching(/^memory_max: no value/)]);
+    expect(decoded.request.params).toEqual({});
+  });
+
+  it('rejects an empty scenario name and an empty seed', () => {
+    const decoded = decodeScenarioUrl('?v=1&scenario=&seed=', DEFAULT);
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.errors).toHaveLength(2);
+    expect(decoded.errors[0]).toMatch(/^scenario: /);
+    expect(decoded.errors[1]).toMatch(/^seed: /);
+    expect(decoded.request).toEqual({ name: DEFAULT, seed: DEFAULT_SEED, params: {} });
+  });
+
+  it('rejects a repeated key instead of picking one', () => {
+    const decoded = decodeScenarioUrl('?seed=1&seed=2&k=1&k=1', DEFAULT);
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.errors).toEqual([expect.stringMatching(/^seed: given 2 times/), expect.stringMatching(/^k: given 2 times/)]);
+    expect(decoded.request).toEqual({ name: DEFAULT, seed: DEFAULT_SEED, params: {} });
+  });
+
+  it('rejects a key that cannot be a parameter name', () => {
+    const decoded = decodeScenarioUrl('?v=1&bad-key=1&ok_key=2', DEFAULT);
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.errors).toEqual([expect.stringMatching(/^bad-key: not a parameter name/)]);
+    expect(decoded.request.params).toEqual({ ok_key: 2 });
+  });
+
+  it('reports every bad value at once', () => {
+    const decoded = decodeScenarioUrl('?v=1&seed=abc&a=1e&b=&c=5', DEFAULT);
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.errors.map((e) => e.split(':')[0])).toEqual(['seed', 'a', 'b']);
+    expect(decoded.request).toEqual({ name: DEFAULT, seed: DEFAULT_SEED, params: { c: 5 } });
+  });
+});

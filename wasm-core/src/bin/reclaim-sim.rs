@@ -1,0 +1,165 @@
+//! reclaim-sim: the engine's command line.
+//!
+//!     reclaim-sim list
+//!     reclaim-sim run NAME|FILE.json [--param k=v]... [--seed N] [--steps N] [--json] [--lru-gen]
+//!
+//! Errors (unknown scenario or parameter, out-of-range value, bad file):
+//! one line on stderr naming the problem and the accepted range, exit
+//! status 2, nothing on stdout.
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use reclaim_core::report;
+use reclaim_core::scenario::{self, Scenario};
+use reclaim_core::sim::Simulation;
+use reclaim_core::view::ScenarioRequest;
+
+#[derive(Parser)]
+#[command(name = "reclaim-sim", version, about = "Simulate Linux memory reclaim (MGLRU, classic LRU, memcgs, kswapd)")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Lists the built-in scenarios, one a line.
+    List {
+        /// Also list each scenario's parameters with defaults and ranges.
+        #[arg(long)]
+        params: bool,
+    },
+    /// Runs one scenario and prints its final counters.
+    Run {
+        /// A built-in scenario name, or a scenario file (.json).
+        name: String,
+        /// A parameter of a built-in scenario, k=v (repeatable).
+        #[arg(long = "param", value_name = "K=V")]
+        params: Vec<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Steps to run (default: the scenario's duration).
+        #[arg(long)]
+        steps: Option<u64>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Print the lruvecs in the format of /sys/kernel/debug/lru_gen.
+        #[arg(long = "lru-gen")]
+        lru_gen: bool,
+    },
+}
+
+/// A usage error: printed as one line, exit status 2.
+struct UsageError(String);
+
+fn parse_params(raw: &[String]) -> Result<BTreeMap<String, f64>, UsageError> {
+    let mut out = BTreeMap::new();
+    for p in raw {
+        let (k, v) = p.split_once('=').ok_or_else(|| UsageError(format!("--param {p}: expected k=v")))?;
+        let val: f64 = v.trim().parse().map_err(|_| UsageError(format!("--param {k}: \"{v}\" is not a number")))?;
+        out.insert(k.trim().to_string(), val);
+    }
+    Ok(out)
+}
+
+fn load(name: &str, params: &[String], seed: u64) -> Result<Scenario, UsageError> {
+    if name.ends_with(".json") {
+        if !params.is_empty() {
+            return Err(UsageError("--param applies to built-in scenarios, not to scenario files".into()));
+        }
+        let text = std::fs::read_to_string(name).map_err(|e| UsageError(format!("{name}: {e}")))?;
+        let mut s = Scenario::from_json(&text).map_err(|e| UsageError(format!("{name}: {e}")))?;
+        s.seed = seed;
+        return Ok(s);
+    }
+    let req = ScenarioRequest { name: name.to_string(), seed, params: parse_params(params)? };
+    scenario::build(&req).map_err(|e| UsageError(e.to_string()))
+}
+
+fn run(cli: Cli) -> Result<(), UsageError> {
+    match cli.cmd {
+        Cmd::List { params } => {
+            let list = scenario::list();
+            for s in &list.scenarios {
+                println!("{:<28} {}", s.name, s.title);
+                if params {
+                    for p in &s.params {
+                        println!("    --param {}={} ({}..={}) {}", p.name, p.default, p.min, p.max, p.help);
+                    }
+                }
+            }
+        }
+        Cmd::Run { name, params, seed, steps, json, lru_gen } => {
+            let s = load(&name, &params, seed)?;
+            let steps = steps.unwrap_or(s.duration_ns / s.step_ns);
+            if steps == 0 || steps > 10_000_000 {
+                return Err(UsageError(format!("--steps {steps} is out of range 1..=10000000")));
+            }
+            let mut sim = Simulation::new(s).map_err(|e| UsageError(e.to_string()))?;
+            for _ in 0..steps {
+                sim.step();
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report::run_json(&sim)).expect("serialisable"));
+            } else if lru_gen {
+                print!("{}", report::lru_gen(&sim));
+            } else {
+                print_text(&sim);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn print_text(sim: &Simulation) {
+    println!("scenario {} seed {}: {} steps, {:.3} s simulated", sim.scenario.name, sim.scenario.seed, sim.step_count(), sim.time() as f64 / 1e9);
+    println!();
+    println!("metrics");
+    for (k, v) in report::metrics(sim) {
+        println!("  {k:<32} {v}");
+    }
+    println!();
+    println!("/proc/vmstat (non-zero)");
+    for (k, v) in sim.vmstat() {
+        if v != 0 {
+            println!("  {k:<32} {v}");
+        }
+    }
+    for cg in &sim.mm.memcgs {
+        if cg.id == 0 {
+            continue;
+        }
+        println!();
+        println!("{} memory.current {} pages, memory.events max {} oom {} oom_kill {}", cg.path, cg.usage, cg.events.max, cg.events.oom, cg.events.oom_kill);
+        for (k, v) in sim.memory_stat(cg.id) {
+            if v != 0 {
+                println!("  {k:<32} {v}");
+            }
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let msg = e.to_string();
+            eprintln!("reclaim-sim: {}", msg.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(UsageError(m)) => {
+            eprintln!("reclaim-sim: {m}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! The cost model: simulated nanoseconds for each thing a task or a reclaimer
+//! does. Every throughput, latency and "pages per second" the engine reports
+//! comes from these constants and the simulated clock, never from the wall
+//! clock. docs/cost-model.md explains each value and where it comes from.
+
+/// A read() of one 4 KiB page that hits the page cache: syscall entry, xarray
+/// lookup, folio_mark_accessed, copy_to_user of 4 KiB (~10 GB/s).
+pub const FD_READ_HIT_NS: u64 = 400;
+/// A load or store to a mapped page that is resident: a TLB miss and a cache
+/// miss at worst; page-level touches are coarse, so one "access" is charged
+/// as a short burst of memory operations on the page.
+pub const MAPPED_HIT_NS: u64 = 100;
+/// A minor fault: allocate and zero a page (anonymous first touch) or map a
+/// page-cache folio that is already resident.
+pub const MINOR_FAULT_NS: u64 = 1_500;
+/// A major fault or read() miss: a 4 KiB random read from an NVMe SSD.
+pub const MAJOR_FAULT_READ_NS: u64 = 80_000;
+/// Reading a page back from swap on the same class of SSD.
+pub const SWAP_IN_NS: u64 = 80_000;
+/// Writing one page out to swap (charged to the reclaimer that writes it).
+pub const SWAP_OUT_NS: u64 = 20_000;
+/// Writing one dirty page-cache page back to its file.
+pub const WRITEBACK_NS: u64 = 20_000;
+/// Scanning one folio in reclaim: isolate, rmap walk for referenced PTEs,
+/// unmap, remove from the mapping, free (shrink_folio_list per folio).
+pub const SCAN_FOLIO_NS: u64 = 200;
+/// Starting one reclaim round (try_to_free_pages / try_to_free_mem_cgroup_pages):
+/// scan_control set-up, lru_add_drain, the priority loop's first pass, the
+/// memcg iteration set-up, the shrinker pass.
+pub const RECLAIM_ROUND_NS: u64 = 20_000;

@@ -1,0 +1,301 @@
+//! What a task's access does to memory: page-cache reads and writes
+//! (mm/filemap.c `filemap_read`, `filemap_add_folio`), faults on mapped
+//! memory (mm/memory.c `handle_mm_fault`, `do_anonymous_page`,
+//! `do_swap_page`, mm/filemap.c `filemap_fault`), and adding new folios to
+//! the LRU (mm/swap.c `folio_add_lru`).
+//!
+//! An address space's slot per page is the kernel's xarray entry (for files)
+//! or page-table entry (for anonymous memory): empty, a resident folio, a
+//! shadow entry left by eviction, or a swap entry.
+use super::folio::{pg, FolioId};
+use super::memcontrol::ChargeFailed;
+use super::vmstat::Item;
+use super::{MappingId, MappingKind, MemcgId, Mm};
+use crate::cost;
+
+const TAG_SHIFT: u32 = 62;
+const TAG_FOLIO: u64 = 1;
+const TAG_SHADOW: u64 = 2;
+const TAG_SWAP: u64 = 3;
+const PAYLOAD_MASK: u64 = (1 << TAG_SHIFT) - 1;
+
+/// One decoded slot of an address space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    Empty,
+    Folio(FolioId),
+    /// A shadow entry (workingset.c pack_shadow) with its payload.
+    Shadow(u64),
+    /// A swap entry: the page is in this swap slot.
+    Swap(u32),
+}
+
+impl Slot {
+    pub fn decode(v: u64) -> Slot {
+        match v >> TAG_SHIFT {
+            0 => Slot::Empty,
+            TAG_FOLIO => Slot::Folio(v as u32),
+            TAG_SHADOW => Slot::Shadow(v & PAYLOAD_MASK),
+            _ => Slot::Swap(v as u32),
+        }
+    }
+    pub fn encode(self) -> u64 {
+        match self {
+            Slot::Empty => 0,
+            Slot::Folio(f) => (TAG_FOLIO << TAG_SHIFT) | u64::from(f),
+            Slot::Shadow(s) => (TAG_SHADOW << TAG_SHIFT) | (s & PAYLOAD_MASK),
+            Slot::Swap(s) => (TAG_SWAP << TAG_SHIFT) | u64::from(s),
+        }
+    }
+}
+
+/// How a task touches a page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// read() through the page cache.
+    Read,
+    /// write() through the page cache (the page becomes dirty).
+    Write,
+    /// A load from mapped memory (mmap'd file or anonymous).
+    Load,
+    /// A store to mapped memory.
+    Store,
+}
+
+/// What one access did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    pub hit: bool,
+    /// Needed I/O (a read from the file or from swap).
+    pub major: bool,
+}
+
+impl Mm {
+    #[inline]
+    pub fn slot(&self, m: MappingId, index: u32) -> Slot {
+        Slot::decode(self.mappings[m as usize].slots[index as usize])
+    }
+
+    #[inline]
+    pub fn set_slot(&mut self, m: MappingId, index: u32, s: Slot) {
+        self.mappings[m as usize].slots[index as usize] = s.encode();
+    }
+
+    /// One access by a task of `memcg` running on `node`. Costs are added to
+    /// `self.cost_ns`. Fails only when a charge cannot be met (memcg OOM).
+    pub fn access(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, op: Op) -> Result<Outcome, ChargeFailed> {
+        match (self.mappings[m as usize].kind, op) {
+            (MappingKind::File, Op::Read | Op::Write) => self.filemap_read(memcg, node, m, index, op == Op::Write),
+            (_, Op::Load | Op::Store) => self.handle_mm_fault(memcg, node, m, index, op == Op::Store),
+            (MappingKind::Anon, Op::Read | Op::Write) => self.handle_mm_fault(memcg, node, m, index, op == Op::Write),
+        }
+    }
+
+    /// filemap_read() of one page: a hit marks the folio accessed; a miss
+    /// allocates a folio, checks the shadow (workingset_refault), adds it to
+    /// the LRU outside a fault, and reads it.
+    fn filemap_read(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, write: bool) -> Result<Outcome, ChargeFailed> {
+        let (f, outcome) = match self.slot(m, index) {
+            Slot::Folio(f) => {
+                self.cost_ns += cost::FD_READ_HIT_NS;
+                (f, Outcome { hit: true, major: false })
+            }
+            Slot::Empty | Slot::Shadow(_) | Slot::Swap(_) => {
+                let f = self.page_cache_miss(memcg, node, m, index, false)?;
+                (f, Outcome { hit: false, major: true })
+            }
+        };
+        self.folio_mark_accessed(f);
+        if write {
+            self.folios.set(f, pg::DIRTY);
+        }
+        Ok(outcome)
+    }
+
+    /// Allocates, charges and inserts a page-cache folio for (m, index), then
+    /// reads it (cost of a major read). `in_fault` decides its LRU placement.
+    fn page_cache_miss(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, in_fault: bool) -> Result<FolioId, ChargeFailed> {
+        let f = self.alloc_charged_folio(memcg, node, false)?;
+        self.folios.mapping[f as usize] = m;
+        self.folios.index[f as usize] = index;
+        let shadow = match self.slot(m, index) {
+            Slot::Shadow(s) => Some(s),
+            _ => None,
+        };
+        self.set_slot(m, index, Slot::Folio(f));
+        if let Some(s) = shadow {
+            self.workingset_refault(f, s, in_fault);
+        }
+        self.folio_add_lru(f, in_fault);
+        self.cost_ns += cost::MAJOR_FAULT_READ_NS;
+        self.count(memcg, Item::Pgpgin, 1, true);
+        Ok(f)
+    }
+
+    /// handle_mm_fault() for a load or store to mapped memory: a resident,
+    /// mapped folio just gets its PTE accessed bit set (harvested by aging);
+    /// otherwise do_anonymous_page, do_swap_page or filemap_fault.
+    fn handle_mm_fault(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, store: bool) -> Result<Outcome, ChargeFailed> {
+        let kind = self.mappings[m as usize].kind;
+        let mut outcome = Outcome::default();
+        let f = match self.slot(m, index) {
+            Slot::Folio(f) if self.folios.test(f, pg::MAPPED) => {
+                self.cost_ns += cost::MAPPED_HIT_NS;
+                outcome.hit = true;
+                f
+            }
+            Slot::Folio(f) => {
+                // Resident in the page cache but not mapped: a minor fault maps it.
+                self.count(memcg, Item::Pgfault, 1, true);
+                self.cost_ns += cost::MINOR_FAULT_NS;
+                outcome.hit = true;
+                f
+            }
+            Slot::Empty | Slot::Shadow(_) if kind == MappingKind::File => {
+                self.count(memcg, Item::Pgfault, 1, true);
+                self.count(memcg, Item::Pgmajfault, 1, true);
+                outcome.major = true;
+                self.page_cache_miss(memcg, node, m, index, true)?
+            }
+            Slot::Empty | Slot::Shadow(_) => {
+                // do_anonymous_page(): a zeroed folio, active (in a fault).
+                self.count(memcg, Item::Pgfault, 1, true);
+                let f = self.alloc_charged_folio(memcg, node, true)?;
+                self.folios.mapping[f as usize] = m;
+                self.folios.index[f as usize] = index;
+                self.set_slot(m, index, Slot::Folio(f));
+                self.folio_add_lru(f, true);
+                self.cost_ns += crate::cost::MINOR_FAULT_NS;
+                f
+            }
+            Slot::Swap(slot) if self.swap.cache[slot as usize] != super::folio::NIL => {
+                // Still in the swap cache (unmapped but not yet freed): map it again.
+                let f = self.swap.cache[slot as usize];
+                self.count(memcg, Item::Pgfault, 1, true);
+                self.cost_ns += cost::MINOR_FAULT_NS;
+                self.set_slot(m, index, Slot::Folio(f));
+                outcome.hit = true;
+                f
+            }
+            Slot::Swap(slot) => {
+                self.count(memcg, Item::Pgfault, 1, true);
+                self.count(memcg, Item::Pgmajfault, 1, true);
+                outcome.major = true;
+                self.do_swap_page(memcg, node, m, index, slot)?
+            }
+        };
+        self.folios.set(f, pg::MAPPED);
+        self.pte_mkyoung(f);
+        if store {
+            self.folios.set(f, pg::DIRTY);
+            if self.folios.test(f, pg::SWAPCACHE) {
+                // The swap copy is stale now: drop it (folio_free_swap on a write fault).
+                self.delete_from_swap_cache(f, false);
+            }
+        }
+        Ok(outcome)
+    }
+
+    /// do_swap_page(): read the folio back from swap into the swap cache,
+    /// feed the slot's shadow to workingset_refault, map it (active, in a
+    /// fault). The folio stays in the swap cache, so evicting it again while
+    /// clean needs no write.
+    fn do_swap_page(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, slot: u32) -> Result<FolioId, ChargeFailed> {
+        let f = self.alloc_charged_folio(memcg, node, true)?;
+        self.folios.mapping[f as usize] = m;
+        self.folios.index[f as usize] = index;
+        self.folios.set(f, pg::SWAPCACHE);
+        self.folios.swap[f as usize] = slot;
+        self.swap.cache[slot as usize] = f;
+        let shadow = std::mem::take(&mut self.swap.shadows[slot as usize]);
+        self.set_slot(m, index, Slot::Folio(f));
+        if shadow != 0 {
+            self.workingset_refault(f, shadow, true);
+        }
+        self.folio_add_lru(f, true);
+        self.cost_ns += cost::SWAP_IN_NS;
+        self.count(memcg, Item::Pswpin, 1, true);
+        Ok(f)
+    }
+
+    /// Removes an anon folio from the swap cache and frees its slot
+    /// (folio_free_swap / delete_from_swap_cache + swap_free).
+    pub fn delete_from_swap_cache(&mut self, f: FolioId, keep_slot: bool) {
+        let slot = self.folios.swap[f as usize];
+        self.folios.clear(f, pg::SWAPCACHE);
+        self.folios.swap[f as usize] = super::folio::NIL;
+        self.swap.cache[slot as usize] = super::folio::NIL;
+        if !keep_slot {
+            self.swap.free_slot(slot);
+            let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+            self.swap_uncharge(memcg);
+        }
+    }
+
+    /// Sets the PTE accessed bit; the first time since the last aging, the
+    /// folio is queued for the next page-table walk (walk_mm's view of it).
+    #[inline]
+    fn pte_mkyoung(&mut self, f: FolioId) {
+        let fl = self.folios.flags[f as usize];
+        if fl & pg::YOUNG == 0 {
+            self.folios.flags[f as usize] = fl | pg::YOUNG;
+            if fl & pg::WALK_QUEUED == 0 && fl & pg::LRU != 0 {
+                self.folios.flags[f as usize] |= pg::WALK_QUEUED;
+                let lv = self.folios.lruvec[f as usize];
+                self.lruvecs[lv as usize].mm_walk.push(f);
+            }
+        }
+    }
+
+    /// folio_mark_accessed() (mm/swap.c): with MGLRU only folio_inc_refs();
+    /// the classic LRU's referenced/activate ladder otherwise.
+    pub fn folio_mark_accessed(&mut self, f: FolioId) {
+        if self.knobs.lru_gen_enabled {
+            self.folio_inc_refs(f);
+        } else {
+            self.classic_mark_accessed(f);
+        }
+    }
+
+    /// Allocates a folio on `node` (or any node), reclaiming globally when
+    /// none is free, then charges it to `memcg`.
+    fn alloc_charged_folio(&mut self, memcg: MemcgId, node: usize, anon: bool) -> Result<FolioId, ChargeFailed> {
+        let f = self.alloc_folio(node, memcg)?;
+        if let Err(e) = self.try_charge(memcg, 1) {
+            let n = self.zone_node(f);
+            self.free_folio(f, n);
+            return Err(e);
+        }
+        let n = self.zone_node(f);
+        self.folios.lruvec[f as usize] = self.lruvec_id(memcg, n);
+        if anon {
+            self.folios.set(f, pg::ANON);
+        }
+        Ok(f)
+    }
+
+    /// The node whose pfn range holds `f`.
+    pub fn zone_node(&self, f: FolioId) -> usize {
+        self.folio_node(f)
+    }
+
+    /// folio_add_lru(): onto the lruvec of the memcg it is charged to. With
+    /// MGLRU a folio added inside a fault is active (lru_gen_in_fault), so it
+    /// lands in max_seq; read()/readahead folios do not.
+    pub fn folio_add_lru(&mut self, f: FolioId, in_fault: bool) {
+        if self.knobs.lru_gen_enabled && in_fault {
+            self.folios.set(f, pg::ACTIVE);
+        }
+        self.lruvec_add_folio(f);
+    }
+
+    /// lruvec_add_folio(): lru_gen_add_folio() or the classic list add.
+    pub fn lruvec_add_folio(&mut self, f: FolioId) {
+        self.folios.set(f, pg::LRU);
+        if self.knobs.lru_gen_enabled {
+            self.lru_gen_add_folio(f, false);
+        } else {
+            self.classic_add_folio(f);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! Memory cgroups: `struct mem_cgroup` with its page counter, limits and
+//! statistics (mm/memcontrol.c), and charging with reclaim at the limit
+//! (`try_charge_memcg`).
+use super::vmstat::Counters;
+use super::{MemcgId, Mm};
+
+/// "max" for a limit.
+pub const PAGE_COUNTER_MAX: u64 = u64::MAX;
+
+/// memory.events.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MemcgEvents {
+    pub low: u64,
+    pub high: u64,
+    pub max: u64,
+    pub oom: u64,
+    pub oom_kill: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct MemCgroup {
+    pub id: MemcgId,
+    /// "/" for the root, "/a/b" below it.
+    pub path: String,
+    pub parent: Option<MemcgId>,
+    pub children: Vec<MemcgId>,
+    /// memory.max, memory.high, memory.low, memory.min in pages.
+    pub memory_max: u64,
+    pub memory_high: u64,
+    pub memory_low: u64,
+    pub memory_min: u64,
+    /// memory.swap.max in pages.
+    pub swap_max: u64,
+    /// memory.swappiness override (cgroup v1 style); None = vm.swappiness.
+    pub swappiness: Option<u32>,
+    /// memory.current in pages (hierarchical: includes descendants).
+    pub usage: u64,
+    /// memory.swap.current in pages.
+    pub swap_usage: u64,
+    /// memory.stat event counters (hierarchical).
+    pub stat: Counters,
+    pub events: MemcgEvents,
+    pub online: bool,
+}
+
+impl MemCgroup {
+    pub fn new(id: MemcgId, path: String, parent: Option<MemcgId>) -> Self {
+        MemCgroup {
+            id,
+            path,
+            parent,
+            children: Vec::new(),
+            memory_max: PAGE_COUNTER_MAX,
+            memory_high: PAGE_COUNTER_MAX,
+            memory_low: 0,
+            memory_min: 0,
+            swap_max: PAGE_COUNTER_MAX,
+            swappiness: None,
+            usage: 0,
+            swap_usage: 0,
+            stat: Counters::default(),
+            events: MemcgEvents::default(),
+            online: true,
+        }
+    }
+}
+
+/// What a failed charge leaves the caller to handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChargeFailed {
+    /// The memcg whose limit could not be met (mem_over_limit).
+    pub memcg: MemcgId,
+}
+
+impl Mm {
+    /// The first memcg from `memcg` up to the root that has no room for
+    /// `nr` more pages (page_counter_try_charge's failure point).
+    pub fn mem_over_limit(&self, memcg: MemcgId, nr: u64) -> Option<MemcgId> {
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            let cg = &self.memcgs[id as usize];
+            if cg.usage + nr > cg.memory_max {
+                return Some(id);
+            }
+            m = cg.parent;
+        }
+        None
+    }
+
+    fn page_counter_charge(&mut self, memcg: MemcgId, nr: u64) {
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            let cg = &mut self.memcgs[id as usize];
+            cg.usage += nr;
+            m = cg.parent;
+        }
+    }
+
+    /// page_counter_uncharge() up the hierarchy.
+    pub fn uncharge(&mut self, memcg: MemcgId, nr: u64) {
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            let cg = &mut self.memcgs[id as usize];
+            cg.usage -= nr;
+            m = cg.parent;
+        }
+    }
+
+    /// try_charge_memcg(): charge `nr` pages to `memcg`; at a limit, reclaim
+    /// from the memcg over its limit (try_to_free_mem_cgroup_pages) and retry,
+    /// up to MAX_RECLAIM_RETRIES times without progress, then fail (the caller
+    /// invokes the OOM killer).
+    ///
+    /// Simplified: no per-cpu charge stock (MEMCG_CHARGE_BATCH), no
+    /// memory.high throttling, no waiting on an OOM in progress.
+    pub fn try_charge(&mut self, memcg: MemcgId, nr: u64) -> Result<(), ChargeFailed> {
+        let mut nr_retries = super::MAX_RECLAIM_RETRIES;
+        loop {
+            let Some(over) = self.mem_over_limit(memcg, nr) else {
+                self.page_counter_charge(memcg, nr);
+                return Ok(());
+            };
+            self.memcgs[over as usize].events.max += 1;
+            let reclaimed = self.try_to_free_mem_cgroup_pages(over, nr, true, false);
+            if self.mem_over_limit(memcg, nr).is_none() {
+                continue;
+            }
+            if reclaimed > 0 {
+                continue;
+            }
+            if nr_retries == 0 {
+                self.memcgs[over as usize].events.oom += 1;
+                return Err(ChargeFailed { memcg: over });
+            }
+            nr_retries -= 1;
+        }
+    }
+
+    /// mem_cgroup_swappiness().
+    pub fn mem_cgroup_swappiness(&self, memcg: MemcgId) -> u32 {
+        self.memcgs[memcg as usize].swappiness.unwrap_or(self.knobs.swappiness)
+    }
+
+    /// Is `memcg` (or `ancestor` itself) inside `ancestor`'s subtree?
+    pub fn mem_cgroup_is_descendant(&self, memcg: MemcgId, ancestor: MemcgId) -> bool {
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            if id == ancestor {
+                return true;
+            }
+            m = self.memcgs[id as usize].parent;
+        }
+        false
+    }
+
+    /// The subtree of `root` in pre-order (mem_cgroup_iter's order).
+    pub fn memcg_subtree(&self, root: MemcgId) -> Vec<MemcgId> {
+        let mut out = Vec::new();
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            out.push(id);
+            for &c in self.memcgs[id as usize].children.iter().rev() {
+                stack.push(c);
+            }
+        }
+        out
+    }
+}

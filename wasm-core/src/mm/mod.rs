@@ -1,0 +1,160 @@
+//! The memory-management model: one file per kernel mechanism.
+//!
+//! [`Mm`] is the whole simulated machine's mm state (the kernel's global
+//! state plus every `pglist_data`, `mem_cgroup` and `lruvec`). Mechanisms are
+//! `impl Mm` blocks in their own files, named after the kernel functions they
+//! mirror: [`mglru`] (mm/vmscan.c multi-gen LRU), [`workingset`]
+//! (mm/workingset.c), [`vmscan`] (shrink_node, do_try_to_free_pages),
+//! [`memcontrol`] (charging, memory.max), [`page_alloc`], [`swap`],
+//! [`filemap`] (page cache and faults).
+use serde::{Deserialize, Serialize};
+
+pub mod classic;
+pub mod filemap;
+pub mod folio;
+pub mod list;
+pub mod lruvec;
+pub mod memcontrol;
+pub mod mglru;
+pub mod page_alloc;
+pub mod pgdat;
+pub mod swap;
+pub mod vmscan;
+pub mod vmstat;
+pub mod workingset;
+
+use crate::event::EventLog;
+use crate::rng::Rng;
+use folio::{FolioId, Folios};
+use lruvec::Lruvec;
+use memcontrol::MemCgroup;
+use pgdat::PgData;
+use swap::SwapInfo;
+use vmstat::{Counters, Item};
+
+/// DEF_PRIORITY: scan size at priority p is `size >> p`.
+pub const DEF_PRIORITY: u32 = 12;
+/// SWAP_CLUSTER_MAX: the unit of reclaim batches.
+pub const SWAP_CLUSTER_MAX: u64 = 32;
+/// MAX_RECLAIM_RETRIES (mm/internal.h).
+pub const MAX_RECLAIM_RETRIES: u32 = 16;
+/// MAX_SWAPPINESS.
+pub const MAX_SWAPPINESS: u32 = 200;
+/// Default vm_swappiness.
+pub const DEFAULT_SWAPPINESS: u32 = 60;
+/// Type indices of MGLRU (LRU_GEN_ANON, LRU_GEN_FILE).
+pub const LRU_GEN_ANON: usize = 0;
+pub const LRU_GEN_FILE: usize = 1;
+pub const ANON_AND_FILE: usize = 2;
+/// MAX_NR_ZONES (DMA, DMA32, NORMAL, MOVABLE; no HIGHMEM on 64-bit).
+pub const MAX_NR_ZONES: usize = 4;
+
+pub type MemcgId = u16;
+pub type LruvecId = u16;
+pub type MappingId = u32;
+
+/// Switches: kernel behaviour that the scenario (and later, the patch
+/// experiments) choose. Defaults are the v6.12 baseline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Knobs {
+    /// CONFIG_LRU_GEN with /sys/kernel/mm/lru_gen/enabled = y.
+    pub lru_gen_enabled: bool,
+    /// vm.swappiness (0..=200); a memcg may override it.
+    pub swappiness: u32,
+}
+
+impl Default for Knobs {
+    fn default() -> Self {
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS }
+    }
+}
+
+/// What an address space caches: a file's pages or a process's anonymous memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MappingKind {
+    File,
+    Anon,
+}
+
+/// An address space: `struct address_space` for files (its xarray of folios
+/// and shadows) or the anonymous memory of one region of a process (its page
+/// table entries, which hold either a folio or a swap entry).
+#[derive(Clone, Debug)]
+pub struct AddressSpace {
+    pub name: String,
+    pub kind: MappingKind,
+    /// The memcg that owns the region (anon) or that first-touch charges go to.
+    pub memcg: MemcgId,
+    /// One slot per page: see [`filemap::Slot`].
+    pub slots: Vec<u64>,
+}
+
+/// The simulated machine's memory management state.
+#[derive(Clone, Debug)]
+pub struct Mm {
+    pub knobs: Knobs,
+    pub folios: Folios,
+    pub nodes: Vec<PgData>,
+    pub memcgs: Vec<MemCgroup>,
+    /// Indexed by `memcg * nodes.len() + node` (mem_cgroup_lruvec()).
+    pub lruvecs: Vec<Lruvec>,
+    pub mappings: Vec<AddressSpace>,
+    pub swap: SwapInfo,
+    /// /proc/vmstat event counters.
+    pub vmstat: Counters,
+    /// Simulated time in nanoseconds (the engine's jiffies).
+    pub now_ns: u64,
+    /// Randomness of kernel decisions that the kernel takes at random.
+    pub rng: Rng,
+    pub events: EventLog,
+    /// totalram_pages(), for bucket_order.
+    pub totalram_pages: u64,
+    /// Simulated time spent by the current actor (task or reclaimer) since
+    /// the caller last took it; the simulation charges it to the actor.
+    pub cost_ns: u64,
+}
+
+impl Mm {
+    pub fn nr_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// mem_cgroup_lruvec(memcg, pgdat).
+    #[inline]
+    pub fn lruvec_id(&self, memcg: MemcgId, node: usize) -> LruvecId {
+        (memcg as usize * self.nodes.len() + node) as LruvecId
+    }
+
+    #[inline]
+    pub fn lruvec_memcg(&self, lv: LruvecId) -> MemcgId {
+        (lv as usize / self.nodes.len()) as MemcgId
+    }
+
+    #[inline]
+    pub fn lruvec_node(&self, lv: LruvecId) -> usize {
+        lv as usize % self.nodes.len()
+    }
+
+    /// The node a folio's page frame belongs to.
+    pub fn folio_node(&self, f: FolioId) -> usize {
+        self.nodes.iter().position(|n| f >= n.start_pfn && f < n.end_pfn()).expect("folio id within a node")
+    }
+
+    /// __count_vm_events() plus __count_memcg_events() for the memcg and its
+    /// ancestors (memory.stat is hierarchical).
+    pub fn count(&mut self, memcg: MemcgId, item: Item, n: u64, global: bool) {
+        if n == 0 {
+            return;
+        }
+        if global {
+            self.vmstat.add(item, n);
+        }
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            let cg = &mut self.memcgs[id as usize];
+            cg.stat.add(item, n);
+            m = cg.parent;
+        }
+    }
+}

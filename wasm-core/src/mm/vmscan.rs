@@ -1,0 +1,378 @@
+//! Reclaim drivers (mm/vmscan.c): `struct scan_control`, shrink_folio_list,
+//! the priority loop (do_try_to_free_pages), shrink_node and
+//! shrink_node_memcgs, and the entry points try_to_free_pages (direct
+//! reclaim) and try_to_free_mem_cgroup_pages (memcg limit and proactive
+//! reclaim).
+use super::filemap::Slot;
+use super::folio::{pg, FolioId};
+use super::lruvec::MIN_LRU_BATCH;
+use super::vmstat::Item;
+use super::{LruvecId, MemcgId, Mm, DEF_PRIORITY, MAX_NR_ZONES, SWAP_CLUSTER_MAX};
+use crate::cost;
+use crate::event::EventKind;
+
+/// The root memcg's id.
+pub const ROOT_MEMCG: MemcgId = 0;
+
+/// `struct scan_control`: one reclaim invocation's goals and state.
+#[derive(Clone, Debug)]
+pub struct ScanControl {
+    pub nr_to_reclaim: u64,
+    pub nr_reclaimed: u64,
+    pub nr_scanned: u64,
+    pub priority: u32,
+    /// The highest zone index reclaim may take pages from.
+    pub reclaim_idx: usize,
+    pub order: u32,
+    /// None for global reclaim (kswapd, direct); Some(memcg) for memcg reclaim
+    /// (limit or memory.reclaim; the root memcg counts as root reclaim).
+    pub target_mem_cgroup: Option<MemcgId>,
+    pub may_writepage: bool,
+    pub may_unmap: bool,
+    pub may_swap: bool,
+    /// __GFP_IO in gfp_mask.
+    pub gfp_io: bool,
+    pub proactive: bool,
+    /// current_is_kswapd().
+    pub kswapd: bool,
+    pub memcg_low_reclaim: bool,
+    pub memcg_low_skipped: bool,
+    pub nr_file_taken: u64,
+    pub nr_unqueued_dirty: u64,
+}
+
+impl ScanControl {
+    /// A scan_control with the kernel's defaults for a reclaim of `nr_to_reclaim`.
+    pub fn new(nr_to_reclaim: u64, target: Option<MemcgId>) -> Self {
+        ScanControl {
+            nr_to_reclaim,
+            nr_reclaimed: 0,
+            nr_scanned: 0,
+            priority: DEF_PRIORITY,
+            reclaim_idx: MAX_NR_ZONES - 1,
+            order: 0,
+            target_mem_cgroup: target,
+            may_writepage: true,
+            may_unmap: true,
+            may_swap: true,
+            gfp_io: true,
+            proactive: false,
+            kswapd: false,
+            memcg_low_reclaim: false,
+            memcg_low_skipped: false,
+            nr_file_taken: 0,
+            nr_unqueued_dirty: 0,
+        }
+    }
+
+    /// cgroup_reclaim(): reclaim on behalf of a memcg (including the root's memory.reclaim).
+    pub fn cgroup_reclaim(&self) -> bool {
+        self.target_mem_cgroup.is_some()
+    }
+
+    /// root_reclaim(): global reclaim or reclaim targeting the root memcg.
+    pub fn root_reclaim(&self) -> bool {
+        self.target_mem_cgroup.is_none_or(|m| m == ROOT_MEMCG)
+    }
+}
+
+impl Mm {
+    /// Swap slots `memcg` may still use: free device slots, capped by the
+    /// swap.max headroom of the memcg and its ancestors
+    /// (mem_cgroup_get_nr_swap_pages).
+    pub fn nr_swap_pages_for(&self, memcg: MemcgId) -> u64 {
+        let mut n = self.swap.nr_free();
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            let cg = &self.memcgs[id as usize];
+            n = n.min(cg.swap_max.saturating_sub(cg.swap_usage));
+            m = cg.parent;
+        }
+        n
+    }
+
+    fn swap_charge(&mut self, memcg: MemcgId) {
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            self.memcgs[id as usize].swap_usage += 1;
+            m = self.memcgs[id as usize].parent;
+        }
+    }
+
+    /// Releases one swap slot's charge (mem_cgroup_uncharge_swap).
+    pub fn swap_uncharge(&mut self, memcg: MemcgId) {
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            self.memcgs[id as usize].swap_usage -= 1;
+            m = self.memcgs[id as usize].parent;
+        }
+    }
+
+    /// mem_cgroup_below_min(). Simplified: the memcg's own memory.min against
+    /// its usage (no effective-protection distribution among siblings); the
+    /// reclaim target itself is never protected.
+    pub fn mem_cgroup_below_min(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
+        let cg = &self.memcgs[memcg as usize];
+        Some(memcg) != target && memcg != ROOT_MEMCG && cg.memory_min > 0 && cg.usage <= cg.memory_min
+    }
+
+    /// mem_cgroup_below_low(), simplified like [`Mm::mem_cgroup_below_min`].
+    pub fn mem_cgroup_below_low(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
+        let cg = &self.memcgs[memcg as usize];
+        Some(memcg) != target && memcg != ROOT_MEMCG && cg.memory_low > 0 && cg.usage <= cg.memory_low
+    }
+
+    /// add_to_swap(): allocate a swap slot (charged to the memcg) and put the
+    /// anon folio in the swap cache, dirty (it must be written).
+    fn add_to_swap(&mut self, f: FolioId) -> bool {
+        let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+        if self.nr_swap_pages_for(memcg) == 0 {
+            return false;
+        }
+        let Some(slot) = self.swap.alloc_slot() else {
+            return false;
+        };
+        self.swap_charge(memcg);
+        self.folios.swap[f as usize] = slot;
+        self.swap.cache[slot as usize] = f;
+        self.folios.set(f, pg::SWAPCACHE | pg::DIRTY);
+        true
+    }
+
+    /// shrink_folio_list(): try to free each isolated folio. Young mapped
+    /// folios are activated (folio_check_references); anon folios go to swap
+    /// (add_to_swap, pageout); mapped folios are unmapped; clean folios leave
+    /// a shadow (workingset_eviction) and are freed. Reclaimed folios are
+    /// removed from `list`; the rest stay for the caller to put back.
+    ///
+    /// Simplified: writes complete synchronously (the reclaimer pays
+    /// SWAP_OUT_NS); dirty file folios are never written here (MGLRU's
+    /// sort_folio keeps them off the list; the classic LRU marks them
+    /// PG_reclaim and activates them for the flusher).
+    pub fn shrink_folio_list(&mut self, list: &mut Vec<FolioId>, lv: LruvecId, sc: &mut ScanControl) -> u64 {
+        let target = sc.target_mem_cgroup.unwrap_or(ROOT_MEMCG);
+        let memcg = self.lruvec_memcg(lv);
+        let node = self.lruvec_node(lv);
+        let mut keep = Vec::with_capacity(list.len());
+        let mut reclaimed = 0;
+        for &f in list.iter() {
+            sc.nr_scanned += 1;
+            // folio_check_references()
+            let fl = self.folios.flags[f as usize];
+            let referenced_ptes = fl & pg::MAPPED != 0 && fl & pg::YOUNG != 0;
+            if referenced_ptes {
+                self.folios.clear(f, pg::YOUNG);
+            }
+            let activate = if self.knobs.lru_gen_enabled {
+                if referenced_ptes {
+                    self.lru_gen_look_around(f);
+                }
+                referenced_ptes
+            } else {
+                self.classic_check_references(f, referenced_ptes)
+            };
+            if activate {
+                self.folios.set(f, pg::ACTIVE);
+                self.count(memcg, Item::Pgactivate, 1, true);
+                keep.push(f);
+                continue;
+            }
+            let anon = fl & pg::ANON != 0;
+            if anon && !self.folios.test(f, pg::SWAPCACHE) {
+                if !sc.gfp_io {
+                    keep.push(f);
+                    continue;
+                }
+                if !self.add_to_swap(f) {
+                    // activate_locked: no swap space, keep it hot
+                    self.folios.set(f, pg::ACTIVE);
+                    self.count(memcg, Item::Pgactivate, 1, true);
+                    keep.push(f);
+                    continue;
+                }
+            }
+            if self.folios.test(f, pg::MAPPED) {
+                if !sc.may_unmap {
+                    keep.push(f);
+                    continue;
+                }
+                // try_to_unmap(): an anon PTE becomes a swap entry.
+                self.folios.clear(f, pg::MAPPED | pg::YOUNG);
+                if anon {
+                    let slot = self.folios.swap[f as usize];
+                    let (m, idx) = (self.folios.mapping[f as usize], self.folios.index[f as usize]);
+                    self.set_slot(m, idx, Slot::Swap(slot));
+                }
+            }
+            if self.folios.test(f, pg::DIRTY) {
+                if !anon {
+                    self.folios.set(f, pg::RECLAIM);
+                    self.folios.set(f, pg::ACTIVE);
+                    keep.push(f);
+                    continue;
+                }
+                if !sc.may_writepage {
+                    keep.push(f);
+                    continue;
+                }
+                // pageout() to swap, completing at once.
+                self.folios.clear(f, pg::DIRTY);
+                self.cost_ns += cost::SWAP_OUT_NS;
+                self.count(memcg, Item::Pswpout, 1, true);
+                self.count(memcg, Item::Pgpgout, 1, true);
+            }
+            // __remove_mapping(): leave a shadow, free the folio.
+            let shadow = self.workingset_eviction(f, target);
+            let (m, idx) = (self.folios.mapping[f as usize], self.folios.index[f as usize]);
+            if anon {
+                let slot = self.folios.swap[f as usize];
+                self.swap.shadows[slot as usize] = shadow;
+                self.swap.cache[slot as usize] = super::folio::NIL;
+                self.folios.swap[f as usize] = super::folio::NIL;
+                self.set_slot(m, idx, Slot::Swap(slot));
+            } else {
+                self.set_slot(m, idx, Slot::Shadow(shadow));
+            }
+            self.uncharge(memcg, 1);
+            self.free_folio(f, node);
+            reclaimed += 1;
+        }
+        *list = keep;
+        reclaimed
+    }
+
+    /// folio_check_references() for the classic LRU: a referenced PTE
+    /// activates a folio that was already referenced (or is mapped
+    /// executable, not modelled), else keeps it referenced on the inactive
+    /// list; without PTE references the folio is reclaimed.
+    fn classic_check_references(&mut self, f: FolioId, referenced_ptes: bool) -> bool {
+        let referenced_folio = self.folios.test_clear(f, pg::REFERENCED);
+        if referenced_ptes {
+            self.folios.set(f, pg::REFERENCED);
+            // FOLIOREF_ACTIVATE if it was referenced before; else FOLIOREF_KEEP,
+            // which the caller also puts back (on the inactive list).
+            return referenced_folio || self.folios.test(f, pg::ANON);
+        }
+        false
+    }
+
+    /// shrink_lruvec(): one lruvec's share of a reclaim pass.
+    pub fn shrink_lruvec(&mut self, lv: LruvecId, sc: &mut ScanControl) {
+        if self.knobs.lru_gen_enabled {
+            self.lru_gen_shrink_lruvec(lv, sc);
+        } else {
+            self.classic_shrink_lruvec(lv, sc);
+        }
+    }
+
+    /// shrink_node_memcgs() (v6.12): walk the target's subtree
+    /// (mem_cgroup_iter), skipping memcgs protected by memory.min, and by
+    /// memory.low unless this is the low-reclaim retry; a partial walk stops
+    /// once nr_to_reclaim is met (not for kswapd).
+    pub fn shrink_node_memcgs(&mut self, node: usize, sc: &mut ScanControl) {
+        let target = sc.target_mem_cgroup.unwrap_or(ROOT_MEMCG);
+        let partial = !sc.kswapd;
+        for memcg in self.memcg_subtree(target) {
+            if self.mem_cgroup_below_min(sc.target_mem_cgroup, memcg) {
+                continue;
+            }
+            if self.mem_cgroup_below_low(sc.target_mem_cgroup, memcg) {
+                if !sc.memcg_low_reclaim {
+                    sc.memcg_low_skipped = true;
+                    continue;
+                }
+                self.memcgs[memcg as usize].events.low += 1;
+            }
+            let lv = self.lruvec_id(memcg, node);
+            self.shrink_lruvec(lv, sc);
+            if partial && sc.nr_reclaimed >= sc.nr_to_reclaim {
+                break;
+            }
+        }
+    }
+
+    /// shrink_node(). Simplified: root reclaim with MGLRU walks memcgs like
+    /// the classic path until the memcg LRU model is in place.
+    pub fn shrink_node(&mut self, node: usize, sc: &mut ScanControl) {
+        self.shrink_node_memcgs(node, sc);
+    }
+
+    /// do_try_to_free_pages(): the priority loop from DEF_PRIORITY down to 0,
+    /// shrinking every node (shrink_zones) until nr_to_reclaim is met;
+    /// writeback is allowed below DEF_PRIORITY - 2. If nothing was reclaimed
+    /// and memcgs were skipped for memory.low, retry with memcg_low_reclaim.
+    pub fn do_try_to_free_pages(&mut self, sc: &mut ScanControl) -> u64 {
+        let initial_priority = sc.priority;
+        loop {
+            loop {
+                sc.nr_scanned = 0;
+                for node in 0..self.nodes.len() {
+                    self.shrink_node(node, sc);
+                }
+                if sc.nr_reclaimed >= sc.nr_to_reclaim {
+                    break;
+                }
+                if sc.priority < DEF_PRIORITY - 2 {
+                    sc.may_writepage = true;
+                }
+                if sc.priority == 0 {
+                    break;
+                }
+                sc.priority -= 1;
+            }
+            if sc.nr_reclaimed > 0 {
+                return sc.nr_reclaimed;
+            }
+            if sc.memcg_low_skipped && !sc.memcg_low_reclaim {
+                sc.priority = initial_priority;
+                sc.memcg_low_reclaim = true;
+                sc.memcg_low_skipped = false;
+                continue;
+            }
+            return 0;
+        }
+    }
+
+    /// try_to_free_mem_cgroup_pages(): reclaim at least max(nr_pages,
+    /// SWAP_CLUSTER_MAX) from `memcg`'s subtree on every node (memcg limit
+    /// reclaim, and each round of memory.reclaim).
+    pub fn try_to_free_mem_cgroup_pages(&mut self, memcg: MemcgId, nr_pages: u64, may_swap: bool, proactive: bool) -> u64 {
+        let mut sc = ScanControl::new(nr_pages.max(SWAP_CLUSTER_MAX), Some(memcg));
+        sc.may_swap = may_swap;
+        sc.proactive = proactive;
+        self.cost_ns += cost::RECLAIM_ROUND_NS;
+        let reclaimed = self.do_try_to_free_pages(&mut sc);
+        let now = self.now_ns;
+        let path = self.memcgs[memcg as usize].path.clone();
+        let (nr_to_reclaim, priority) = (sc.nr_to_reclaim, sc.priority);
+        self.events.push(now, || EventKind::ReclaimRound {
+            lruvec_memcg: path,
+            function: "try_to_free_mem_cgroup_pages",
+            nr_to_reclaim,
+            reclaimed,
+            priority,
+        });
+        reclaimed
+    }
+
+    /// try_to_free_pages(): direct reclaim of SWAP_CLUSTER_MAX pages by an
+    /// allocating task (global, all memcgs), counting allocstall.
+    pub fn try_to_free_pages(&mut self, memcg_of_task: MemcgId, highest_zoneidx: usize) -> u64 {
+        let mut sc = ScanControl::new(SWAP_CLUSTER_MAX, None);
+        sc.reclaim_idx = highest_zoneidx;
+        self.count(memcg_of_task, Item::AllocstallDma.plus(highest_zoneidx), 1, true);
+        self.cost_ns += cost::RECLAIM_ROUND_NS;
+        let reclaimed = self.do_try_to_free_pages(&mut sc);
+        let now = self.now_ns;
+        let (nr_to_reclaim, priority) = (sc.nr_to_reclaim, sc.priority);
+        self.events.push(now, || EventKind::ReclaimRound {
+            lruvec_memcg: "/".into(),
+            function: "try_to_free_pages",
+            nr_to_reclaim,
+            reclaimed,
+            priority,
+        });
+        let _ = MIN_LRU_BATCH;
+        reclaimed
+    }
+}

@@ -1,0 +1,230 @@
+//! Shadow entries and refault detection (mm/workingset.c).
+//!
+//! On eviction a folio's page-cache slot (or swap slot) keeps a shadow: the
+//! memcg and node it was evicted from, a timestamp, and its workingset bit.
+//! On refault the shadow decides whether the folio was evicted too early.
+//! Two models: the classic LRU's refault distance against nonresident_age,
+//! and MGLRU's generation token (recent iff evicted from the generation that
+//! is still the oldest).
+use super::folio::{lru_tier_from_refs, pg, FolioId, LRU_REFS_WIDTH};
+use super::lruvec::{lru_hist_from_seq, LRU_ACTIVE_ANON, LRU_ACTIVE_FILE, LRU_INACTIVE_ANON, LRU_INACTIVE_FILE};
+use super::vmstat::Item;
+use super::{LruvecId, MemcgId, Mm, LRU_GEN_FILE};
+use crate::event::EventKind;
+
+/// Bits of the eviction timestamp/token in a shadow (EVICTION_SHIFT leaves
+/// room for the memcg id, node id and workingset bit; the kernel has ~40).
+pub const EVICTION_BITS: u32 = 40;
+pub const EVICTION_MASK: u64 = (1 << EVICTION_BITS) - 1;
+const MEMCG_ID_BITS: u32 = 16;
+const NODE_BITS: u32 = 4;
+
+/// A decoded shadow entry (unpack_shadow).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shadow {
+    pub memcg: MemcgId,
+    pub node: usize,
+    pub eviction: u64,
+    pub workingset: bool,
+}
+
+/// pack_shadow(): [eviction:40][memcg:16][node:4][workingset:1][1]. The low
+/// bit plays xa_mk_value's role: a shadow is never 0.
+pub fn pack_shadow(memcg: MemcgId, node: usize, eviction: u64, workingset: bool) -> u64 {
+    let mut v = eviction & EVICTION_MASK;
+    v = (v << MEMCG_ID_BITS) | u64::from(memcg);
+    v = (v << NODE_BITS) | node as u64;
+    v = (v << 1) | u64::from(workingset);
+    (v << 1) | 1
+}
+
+/// unpack_shadow().
+pub fn unpack_shadow(v: u64) -> Shadow {
+    let v = v >> 1;
+    let workingset = v & 1 != 0;
+    let v = v >> 1;
+    let node = (v & ((1 << NODE_BITS) - 1)) as usize;
+    let v = v >> NODE_BITS;
+    let memcg = (v & ((1 << MEMCG_ID_BITS) - 1)) as MemcgId;
+    let eviction = (v >> MEMCG_ID_BITS) & EVICTION_MASK;
+    Shadow { memcg, node, eviction, workingset }
+}
+
+impl Mm {
+    /// bucket_order: how many low bits of nonresident_age a shadow drops so
+    /// that the timestamp covers all of memory.
+    pub fn bucket_order(&self) -> u32 {
+        let fls = 64 - self.totalram_pages.saturating_sub(1).leading_zeros();
+        fls.saturating_sub(EVICTION_BITS)
+    }
+
+    /// workingset_age_nonresident(): advance the clock of the lruvec and of
+    /// every ancestor's lruvec on the same node.
+    pub fn workingset_age_nonresident(&mut self, lv: LruvecId, nr: u64) {
+        let node = self.lruvec_node(lv);
+        let mut m = Some(self.lruvec_memcg(lv));
+        while let Some(id) = m {
+            let l = self.lruvec_id(id, node);
+            self.lruvecs[l as usize].nonresident_age += nr;
+            m = self.memcgs[id as usize].parent;
+        }
+    }
+
+    /// workingset_eviction(): the shadow for an evicted folio. MGLRU:
+    /// lru_gen_eviction(). Classic: timestamp from the reclaim target's lruvec
+    /// (root for global reclaim), which then ages by one.
+    pub fn workingset_eviction(&mut self, f: FolioId, target_memcg: MemcgId) -> u64 {
+        if self.knobs.lru_gen_enabled {
+            return self.lru_gen_eviction(f);
+        }
+        let node = self.lruvec_node(self.folios.lruvec[f as usize]);
+        let lv = self.lruvec_id(target_memcg, node);
+        let eviction = self.lruvecs[lv as usize].nonresident_age >> self.bucket_order();
+        self.workingset_age_nonresident(lv, 1);
+        pack_shadow(target_memcg, node, eviction, self.folios.test(f, pg::WORKINGSET))
+    }
+
+    /// lru_gen_eviction() (v6.12): token = (min_seq << LRU_REFS_WIDTH) |
+    /// max(refs - 1, 0) of the folio's own lruvec; counts evicted[tier];
+    /// workingset bit = refs != 0. Does not touch nonresident_age.
+    fn lru_gen_eviction(&mut self, f: FolioId) -> u64 {
+        let lv = self.folios.lruvec[f as usize];
+        let type_ = self.folios.type_of(f);
+        let refs = self.folios.lru_refs(f);
+        let tier = lru_tier_from_refs(refs);
+        let lrugen = &mut self.lruvecs[lv as usize].lrugen;
+        let min_seq = lrugen.min_seq[type_];
+        let token = (min_seq << LRU_REFS_WIDTH) | u64::from(refs.saturating_sub(1));
+        let hist = lru_hist_from_seq(min_seq);
+        lrugen.evicted[hist][type_][tier] += 1;
+        let memcg = self.lruvec_memcg(lv);
+        let node = self.lruvec_node(lv);
+        pack_shadow(memcg, node, token, refs != 0)
+    }
+
+    /// workingset_refault(): a folio came back while its shadow was still
+    /// there. Dispatches to lru_gen_refault() with MGLRU.
+    pub fn workingset_refault(&mut self, f: FolioId, shadow: u64, in_fault: bool) {
+        if self.knobs.lru_gen_enabled {
+            self.lru_gen_refault(f, shadow, in_fault);
+        } else {
+            self.classic_workingset_refault(f, shadow);
+        }
+    }
+
+    /// lru_gen_test_recent(): recent iff the token's sequence number equals
+    /// the current min_seq of its type.
+    fn lru_gen_test_recent(&self, s: &Shadow, type_: usize) -> (LruvecId, bool) {
+        let lv = self.lruvec_id(s.memcg, s.node);
+        let min_seq = self.lruvecs[lv as usize].lrugen.min_seq[type_];
+        let recent = (s.eviction >> LRU_REFS_WIDTH) == (min_seq & (EVICTION_MASK >> LRU_REFS_WIDTH));
+        (lv, recent)
+    }
+
+    /// lru_gen_refault() (v6.12): only a shadow from the folio's own lruvec
+    /// counts; WORKINGSET_REFAULT always, and if recent: refaulted[tier] and
+    /// WORKINGSET_ACTIVATE; in a fault or with refs >= 3, the folio gets all
+    /// refs bits and PG_workingset (tier 3) and WORKINGSET_RESTORE counts.
+    fn lru_gen_refault(&mut self, f: FolioId, shadow: u64, in_fault: bool) {
+        let s = unpack_shadow(shadow);
+        let type_ = self.folios.type_of(f);
+        let (lv, recent) = self.lru_gen_test_recent(&s, type_);
+        if lv != self.folios.lruvec[f as usize] {
+            return;
+        }
+        let memcg = self.lruvec_memcg(lv);
+        self.count(memcg, Item::WorkingsetRefaultAnon.plus(type_), 1, true);
+        let mut tier = 0;
+        let mut restore = false;
+        if recent {
+            let lrugen = &mut self.lruvecs[lv as usize].lrugen;
+            let hist = lru_hist_from_seq(lrugen.min_seq[type_]);
+            let refs = (s.eviction & ((1 << LRU_REFS_WIDTH) - 1)) as u32 + u32::from(s.workingset);
+            tier = lru_tier_from_refs(refs);
+            lrugen.refaulted[hist][type_][tier] += 1;
+            self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
+            if in_fault || refs >= (1 << LRU_REFS_WIDTH) - 1 {
+                self.folios.set(f, pg::REFS_MASK | pg::WORKINGSET);
+                self.count(memcg, Item::WorkingsetRestoreAnon.plus(type_), 1, true);
+                restore = true;
+            }
+        }
+        let now = self.now_ns;
+        self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent, tier, restore, function: "lru_gen_refault" });
+    }
+
+    /// Pages on a classic list of `memcg`'s lruvec on `node`, including its
+    /// descendants (lruvec_page_state is hierarchical).
+    fn lruvec_page_state(&self, memcg: MemcgId, node: usize, lru: usize) -> u64 {
+        self.memcg_subtree(memcg).into_iter().map(|m| self.lruvecs[self.lruvec_id(m, node) as usize].lru_size(lru)).sum()
+    }
+
+    /// workingset_test_recent() (classic, 6.6-6.12): the refault distance
+    /// (nonresident_age now minus at eviction) against the workingset size
+    /// (active file; + inactive file for anon; + anon lists with swap).
+    pub fn workingset_test_recent(&self, s: &Shadow, file: bool) -> bool {
+        let lv = self.lruvec_id(s.memcg, s.node);
+        let refault = self.lruvecs[lv as usize].nonresident_age >> self.bucket_order();
+        let distance = refault.wrapping_sub(s.eviction) & EVICTION_MASK;
+        let mut size = self.lruvec_page_state(s.memcg, s.node, LRU_ACTIVE_FILE);
+        if !file {
+            size += self.lruvec_page_state(s.memcg, s.node, LRU_INACTIVE_FILE);
+        }
+        if self.nr_swap_pages_for(s.memcg) > 0 {
+            size += self.lruvec_page_state(s.memcg, s.node, LRU_ACTIVE_ANON);
+            if file {
+                size += self.lruvec_page_state(s.memcg, s.node, LRU_INACTIVE_ANON);
+            }
+        }
+        distance <= size
+    }
+
+    /// workingset_refault() (classic): WORKINGSET_REFAULT; if the refault
+    /// distance is within the workingset, the folio starts active
+    /// (WORKINGSET_ACTIVATE) and, if it was part of the workingset before,
+    /// gets PG_workingset back (WORKINGSET_RESTORE).
+    fn classic_workingset_refault(&mut self, f: FolioId, shadow: u64) {
+        let s = unpack_shadow(shadow);
+        let type_ = self.folios.type_of(f);
+        let lv = self.folios.lruvec[f as usize];
+        let memcg = self.lruvec_memcg(lv);
+        self.count(memcg, Item::WorkingsetRefaultAnon.plus(type_), 1, true);
+        let recent = self.workingset_test_recent(&s, type_ == LRU_GEN_FILE);
+        if recent {
+            self.folios.set(f, pg::ACTIVE);
+            self.workingset_age_nonresident(lv, 1);
+            self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
+            if s.workingset {
+                self.folios.set(f, pg::WORKINGSET);
+                self.count(memcg, Item::WorkingsetRestoreAnon.plus(type_), 1, true);
+            }
+        }
+        let now = self.now_ns;
+        let restore = recent && s.workingset;
+        self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent, tier: 0, restore, function: "workingset_refault" });
+    }
+
+    /// workingset_activation(): an fd access activated a folio (classic only).
+    pub fn workingset_activation(&mut self, f: FolioId) {
+        if self.knobs.lru_gen_enabled {
+            return;
+        }
+        let lv = self.folios.lruvec[f as usize];
+        self.workingset_age_nonresident(lv, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shadows_round_trip_and_are_never_zero() {
+        for (memcg, node, ev, ws) in [(0, 0, 0, false), (513, 3, EVICTION_MASK, true), (65535, 15, 12345, false)] {
+            let v = pack_shadow(memcg, node, ev, ws);
+            assert_ne!(v, 0);
+            assert!(v < 1 << 62, "fits an address-space slot payload");
+            assert_eq!(unpack_shadow(v), Shadow { memcg, node, eviction: ev, workingset: ws });
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Reports of a finished run in kernel formats: the `run --json` object
+//! (/proc/vmstat, memory.stat, memory.events names) and the
+//! /sys/kernel/debug/lru_gen text.
+use serde_json::{json, Map, Value};
+
+use crate::sim::Simulation;
+
+fn obj(pairs: Vec<(String, u64)>) -> Value {
+    Value::Object(pairs.into_iter().map(|(k, v)| (k, Value::from(v))).collect::<Map<String, Value>>())
+}
+
+/// Run-level metrics computed from the tasks and the simulated clock.
+pub fn metrics(sim: &Simulation) -> Map<String, Value> {
+    let secs = sim.time() as f64 / 1e9;
+    let mut m = Map::new();
+    let (acc, hits): (u64, u64) = sim.tasks.iter().fold((0, 0), |(a, h), t| (a + t.accesses, h + t.hits));
+    m.insert("sim_time_s".into(), json!(secs));
+    m.insert("accesses".into(), json!(acc));
+    m.insert("hit_ratio".into(), json!(if acc > 0 { hits as f64 / acc as f64 } else { 0.0 }));
+    for t in &sim.tasks {
+        m.insert(format!("{}_ops_per_sec", t.name), json!(if secs > 0.0 { t.accesses as f64 / secs } else { 0.0 }));
+        m.insert(format!("{}_hit_ratio", t.name), json!(if t.accesses > 0 { t.hits as f64 / t.accesses as f64 } else { 0.0 }));
+    }
+    m
+}
+
+/// `run --json`: {"vmstat": {...}, "memcgs": [{"path", "memory_stat", "memory_events"}], "metrics": {...}}.
+pub fn run_json(sim: &Simulation) -> Value {
+    let memcgs: Vec<Value> = sim
+        .mm
+        .memcgs
+        .iter()
+        .map(|cg| {
+            let ev = &cg.events;
+            json!({
+                "path": cg.path,
+                "memory_current": cg.usage,
+                "memory_stat": obj(sim.memory_stat(cg.id)),
+                "memory_events": {"low": ev.low, "high": ev.high, "max": ev.max, "oom": ev.oom, "oom_kill": ev.oom_kill},
+            })
+        })
+        .collect();
+    json!({
+        "scenario": sim.scenario.name,
+        "seed": sim.scenario.seed,
+        "vmstat": obj(sim.vmstat()),
+        "memcgs": memcgs,
+        "metrics": Value::Object(metrics(sim)),
+    })
+}
+
+/// The lruvecs in the format of /sys/kernel/debug/lru_gen (the verbose
+/// variant with per-tier counters is `lru_gen_full`, see docs):
+///
+/// ```text
+/// memcg  ID  PATH
+///  node  NID
+///    SEQ  AGE_MS  NR_ANON_PAGES  NR_FILE_PAGES
+/// ```
+pub fn lru_gen(sim: &Simulation) -> String {
+    let mm = &sim.mm;
+    let mut out = String::new();
+    for cg in &mm.memcgs {
+        out.push_str(&format!("memcg {:>5} {}\n", cg.id, cg.path));
+        for n in 0..mm.nr_nodes() {
+            out.push_str(&format!(" node {:>5}\n", n));
+            let g = &mm.lruvecs[mm.lruvec_id(cg.id, n) as usize].lrugen;
+            let lo = g.min_seq[0].min(g.min_seq[1]);
+            for seq in lo..=g.max_seq {
+                let gen = crate::mm::lruvec::lru_gen_from_seq(seq);
+                let age_ms = mm.now_ns.saturating_sub(g.timestamps[gen]) / 1_000_000;
+                let anon = if seq >= g.min_seq[0] { g.gen_size(gen, 0).to_string() } else { "-0".into() };
+                let file = if seq >= g.min_seq[1] { g.gen_size(gen, 1).to_string() } else { "-0".into() };
+                out.push_str(&format!(" {:>10} {:>10} {:>10} {:>10}\n", seq, age_ms, anon, file));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,72 @@
+//! Built-in scenarios, one function each, expanded from parameters.
+use super::{MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
+use crate::mm::pgdat::ZoneType;
+use crate::mm::Knobs;
+use crate::workload::{FileOp, Pattern, Target, WorkloadSpec};
+
+pub struct Builtin {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub params: &'static [ParamSpec],
+    pub build: fn(&Params, u64) -> Scenario,
+}
+
+pub const DEFAULT: &str = "mglru-basic";
+
+pub static ALL: &[Builtin] = &[Builtin {
+    name: "mglru-basic",
+    title: "MGLRU aging and eviction",
+    description: "One memcg with a memory.max limit holds one multi-gen LRU lruvec. A reader streams a file larger than the limit through the page cache (zipf popularity) while a key-value task touches its anonymous heap. Watch new generations being created (inc_max_seq), the oldest ones drained by evict_folios, and refaults of recently evicted pages.",
+    params: &[
+        ParamSpec { name: "memory_max", default: 2048.0, min: 256.0, max: 262_144.0, integer: true, help: "memory.max of /job, in 4 KiB pages" },
+        ParamSpec { name: "file_pages", default: 4096.0, min: 16.0, max: 1_048_576.0, integer: true, help: "size of the file the reader reads, in pages" },
+        ParamSpec { name: "anon_pages", default: 1024.0, min: 0.0, max: 1_048_576.0, integer: true, help: "size of the key-value task's anonymous heap, in pages (0 = no such task)" },
+        ParamSpec { name: "zipf_s", default: 0.9, min: 0.1, max: 3.0, integer: false, help: "zipf exponent of the reader's and the key-value task's popularity" },
+        ParamSpec { name: "anon_rate", default: 200_000.0, min: 1_000.0, max: 10_000_000.0, integer: true, help: "key-value accesses per simulated second" },
+    ],
+    build: mglru_basic,
+}];
+
+fn mglru_basic(p: &Params, seed: u64) -> Scenario {
+    let memory_max = p.u64("memory_max");
+    let node_pages = (memory_max * 4).max(16_384) as u32;
+    let mut workloads = vec![WorkloadSpec {
+        name: "reader".into(),
+        memcg: "/job".into(),
+        node: 0,
+        pattern: Pattern::Zipf { s: p.get("zipf_s") },
+        target: Target::File { pages: p.u32("file_pages"), op: FileOp::Read, file: None, write_percent: 0 },
+        rate: 0,
+        start_ns: 0,
+        stop_ns: 0,
+    }];
+    if p.u32("anon_pages") > 0 {
+        workloads.push(WorkloadSpec {
+            name: "kv".into(),
+            memcg: "/job".into(),
+            node: 0,
+            pattern: Pattern::Zipf { s: p.get("zipf_s") },
+            target: Target::Anon { pages: p.u32("anon_pages"), write_percent: 30 },
+            rate: p.u64("anon_rate"),
+            start_ns: 0,
+            stop_ns: 0,
+        });
+    }
+    Scenario {
+        version: SCENARIO_VERSION,
+        name: "mglru-basic".into(),
+        title: "MGLRU aging and eviction".into(),
+        description: String::new(),
+        seed,
+        step_ns: 10_000_000,
+        duration_ns: 5_000_000_000,
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: node_pages }] }],
+        min_free_kbytes: None,
+        watermark_scale_factor: 10,
+        swap_pages: memory_max * 2,
+        memcgs: vec![MemcgSpec { path: "/job".into(), memory_max: Some(memory_max), ..Default::default() }],
+        workloads,
+        knobs: Knobs::default(),
+    }
+}

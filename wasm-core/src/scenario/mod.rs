@@ -1,0 +1,272 @@
+//! The versioned scenario format, its validation, and the built-in
+//! scenarios that a name plus parameters expand into.
+//!
+//! A scenario is everything that determines a run: topology, memcgs,
+//! workloads, switches and the seed. Same scenario + same seed = the same
+//! counters, natively and in the browser.
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use crate::mm::pgdat::ZoneType;
+use crate::mm::Knobs;
+use crate::view::{ScenarioInfo, ScenarioList, ScenarioRequest};
+use crate::workload::{Pattern, Target, WorkloadSpec};
+
+mod builtin;
+mod params;
+
+pub use params::{ParamSpec, Params};
+
+#[cfg(target_arch = "wasm32")]
+use tsify::Tsify;
+
+/// The current scenario format version.
+pub const SCENARIO_VERSION: u32 = 1;
+
+/// A validation failure, naming the field at fault and the accepted range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// Path of the offending field ("workloads[1].pattern.s", "param memory_max").
+    pub field: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ScenarioError { field: field.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct ZoneSpec {
+    pub zone: ZoneType,
+    pub pages: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct NodeSpec {
+    pub zones: Vec<ZoneSpec>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct MemcgSpec {
+    /// "/a" or "/a/b"; parents must be listed first. The root "/" is implicit.
+    pub path: String,
+    /// memory.max in pages (None = max).
+    #[serde(default)]
+    pub memory_max: Option<u64>,
+    #[serde(default)]
+    pub memory_high: Option<u64>,
+    #[serde(default)]
+    pub memory_low: u64,
+    #[serde(default)]
+    pub memory_min: u64,
+    #[serde(default)]
+    pub swap_max: Option<u64>,
+    #[serde(default)]
+    pub swappiness: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct Scenario {
+    pub version: u32,
+    pub name: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    pub seed: u64,
+    /// Simulated nanoseconds per step.
+    pub step_ns: u64,
+    /// How long `reclaim-sim run` simulates, in ns.
+    pub duration_ns: u64,
+    pub nodes: Vec<NodeSpec>,
+    /// vm.min_free_kbytes (None = the kernel's default for the memory size).
+    #[serde(default)]
+    pub min_free_kbytes: Option<u64>,
+    #[serde(default = "default_wsf")]
+    pub watermark_scale_factor: u64,
+    #[serde(default)]
+    pub swap_pages: u64,
+    #[serde(default)]
+    pub memcgs: Vec<MemcgSpec>,
+    pub workloads: Vec<WorkloadSpec>,
+    #[serde(default)]
+    pub knobs: Knobs,
+}
+
+fn default_wsf() -> u64 {
+    10
+}
+
+/// Limits that keep every id within its bit field.
+pub const MAX_NODES: usize = 16;
+pub const MAX_MEMCGS: usize = 4096;
+pub const MAX_TOTAL_PAGES: u64 = 1 << 24;
+pub const MAX_MAPPING_PAGES: u32 = 1 << 24;
+
+fn range_err<T: fmt::Display>(field: impl Into<String>, v: T, range: &str) -> ScenarioError {
+    ScenarioError::new(field, format!("{v} is out of range {range}"))
+}
+
+impl Scenario {
+    /// Checks everything the engine relies on; the first problem is reported.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.version != SCENARIO_VERSION {
+            return Err(ScenarioError::new("version", format!("version {} is not supported (expected {SCENARIO_VERSION})", self.version)));
+        }
+        if !(1_000..=10_000_000_000).contains(&self.step_ns) {
+            return Err(range_err("stepNs", self.step_ns, "1000..=10000000000"));
+        }
+        if self.duration_ns < self.step_ns || self.duration_ns > 3_600_000_000_000 {
+            return Err(range_err("durationNs", self.duration_ns, "stepNs..=3600000000000 (one hour)"));
+        }
+        if self.nodes.is_empty() || self.nodes.len() > MAX_NODES {
+            return Err(range_err("nodes", self.nodes.len(), &format!("1..={MAX_NODES} nodes")));
+        }
+        let mut total = 0u64;
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.zones.is_empty() {
+                return Err(ScenarioError::new(format!("nodes[{i}].zones"), "a node needs at least one zone"));
+            }
+            for (j, z) in n.zones.iter().enumerate() {
+                if n.zones[..j].iter().any(|o| o.zone >= z.zone) {
+                    return Err(ScenarioError::new(format!("nodes[{i}].zones[{j}].zone"), "zones must be listed once each, lowest first"));
+                }
+                if z.pages < 64 {
+                    return Err(range_err(format!("nodes[{i}].zones[{j}].pages"), z.pages, "64..=16777216"));
+                }
+                total += u64::from(z.pages);
+            }
+        }
+        if total > MAX_TOTAL_PAGES {
+            return Err(range_err("nodes", total, &format!("1..={MAX_TOTAL_PAGES} pages in all")));
+        }
+        if self.swap_pages > MAX_TOTAL_PAGES {
+            return Err(range_err("swapPages", self.swap_pages, &format!("0..={MAX_TOTAL_PAGES}")));
+        }
+        if !(1..=3000).contains(&self.watermark_scale_factor) {
+            return Err(range_err("watermarkScaleFactor", self.watermark_scale_factor, "1..=3000"));
+        }
+        if self.knobs.swappiness > 200 {
+            return Err(range_err("knobs.swappiness", self.knobs.swappiness, "0..=200"));
+        }
+        if !self.knobs.lru_gen_enabled {
+            return Err(ScenarioError::new("knobs.lruGenEnabled", "the classic active/inactive LRU is not available in this version; use true"));
+        }
+        if self.memcgs.len() + 1 > MAX_MEMCGS {
+            return Err(range_err("memcgs", self.memcgs.len(), &format!("0..={} memcgs", MAX_MEMCGS - 1)));
+        }
+        let mut paths: Vec<&str> = vec!["/"];
+        for (i, m) in self.memcgs.iter().enumerate() {
+            let field = format!("memcgs[{i}].path");
+            if !m.path.starts_with('/') || m.path.len() < 2 || m.path.ends_with('/') || m.path.contains("//") {
+                return Err(ScenarioError::new(field, format!("\"{}\" is not a cgroup path like /a or /a/b", m.path)));
+            }
+            if paths.contains(&m.path.as_str()) {
+                return Err(ScenarioError::new(field, format!("\"{}\" is listed twice", m.path)));
+            }
+            let parent = parent_path(&m.path);
+            if !paths.contains(&parent) {
+                return Err(ScenarioError::new(field, format!("parent \"{parent}\" of \"{}\" must be listed before it", m.path)));
+            }
+            if let Some(s) = m.swappiness {
+                if s > 200 {
+                    return Err(range_err(format!("memcgs[{i}].swappiness"), s, "0..=200"));
+                }
+            }
+            paths.push(&m.path);
+        }
+        if self.workloads.is_empty() {
+            return Err(ScenarioError::new("workloads", "a scenario needs at least one workload"));
+        }
+        for (i, w) in self.workloads.iter().enumerate() {
+            let f = |s: &str| format!("workloads[{i}].{s}");
+            if !paths.contains(&w.memcg.as_str()) {
+                return Err(ScenarioError::new(f("memcg"), format!("memcg \"{}\" is not defined", w.memcg)));
+            }
+            if w.node as usize >= self.nodes.len() {
+                return Err(range_err(f("node"), w.node, &format!("0..={}", self.nodes.len() - 1)));
+            }
+            let pages = w.target.pages();
+            if pages == 0 || pages > MAX_MAPPING_PAGES {
+                return Err(range_err(f("target.pages"), pages, &format!("1..={MAX_MAPPING_PAGES}")));
+            }
+            let (Target::File { write_percent, .. } | Target::Anon { write_percent, .. }) = &w.target;
+            if *write_percent > 100 {
+                return Err(range_err(f("target.writePercent"), write_percent, "0..=100"));
+            }
+            if let Pattern::Zipf { s } = w.pattern {
+                if !(s.is_finite() && s > 0.0 && s <= 5.0) {
+                    return Err(range_err(f("pattern.s"), s, "(0, 5]"));
+                }
+            }
+            if w.rate > 1_000_000_000 {
+                return Err(range_err(f("rate"), w.rate, "0..=1000000000 accesses per second"));
+            }
+            if w.stop_ns != 0 && w.stop_ns <= w.start_ns {
+                return Err(ScenarioError::new(f("stopNs"), "must be 0 (never) or after startNs"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses and validates a scenario file (JSON).
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::new("scenario file", e.to_string()))?;
+        s.validate()?;
+        Ok(s)
+    }
+}
+
+/// "/a/b" -> "/a", "/a" -> "/".
+pub fn parent_path(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(0) | None => "/",
+        Some(i) => &path[..i],
+    }
+}
+
+/// The built-in scenarios with their parameters.
+pub fn list() -> ScenarioList {
+    ScenarioList {
+        default_scenario: builtin::DEFAULT.to_string(),
+        scenarios: builtin::ALL
+            .iter()
+            .map(|b| ScenarioInfo {
+                name: b.name.to_string(),
+                title: b.title.to_string(),
+                description: b.description.to_string(),
+                params: b.params.iter().map(ParamSpec::info).collect(),
+            })
+            .collect(),
+    }
+}
+
+/// Expands a request (built-in name, seed, parameters) into a validated scenario.
+pub fn build(req: &ScenarioRequest) -> Result<Scenario, ScenarioError> {
+    let b = builtin::ALL.iter().find(|b| b.name == req.name).ok_or_else(|| {
+        let names: Vec<&str> = builtin::ALL.iter().map(|b| b.name).collect();
+        ScenarioError::new("scenario", format!("unknown scenario \"{}\" (known: {})", req.name, names.join(", ")))
+    })?;
+    let params = Params::resolve(b.params, &req.params)?;
+    let s = (b.build)(&params, req.seed);
+    s.validate()?;
+    Ok(s)
+}

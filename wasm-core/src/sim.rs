@@ -1,0 +1,559 @@
+//! The simulation: builds the machine from a scenario, runs the tasks on the
+//! simulated clock, and reports frames and counters.
+//!
+//! Stepping follows discrete-event simulators: `step()` advances the clock
+//! by the scenario's `step_ns`, running every task action due before then in
+//! time order (ties by task index); `run_until(t)`; `time()`. A checkpoint is
+//! a clone of the whole state.
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::event::EventLog;
+use crate::mm::filemap::Slot;
+use crate::mm::folio::{pg, Folios};
+use crate::mm::list::ListHead;
+use crate::mm::lruvec::{lru_gen_from_seq, Lruvec, LRU_ACTIVE_ANON, LRU_ACTIVE_FILE, LRU_INACTIVE_ANON, LRU_INACTIVE_FILE};
+use crate::mm::memcontrol::{MemCgroup, PAGE_COUNTER_MAX};
+use crate::mm::pgdat::{self, PgData, Zone, ZoneType};
+use crate::mm::swap::SwapInfo;
+use crate::mm::vmstat::{Counters, Item};
+use crate::mm::{AddressSpace, MappingId, MappingKind, MemcgId, Mm, MAX_NR_ZONES};
+use crate::rng::Rng;
+use crate::scenario::{parent_path, Scenario, ScenarioError};
+use crate::view::{Counter, EventView, Frame, GenView, LruvecView};
+use crate::workload::{Generator, Target};
+
+/// A running workload.
+#[derive(Clone, Debug)]
+pub struct Task {
+    pub name: String,
+    pub memcg: MemcgId,
+    pub node: usize,
+    pub mapping: MappingId,
+    pub gen: Generator,
+    /// Simulated time of its next access.
+    pub next_ns: u64,
+    pub start_ns: u64,
+    pub stop_ns: u64,
+    /// Minimum ns between accesses (1e9 / rate), 0 = unpaced.
+    pub interval_ns: u64,
+    pub accesses: u64,
+    pub hits: u64,
+    pub alive: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    pub scenario: Scenario,
+    pub mm: Mm,
+    pub tasks: Vec<Task>,
+    queue: BinaryHeap<Reverse<(u64, u32)>>,
+    step: u64,
+}
+
+impl Simulation {
+    /// Builds the machine: nodes and zones (free lists, watermarks,
+    /// lowmem_reserve), the memcg tree with one lruvec per (memcg, node),
+    /// swap, and one task per workload.
+    pub fn new(scenario: Scenario) -> Result<Self, ScenarioError> {
+        scenario.validate()?;
+        let total: u64 = scenario.nodes.iter().flat_map(|n| &n.zones).map(|z| u64::from(z.pages)).sum();
+        let mut folios = Folios::with_capacity(total as usize);
+        let mut nodes = Vec::new();
+        let mut pfn = 0u32;
+        for (nid, ns) in scenario.nodes.iter().enumerate() {
+            let start = pfn;
+            let mut zones: Vec<Zone> = ZoneType::ALL
+                .iter()
+                .map(|&t| Zone {
+                    zone_type: t,
+                    start_pfn: 0,
+                    managed: 0,
+                    free_list: ListHead::default(),
+                    watermark: [0; 4],
+                    lowmem_reserve: [0; MAX_NR_ZONES],
+                })
+                .collect();
+            for zs in &ns.zones {
+                let z = &mut zones[zs.zone as usize];
+                z.start_pfn = pfn;
+                z.managed = u64::from(zs.pages);
+                for f in pfn..pfn + zs.pages {
+                    folios.flags[f as usize] = ((zs.zone as u32) << pg::ZONE_SHIFT) | pg::FREE;
+                    z.free_list.add_tail(&mut folios, f);
+                }
+                pfn += zs.pages;
+            }
+            let lowmem: u64 = zones.iter().filter(|z| z.zone_type != ZoneType::Movable).map(|z| z.managed).sum();
+            let mfk = scenario.min_free_kbytes.unwrap_or_else(|| pgdat::default_min_free_kbytes(lowmem));
+            pgdat::setup_per_zone_wmarks(&mut zones, mfk, scenario.watermark_scale_factor);
+            pgdat::setup_per_zone_lowmem_reserve(&mut zones);
+            nodes.push(PgData { node_id: nid, zones, start_pfn: start, nr_pages: pfn - start });
+        }
+
+        let mut memcgs = vec![MemCgroup::new(0, "/".into(), None)];
+        for spec in &scenario.memcgs {
+            let id = memcgs.len() as MemcgId;
+            let parent = memcgs.iter().position(|m| m.path == parent_path(&spec.path)).expect("validated parent") as MemcgId;
+            let mut cg = MemCgroup::new(id, spec.path.clone(), Some(parent));
+            cg.memory_max = spec.memory_max.unwrap_or(PAGE_COUNTER_MAX);
+            cg.memory_high = spec.memory_high.unwrap_or(PAGE_COUNTER_MAX);
+            cg.memory_low = spec.memory_low;
+            cg.memory_min = spec.memory_min;
+            cg.swap_max = spec.swap_max.unwrap_or(PAGE_COUNTER_MAX);
+            cg.swappiness = spec.swappiness;
+            memcgs[parent as usize].children.push(id);
+            memcgs.push(cg);
+        }
+        let mut lruvecs = Vec::new();
+        for m in 0..memcgs.len() {
+            for n in 0..nodes.len() {
+                lruvecs.push(Lruvec::new(m as MemcgId, n, 0));
+            }
+        }
+
+        let mut mm = Mm {
+            knobs: scenario.knobs.clone(),
+            folios,
+            nodes,
+            memcgs,
+            lruvecs,
+            mappings: Vec::new(),
+            swap: SwapInfo::new(scenario.swap_pages),
+            vmstat: Counters::default(),
+            now_ns: 0,
+            rng: Rng::new(scenario.seed, u64::MAX),
+            events: EventLog::default(),
+            totalram_pages: total,
+            cost_ns: 0,
+        };
+
+        let mut tasks = Vec::new();
+        for (i, w) in scenario.workloads.iter().enumerate() {
+            let memcg = mm.memcgs.iter().position(|m| m.path == w.memcg).expect("validated memcg") as MemcgId;
+            let (kind, name) = match &w.target {
+                Target::File { file, .. } => (MappingKind::File, format!("file:{}", file.clone().unwrap_or_else(|| w.name.clone()))),
+                Target::Anon { .. } => (MappingKind::Anon, format!("anon:{}", w.name)),
+            };
+            let pages = w.target.pages() as usize;
+            let mapping = match mm.mappings.iter().position(|a| a.name == name) {
+                Some(m) => {
+                    let a = &mut mm.mappings[m];
+                    if a.slots.len() < pages {
+                        a.slots.resize(pages, 0);
+                    }
+                    m as MappingId
+                }
+                None => {
+                    mm.mappings.push(AddressSpace { name, kind, memcg, slots: vec![0; pages] });
+                    (mm.mappings.len() - 1) as MappingId
+                }
+            };
+            tasks.push(Task {
+                name: w.name.clone(),
+                memcg,
+                node: w.node as usize,
+                mapping,
+                gen: Generator::new(w, Rng::new(scenario.seed, i as u64)),
+                next_ns: w.start_ns,
+                start_ns: w.start_ns,
+                stop_ns: w.stop_ns,
+                interval_ns: if w.rate > 0 { 1_000_000_000 / w.rate } else { 0 },
+                accesses: 0,
+                hits: 0,
+                alive: true,
+            });
+        }
+        let queue = tasks.iter().enumerate().map(|(i, t)| Reverse((t.next_ns, i as u32))).collect();
+        Ok(Simulation { scenario, mm, tasks, queue, step: 0 })
+    }
+
+    /// Records events for views (off by default: the CLI and benchmarks do
+    /// not pay for them).
+    pub fn set_event_log(&mut self, on: bool) {
+        self.mm.events.enabled = on;
+    }
+
+    pub fn step_count(&self) -> u64 {
+        self.step
+    }
+
+    /// Simulated time in ns.
+    pub fn time(&self) -> u64 {
+        self.mm.now_ns
+    }
+
+    /// Advances one step (scenario.step_ns of simulated time).
+    pub fn step(&mut self) {
+        self.mm.events.clear();
+        let target = (self.step + 1) * self.scenario.step_ns;
+        self.run_until(target);
+        self.step += 1;
+    }
+
+    /// Runs every task action due before `t_ns`, in time order.
+    pub fn run_until(&mut self, t_ns: u64) {
+        while let Some(&Reverse((when, i))) = self.queue.peek() {
+            if when >= t_ns {
+                break;
+            }
+            self.queue.pop();
+            let i = i as usize;
+            if !self.tasks[i].alive {
+                continue;
+            }
+            if self.tasks[i].stop_ns != 0 && when >= self.tasks[i].stop_ns {
+                self.tasks[i].alive = false;
+                continue;
+            }
+            self.mm.now_ns = when;
+            let Some((page, op)) = self.tasks[i].gen.next_access() else {
+                self.tasks[i].alive = false;
+                continue;
+            };
+            self.mm.cost_ns = 0;
+            let t = &self.tasks[i];
+            let (memcg, node, mapping) = (t.memcg, t.node, t.mapping);
+            match self.mm.access(memcg, node, mapping, page, op) {
+                Ok(out) => {
+                    let t = &mut self.tasks[i];
+                    t.accesses += 1;
+                    t.hits += u64::from(out.hit);
+                }
+                Err(fail) => self.out_of_memory(fail.memcg),
+            }
+            let t = &mut self.tasks[i];
+            let cost = self.mm.cost_ns.max(1);
+            let paced = t.start_ns + t.accesses.saturating_mul(t.interval_ns);
+            t.next_ns = (when + cost).max(paced);
+            if t.alive {
+                self.queue.push(Reverse((t.next_ns, i as u32)));
+            }
+        }
+        self.mm.now_ns = self.mm.now_ns.max(t_ns);
+    }
+
+    /// mem_cgroup_out_of_memory() / out_of_memory(): kill the task in the
+    /// memcg's subtree with the highest badness (resident anon pages plus its
+    /// swap entries; oom_badness), freeing its anonymous memory.
+    fn out_of_memory(&mut self, memcg: MemcgId) {
+        let mut victim: Option<(u64, usize)> = None;
+        for (i, t) in self.tasks.iter().enumerate() {
+            if !t.alive || !self.mm.mem_cgroup_is_descendant(t.memcg, memcg) {
+                continue;
+            }
+            let a = &self.mm.mappings[t.mapping as usize];
+            let badness = if a.kind == MappingKind::Anon { a.slots.iter().filter(|&&s| s != 0).count() as u64 } else { 0 };
+            if victim.is_none_or(|(b, _)| badness > b) {
+                victim = Some((badness, i));
+            }
+        }
+        let Some((_, i)) = victim else {
+            return;
+        };
+        self.tasks[i].alive = false;
+        let freed = if self.mm.mappings[self.tasks[i].mapping as usize].kind == MappingKind::Anon {
+            self.free_anon_mapping(self.tasks[i].mapping)
+        } else {
+            0
+        };
+        let tm = self.tasks[i].memcg;
+        self.mm.memcgs[memcg as usize].events.oom_kill += 1;
+        self.mm.count(tm, Item::OomKill, 1, true);
+        let (path, name, now) = (self.mm.memcgs[memcg as usize].path.clone(), self.tasks[i].name.clone(), self.mm.now_ns);
+        self.mm.events.push(now, || crate::event::EventKind::Oom { memcg: path, victim: name, freed });
+    }
+
+    /// exit_mmap() of a killed task: every resident folio and swap entry of
+    /// the anon mapping is released.
+    fn free_anon_mapping(&mut self, m: MappingId) -> u64 {
+        let mut freed = 0;
+        for idx in 0..self.mm.mappings[m as usize].slots.len() as u32 {
+            match self.mm.slot(m, idx) {
+                Slot::Folio(f) => {
+                    let lv = self.mm.folios.lruvec[f as usize];
+                    let memcg = self.mm.lruvec_memcg(lv);
+                    if self.mm.folios.test(f, pg::LRU) {
+                        self.mm.lru_gen_del_folio(f, false);
+                    }
+                    if self.mm.folios.test(f, pg::SWAPCACHE) {
+                        self.mm.delete_from_swap_cache(f, false);
+                    }
+                    self.mm.uncharge(memcg, 1);
+                    let node = self.mm.lruvec_node(lv);
+                    self.mm.free_folio(f, node);
+                    freed += 1;
+                }
+                Slot::Swap(slot) => {
+                    let memcg = self.mm.mappings[m as usize].memcg;
+                    self.mm.swap.free_slot(slot);
+                    self.mm.swap_uncharge(memcg);
+                }
+                Slot::Empty | Slot::Shadow(_) => {}
+            }
+            self.mm.set_slot(m, idx, Slot::Empty);
+        }
+        freed
+    }
+
+    /// /proc/vmstat: gauges computed from the state, then the event counters.
+    pub fn vmstat(&self) -> Vec<(String, u64)> {
+        let mm = &self.mm;
+        let mut out: Vec<(String, u64)> = Vec::new();
+        let free: u64 = mm.nodes.iter().map(PgData::free_pages).sum();
+        out.push(("nr_free_pages".into(), free));
+        let mut lru = [0u64; 4];
+        for lv in &mm.lruvecs {
+            let sizes = lruvec_lru_sizes(lv, mm.knobs.lru_gen_enabled);
+            for (a, b) in lru.iter_mut().zip(sizes) {
+                *a += b;
+            }
+        }
+        for (name, v) in ["nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file"].iter().zip(lru) {
+            out.push((name.to_string(), v));
+        }
+        let (mut anon, mut file, mut mapped, mut dirty, mut swapcached) = (0, 0, 0, 0, 0);
+        for &fl in &mm.folios.flags {
+            if fl & pg::FREE != 0 {
+                continue;
+            }
+            if fl & pg::ANON != 0 {
+                anon += 1;
+            } else {
+                file += 1;
+            }
+            mapped += u64::from(fl & pg::MAPPED != 0);
+            dirty += u64::from(fl & pg::DIRTY != 0 && fl & pg::ANON == 0);
+            swapcached += u64::from(fl & pg::SWAPCACHE != 0);
+        }
+        out.push(("nr_anon_pages".into(), anon));
+        out.push(("nr_mapped".into(), mapped));
+        out.push(("nr_file_pages".into(), file + swapcached));
+        out.push(("nr_dirty".into(), dirty));
+        out.push(("nr_swapcached".into(), swapcached));
+        out.push(("nr_swap_free".into(), mm.swap.nr_free()));
+        out.extend(mm.vmstat.iter().map(|(n, v)| (n.to_string(), v)));
+        out
+    }
+
+    /// memory.stat of a memcg: sizes (hierarchical) and its event counters.
+    pub fn memory_stat(&self, memcg: MemcgId) -> Vec<(String, u64)> {
+        let mm = &self.mm;
+        let mut lru = [0u64; 4];
+        for m in mm.memcg_subtree(memcg) {
+            for n in 0..mm.nr_nodes() {
+                let sizes = lruvec_lru_sizes(&mm.lruvecs[mm.lruvec_id(m, n) as usize], mm.knobs.lru_gen_enabled);
+                for (a, b) in lru.iter_mut().zip(sizes) {
+                    *a += b;
+                }
+            }
+        }
+        let cg = &mm.memcgs[memcg as usize];
+        let mut out = vec![
+            ("anon".to_string(), (lru[0] + lru[1]) * 4096),
+            ("file".to_string(), (lru[2] + lru[3]) * 4096),
+            ("inactive_anon".to_string(), lru[0] * 4096),
+            ("active_anon".to_string(), lru[1] * 4096),
+            ("inactive_file".to_string(), lru[2] * 4096),
+            ("active_file".to_string(), lru[3] * 4096),
+        ];
+        let steal = cg.stat.get(Item::PgstealKswapd) + cg.stat.get(Item::PgstealDirect);
+        let scan = cg.stat.get(Item::PgscanKswapd) + cg.stat.get(Item::PgscanDirect);
+        out.push(("pgscan".into(), scan));
+        out.push(("pgsteal".into(), steal));
+        for (name, v) in cg.stat.iter() {
+            if name.starts_with("pgskip") || name.starts_with("allocstall") || name.starts_with("kswapd_") || name == "pageoutrun" {
+                continue;
+            }
+            out.push((name.to_string(), v));
+        }
+        out
+    }
+
+    /// The view model of the current state.
+    pub fn frame(&self) -> Frame {
+        let mm = &self.mm;
+        let name = |lv: u16| {
+            let m = mm.lruvec_memcg(lv);
+            format!("{} node {}", mm.memcgs[m as usize].path, mm.lruvec_node(lv))
+        };
+        let events = mm
+            .events
+            .events
+            .iter()
+            .map(|e| {
+                let (kind, function, reason) = e.describe(&name);
+                EventView { step: self.step, time_ns: e.time_ns, kind: kind.into(), function: function.into(), reason }
+            })
+            .collect();
+        // Show lruvecs of non-root memcgs that have ever held pages (the root
+        // lruvec too when it is used).
+        let lruvecs = mm
+            .lruvecs
+            .iter()
+            .enumerate()
+            .filter(|(i, lv)| {
+                let m = mm.lruvec_memcg(*i as u16);
+                m != 0 || lv.lrugen.max_seq > 3 || lruvec_lru_sizes(lv, true).iter().sum::<u64>() > 0
+            })
+            .map(|(_, lv)| self.lruvec_view(lv))
+            .collect();
+        Frame {
+            scenario: self.scenario.name.clone(),
+            seed: self.scenario.seed,
+            step: self.step,
+            time_ns: mm.now_ns,
+            counters: self.vmstat().into_iter().map(|(name, value)| Counter { name, value }).collect(),
+            lruvecs,
+            events,
+            events_dropped: mm.events.dropped,
+        }
+    }
+
+    fn lruvec_view(&self, lv: &Lruvec) -> LruvecView {
+        let g = &lv.lrugen;
+        let lo = g.min_seq[0].min(g.min_seq[1]);
+        let gens = (lo..=g.max_seq)
+            .map(|seq| {
+                let gen = lru_gen_from_seq(seq);
+                GenView {
+                    seq,
+                    gen: gen as u32,
+                    age_ns: self.mm.now_ns.saturating_sub(g.timestamps[gen]),
+                    anon: if seq >= g.min_seq[0] { g.gen_size(gen, 0) } else { 0 },
+                    file: if seq >= g.min_seq[1] { g.gen_size(gen, 1) } else { 0 },
+                }
+            })
+            .collect();
+        let cg = &self.mm.memcgs[lv.memcg as usize];
+        LruvecView {
+            memcg: cg.path.clone(),
+            node: lv.node as u32,
+            max_seq: g.max_seq,
+            min_seq: g.min_seq,
+            gens,
+            memory_current: cg.usage,
+            memory_max: (cg.memory_max != PAGE_COUNTER_MAX).then_some(cg.memory_max),
+        }
+    }
+
+    /// Checks the structural invariants of the whole state; returns the first
+    /// violation. Used by tests after every step.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mm = &self.mm;
+        let n = mm.folios.len();
+        // Every folio on exactly one list (a free list or an LRU list).
+        let mut seen = vec![0u8; n];
+        let mut mark = |f: u32, what: &str| -> Result<(), String> {
+            let s = &mut seen[f as usize];
+            *s += 1;
+            if *s > 1 {
+                return Err(format!("folio {f} is on more than one list (again on {what})"));
+            }
+            Ok(())
+        };
+        for node in &mm.nodes {
+            for z in &node.zones {
+                for f in z.free_list.iter(&mm.folios) {
+                    if !mm.folios.test(f, pg::FREE) {
+                        return Err(format!("folio {f} on a free list without the free flag"));
+                    }
+                    mark(f, "a free list")?;
+                }
+            }
+        }
+        for (i, lv) in mm.lruvecs.iter().enumerate() {
+            let g = &lv.lrugen;
+            if !(g.min_seq[1] >= g.min_seq[0]) {
+                return Err(format!("lruvec {i}: min_seq[anon] {} > min_seq[file] {}", g.min_seq[0], g.min_seq[1]));
+            }
+            for t in 0..2 {
+                let nr = g.nr_gens(t);
+                if !(2..=4).contains(&nr) {
+                    return Err(format!("lruvec {i}: nr_gens[{t}] = {nr} outside 2..=4"));
+                }
+            }
+            let mut by_bits = [[0i64; 2]; 4];
+            for gen in 0..4 {
+                for t in 0..2 {
+                    for z in 0..MAX_NR_ZONES {
+                        for f in g.folios[gen][t][z].iter(&mm.folios) {
+                            mark(f, "an LRU list")?;
+                            if mm.folios.lruvec[f as usize] as usize != i {
+                                return Err(format!("folio {f} on lruvec {i}'s list but charged to lruvec {}", mm.folios.lruvec[f as usize]));
+                            }
+                            if mm.folios.type_of(f) != t || mm.folios.zone(f) != z || mm.folios.list_slot(f) != gen {
+                                return Err(format!("folio {f} on the wrong list (gen {gen} type {t} zone {z})"));
+                            }
+                            let bits = mm.folios.lru_gen(f).ok_or_else(|| format!("folio {f} on a generation list without generation bits"))?;
+                            by_bits[bits][t] += 1;
+                        }
+                    }
+                }
+            }
+            for gen in 0..4 {
+                for t in 0..2 {
+                    let counted: i64 = g.nr_pages[gen][t].iter().sum();
+                    if counted != by_bits[gen][t] {
+                        return Err(format!("lruvec {i}: nr_pages[{gen}][{t}] = {counted} but {} folios carry that generation", by_bits[gen][t]));
+                    }
+                }
+            }
+        }
+        for (f, &c) in seen.iter().enumerate() {
+            if c == 0 && mm.folios.flags[f] & (pg::FREE | pg::LRU) != 0 {
+                return Err(format!("folio {f} is flagged free or LRU but on no list"));
+            }
+        }
+        // Pages are conserved: free + on lists + isolated(= 0 between steps) == total.
+        let listed = seen.iter().filter(|&&c| c == 1).count();
+        if listed != n {
+            return Err(format!("{} of {n} folios are on no list", n - listed));
+        }
+        // memcg usage equals the folios charged to its subtree.
+        let mut charged = vec![0u64; mm.memcgs.len()];
+        for f in 0..n as u32 {
+            if !mm.folios.test(f, pg::FREE) {
+                let mut m = Some(mm.lruvec_memcg(mm.folios.lruvec[f as usize]));
+                while let Some(id) = m {
+                    charged[id as usize] += 1;
+                    m = mm.memcgs[id as usize].parent;
+                }
+            }
+        }
+        for (cg, &c) in mm.memcgs.iter().zip(&charged) {
+            if cg.usage != c {
+                return Err(format!("memcg {}: memory.current {} but {c} folios charged", cg.path, cg.usage));
+            }
+        }
+        // Address spaces and folios agree.
+        for (m, a) in mm.mappings.iter().enumerate() {
+            for (idx, &v) in a.slots.iter().enumerate() {
+                if let Slot::Folio(f) = Slot::decode(v) {
+                    if mm.folios.mapping[f as usize] != m as u32 || mm.folios.index[f as usize] != idx as u32 {
+                        return Err(format!("mapping {m} slot {idx} points at folio {f}, which caches something else"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// [inactive_anon, active_anon, inactive_file, active_file] of a lruvec. With
+/// MGLRU the two youngest generations count as active (lru_gen_is_active).
+pub fn lruvec_lru_sizes(lv: &Lruvec, lru_gen: bool) -> [u64; 4] {
+    if !lru_gen {
+        return [lv.lru_size(LRU_INACTIVE_ANON), lv.lru_size(LRU_ACTIVE_ANON), lv.lru_size(LRU_INACTIVE_FILE), lv.lru_size(LRU_ACTIVE_FILE)];
+    }
+    let g = &lv.lrugen;
+    let mut out = [0u64; 4];
+    for gen in 0..4 {
+        for t in 0..2 {
+            let n = g.gen_size(gen, t);
+            let active = g.is_active(gen);
+            out[t * 2 + usize::from(active)] += n;
+        }
+    }
+    out
+}

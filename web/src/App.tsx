@@ -1,0 +1,168 @@
+// Reclaim Lab's page: React lays out the panels and owns the containers; the
+// views draw inside them from the engine's frames.
+import { useEffect, useState } from 'react';
+import { StepControls } from './controls/StepControls';
+import { ScenarioForm } from './controls/ScenarioForm';
+import { findScenario } from './scenario/presets';
+import { encodeScenarioUrl } from './scenario/url';
+import { useSimulation, TICK_MS } from './useSimulation';
+import { formatCount, formatMs } from './util/format';
+import { CountersTable } from './views/counters/CountersTable';
+import { EventList } from './views/events/EventList';
+import { GenerationsView } from './views/generations/GenerationsView';
+import { lruvecKey } from './views/generations/model';
+import { MemcgUsage } from './views/memcg/MemcgUsage';
+
+/** Transition length when stepping by hand; while playing it follows the tick. */
+const STEP_TRANSITION_MS = 450;
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(target.tagName));
+}
+
+export function App() {
+  const [speed, setSpeed] = useState(1);
+  const sim = useSimulation(speed);
+  const { state } = sim;
+  const { frame, previous, request, scenarios } = state;
+  const running = state.phase === 'running' && frame !== null;
+  const info = scenarios && request ? findScenario(scenarios, request.name) : undefined;
+
+  // Keyboard: → steps, Space plays/pauses (not while typing in the form or on a focused button).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!running || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
+      if (event.key === 'ArrowRight') {
+        event.preventDefault();
+        sim.step(1);
+      } else if (event.key === ' ') {
+        event.preventDefault();
+        if (state.playing) sim.pause();
+        else sim.play();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [running, state.playing, sim]);
+
+  useEffect(() => {
+    document.title = info ? `${info.title} · Reclaim Lab` : 'Reclaim Lab';
+  }, [info]);
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <div className="brand">
+          <svg className="logo" viewBox="0 0 24 24" width="26" height="26" aria-hidden="true">
+            <rect x="2" y="13" width="4" height="9" rx="1" />
+            <rect x="8" y="8" width="4" height="14" rx="1" />
+            <rect x="14" y="4" width="4" height="18" rx="1" />
+            <rect x="20" y="10" width="2" height="12" rx="1" />
+          </svg>
+          <h1>Reclaim Lab</h1>
+        </div>
+        <div className="scenario-heading">
+          {info ? (
+            <>
+              <p className="scenario-title" data-testid="scenario-title">
+                {info.title} <span className="scenario-name mono">{info.name}</span>
+              </p>
+              <p className="scenario-description">{info.description}</p>
+            </>
+          ) : (
+            <p className="scenario-title muted">{state.phase === 'failed' ? 'Engine unavailable' : 'Loading the engine…'}</p>
+          )}
+        </div>
+      </header>
+
+      {state.fatal && (
+        <div className="banner banner-fatal" role="alert">
+          <strong>Reclaim Lab cannot run:</strong> {state.fatal}
+        </div>
+      )}
+      {state.alerts.length > 0 && (
+        <div className="banner banner-warning" role="alert" data-testid="alerts">
+          <ul>
+            {state.alerts.map((a) => (
+              <li key={a.id}>
+                <span>{a.message}</span>
+                <button type="button" className="link-button" onClick={() => sim.dismiss(a.id)} aria-label="Dismiss">
+                  ✕
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
+      <div className="toolbar">
+        <StepControls
+          enabled={running}
+          playing={state.playing}
+          speed={speed}
+          onStep={() => sim.step(1)}
+          onPlay={sim.play}
+          onPause={sim.pause}
+          onReset={sim.reset}
+          onSpeed={setSpeed}
+        />
+        <dl className="clock" aria-live="off">
+          <div>
+            <dt>Step</dt>
+            <dd data-testid="step">{frame ? formatCount(frame.step) : '–'}</dd>
+          </div>
+          <div>
+            <dt>Simulated time</dt>
+            <dd data-testid="sim-time">{frame ? formatMs(frame.timeNs) : '–'}</dd>
+          </div>
+          <div>
+            <dt>Seed</dt>
+            <dd className="mono">{request ? request.seed : '–'}</dd>
+          </div>
+        </dl>
+      </div>
+
+      <main className="workspace">
+        <aside className="sidebar">
+          {scenarios && request && (
+            <ScenarioForm
+              key={encodeScenarioUrl(request)}
+              scenarios={scenarios}
+              request={request}
+              disabled={!running}
+              onApply={sim.apply}
+            />
+          )}
+        </aside>
+
+        <section className="main-column" aria-label="Reclaim state">
+          {frame ? (
+            <>
+              <MemcgUsage lruvecs={frame.lruvecs} />
+              {frame.lruvecs.map((l) => (
+                <GenerationsView
+                  key={lruvecKey(l)}
+                  lruvec={l}
+                  transitionMs={state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS}
+                />
+              ))}
+              <EventList step={frame.step} events={frame.events} dropped={frame.eventsDropped} />
+            </>
+          ) : (
+            <div className="card placeholder">{state.phase === 'failed' ? 'No engine.' : 'Starting the engine…'}</div>
+          )}
+        </section>
+
+        <aside className="counters-column">
+          {frame && (
+            <CountersTable
+              counters={frame.counters}
+              previous={previous?.counters ?? null}
+              stepsSincePrevious={previous ? frame.step - previous.step : null}
+            />
+          )}
+        </aside>
+      </main>
+    </div>
+  );
+}

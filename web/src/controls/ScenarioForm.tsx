@@ -1,0 +1,177 @@
+// The scenario editor: scenario, seed and one input per parameter, all taken
+// from the engine's listScenarios(). Applying it restarts the engine and
+// rewrites the URL (the parent does both).
+import { useId, useState, type FormEvent } from 'react';
+import type { ParamInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { findScenario, paramDefaults, paramProblem } from '../scenario/presets';
+import { encodeScenarioUrl } from '../scenario/url';
+
+interface Draft {
+  name: string;
+  seed: string;
+  params: Record<string, string>;
+}
+
+function draftOf(request: ScenarioRequest): Draft {
+  const params = Object.fromEntries(Object.entries(request.params ?? {}).map(([k, v]) => [k, String(v)]));
+  return { name: request.name, seed: String(request.seed), params };
+}
+
+function seedProblem(text: string): string | null {
+  return /^\d+$/.test(text.trim()) && Number.isSafeInteger(Number(text)) ? null : 'a whole number ≥ 0';
+}
+
+function valueProblem(param: ParamInfo, text: string | undefined): string | null {
+  if (text === undefined || text.trim() === '') return 'required';
+  return paramProblem(param, Number(text));
+}
+
+function formatRange(param: ParamInfo): string {
+  const fmt = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 6 });
+  return `${fmt(param.min)} – ${fmt(param.max)}`;
+}
+
+export interface ScenarioFormProps {
+  scenarios: ScenarioList;
+  /** The running request; the form starts from it (re-key the form to reload it). */
+  request: ScenarioRequest;
+  disabled: boolean;
+  onApply(request: ScenarioRequest): void;
+}
+
+export function ScenarioForm({ scenarios, request, disabled, onApply }: ScenarioFormProps) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(request));
+  const [showProblems, setShowProblems] = useState(false);
+  const formId = useId();
+  const info = findScenario(scenarios, draft.name);
+  const params = info?.params ?? [];
+
+  const problems = new Map<string, string>();
+  const seedError = seedProblem(draft.seed);
+  if (seedError) problems.set('seed', seedError);
+  for (const p of params) {
+    const problem = valueProblem(p, draft.params[p.name]);
+    if (problem) problems.set(p.name, problem);
+  }
+
+  const build = (): ScenarioRequest => ({
+    name: draft.name,
+    seed: Number(draft.seed.trim()),
+    params: Object.fromEntries(params.map((p) => [p.name, Number(draft.params[p.name])])),
+  });
+  let dirty = true;
+  if (problems.size === 0) {
+    try {
+      dirty = encodeScenarioUrl(build()) !== encodeScenarioUrl(request);
+    } catch {
+      dirty = true;
+    }
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (problems.size > 0) {
+      setShowProblems(true);
+      const first = [...problems.keys()][0];
+      document.getElementById(`${formId}-${first}`)?.focus();
+      return;
+    }
+    setShowProblems(false);
+    onApply(build());
+  };
+
+  const setParam = (name: string, text: string) => setDraft((d) => ({ ...d, params: { ...d.params, [name]: text } }));
+  const toDefaults = (name: string) => {
+    const scenario = findScenario(scenarios, name);
+    const defaults = scenario ? paramDefaults(scenario) : {};
+    setDraft((d) => ({ ...d, name, params: Object.fromEntries(Object.entries(defaults).map(([k, v]) => [k, String(v)])) }));
+  };
+
+  const problemOf = (key: string) => (showProblems ? problems.get(key) : undefined);
+
+  return (
+    <form className="card scenario-form" onSubmit={submit} noValidate aria-labelledby={`${formId}-title`}>
+      <div className="card-header">
+        <h2 className="card-title" id={`${formId}-title`}>
+          Scenario
+        </h2>
+      </div>
+      <fieldset disabled={disabled}>
+        <div className="field">
+          <label htmlFor={`${formId}-scenario`}>Scenario</label>
+          <select id={`${formId}-scenario`} value={draft.name} onChange={(e) => toDefaults(e.target.value)}>
+            {!info && <option value={draft.name}>{draft.name}</option>}
+            {scenarios.scenarios.map((s) => (
+              <option key={s.name} value={s.name}>
+                {s.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={`field${problemOf('seed') ? ' invalid' : ''}`}>
+          <label htmlFor={`${formId}-seed`}>Seed</label>
+          <div className="input-row">
+            <input
+              id={`${formId}-seed`}
+              name="seed"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              step={1}
+              value={draft.seed}
+              aria-invalid={problemOf('seed') ? true : undefined}
+              aria-describedby={`${formId}-seed-hint`}
+              onChange={(e) => setDraft((d) => ({ ...d, seed: e.target.value }))}
+            />
+            <button
+              type="button"
+              className="button small"
+              title="Pick a random seed"
+              onClick={() => setDraft((d) => ({ ...d, seed: String(1 + Math.floor(Math.random() * 99_999)) }))}
+            >
+              Random
+            </button>
+          </div>
+          <p className="hint" id={`${formId}-seed-hint`}>
+            {problemOf('seed') ?? 'Same seed, same run.'}
+          </p>
+        </div>
+        {params.map((p) => {
+          const problem = problemOf(p.name);
+          return (
+            <div className={`field${problem ? ' invalid' : ''}`} key={p.name}>
+              <label htmlFor={`${formId}-${p.name}`} className="mono">
+                {p.name}
+              </label>
+              <input
+                id={`${formId}-${p.name}`}
+                name={p.name}
+                data-param={p.name}
+                type="number"
+                min={p.min}
+                max={p.max}
+                step={p.integer ? 1 : 'any'}
+                value={draft.params[p.name] ?? ''}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={`${formId}-${p.name}-hint`}
+                onChange={(e) => setParam(p.name, e.target.value)}
+              />
+              <p className="hint" id={`${formId}-${p.name}-hint`}>
+                {problem ? <span className="problem">{problem}</span> : <span className="range">{formatRange(p)}</span>}
+                {p.help && <span className="help"> · {p.help}</span>}
+              </p>
+            </div>
+          );
+        })}
+        <div className="form-actions">
+          <button type="submit" className="button primary" disabled={!dirty}>
+            Apply
+          </button>
+          <button type="button" className="button" onClick={() => toDefaults(draft.name)}>
+            Defaults
+          </button>
+        </div>
+      </fieldset>
+    </form>
+  );
+}

@@ -1,0 +1,55 @@
+// The transport: step, play, pause, reset and the play speed.
+import { PauseIcon, PlayIcon, ResetIcon, StepIcon } from './icons';
+
+/** Steps per tick offered by the speed selector. */
+export const SPEEDS = [1, 10, 100, 1000] as const;
+
+export interface StepControlsProps {
+  /** False while no engine is running (loading, failed). */
+  enabled: boolean;
+  playing: boolean;
+  speed: number;
+  onStep(): void;
+  onPlay(): void;
+  onPause(): void;
+  onReset(): void;
+  onSpeed(speed: number): void;
+}
+
+export function StepControls(props: StepControlsProps) {
+  const { enabled, playing, speed } = props;
+  return (
+    <div className="transport" role="group" aria-label="Simulation controls">
+      <button type="button" className="button" onClick={props.onStep} disabled={!enabled} aria-keyshortcuts="ArrowRight"
+        title="Advance one step (→)">
+        <StepIcon />
+        Step forward
+      </button>
+      <button type="button" className="button primary" onClick={props.onPlay} disabled={!enabled || playing}
+        aria-keyshortcuts="Space" title="Run continuously (Space)">
+        <PlayIcon />
+        Play
+      </button>
+      <button type="button" className="button" onClick={props.onPause} disabled={!enabled || !playing}
+        aria-keyshortcuts="Space" title="Stop running (Space)">
+        <PauseIcon />
+        Pause
+      </button>
+      <button type="button" className="button" onClick={props.onReset} disabled={!enabled}
+        title="Restart this scenario from step 0">
+        <ResetIcon />
+        Reset
+      </button>
+      <label className="speed">
+        <span>Speed</span>
+        <select value={speed} onChange={(e) => props.onSpeed(Number(e.target.value))} disabled={!enabled}>
+          {SPEEDS.map((s) => (
+            <option key={s} value={s}>
+              {s === 1 ? '1 step' : `${s.toLocaleString('en-US')} steps`} / tick
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}

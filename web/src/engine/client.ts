@@ -1,0 +1,103 @@
+// A typed, promise-based client for the engine worker. One command is one
+// promise; replies are matched by id. The worker answers in order, so
+// callers can fire commands without waiting (e.g. several clicks on "Step
+// forward") and still see every frame in step order.
+import type { Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
+import { UNSOLICITED, type WorkerCommand, type WorkerReply } from './protocol';
+
+/** The part of `Worker` the client uses (a fake one in tests). */
+export interface WorkerLike {
+  postMessage(message: WorkerCommand): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<WorkerReply>) => void): void;
+  addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
+  terminate(): void;
+}
+
+/** An error reported by the engine (bad scenario, bad parameter, crash) or by the worker. */
+export class EngineError extends Error {
+  override name = 'EngineError';
+}
+
+type Distribute<C> = C extends { type: infer T } ? Omit<C, 'id'> & { type: T } : never;
+type CommandBody = Distribute<WorkerCommand>;
+
+interface Pending {
+  resolve(frame: Frame): void;
+  reject(error: EngineError): void;
+}
+
+export class EngineClient {
+  /** Resolves with the built-in scenarios once the wasm module has loaded in the worker. */
+  readonly ready: Promise<ScenarioList>;
+  private nextId = UNSOLICITED + 1;
+  private readonly pending = new Map<number, Pending>();
+  private failure: EngineError | null = null;
+  private settleReady!: { resolve(list: ScenarioList): void; reject(error: EngineError): void };
+
+  /** Starts the engine in a new module worker. */
+  static start(): EngineClient {
+    return new EngineClient(new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'reclaim-engine' }));
+  }
+
+  constructor(private readonly worker: WorkerLike) {
+    this.ready = new Promise<ScenarioList>((resolve, reject) => {
+      this.settleReady = { resolve, reject };
+    });
+    // Nobody may be waiting on `ready` when it fails; the failure is also reported to every command.
+    this.ready.catch(() => {});
+    worker.addEventListener('message', (event) => this.receive(event.data));
+    worker.addEventListener('error', (event) => {
+      event.preventDefault?.();
+      this.fail(new EngineError(`the engine worker failed: ${event.message || 'it could not be started'}`));
+    });
+  }
+
+  init(request: ScenarioRequest): Promise<Frame> {
+    return this.send({ type: 'init', request });
+  }
+
+  step(n: number): Promise<Frame> {
+    return this.send({ type: 'step', n });
+  }
+
+  reset(): Promise<Frame> {
+    return this.send({ type: 'reset' });
+  }
+
+  /** Stops the worker; pending and later commands are rejected. */
+  dispose(): void {
+    this.fail(new EngineError('the engine was stopped'));
+    this.worker.terminate();
+  }
+
+  private send(command: CommandBody): Promise<Frame> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<Frame>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...command, id } as WorkerCommand);
+    });
+  }
+
+  private receive(reply: WorkerReply): void {
+    if (reply.id === UNSOLICITED) {
+      if (reply.type === 'ready') this.settleReady.resolve(reply.scenarios);
+      else if (reply.type === 'error') this.fail(new EngineError(reply.message));
+      return;
+    }
+    const pending = this.pending.get(reply.id);
+    if (!pending) return;
+    this.pending.delete(reply.id);
+    if (reply.type === 'frame') pending.resolve(reply.frame);
+    else if (reply.type === 'error') pending.reject(new EngineError(reply.message));
+    else pending.reject(new EngineError(`unexpected reply ${reply.type} to command ${reply.id}`));
+  }
+
+  private fail(error: EngineError): void {
+    if (this.failure) return;
+    this.failure = error;
+    this.settleReady.reject(error);
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+}

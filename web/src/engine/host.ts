@@ -1,0 +1,82 @@
+// The engine side of the worker protocol, apart from the worker global so it
+// can run (and be tested) under Node against the same wasm module. One host
+// owns at most one Engine; replacing or resetting it frees the old one.
+import type { Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
+import { MAX_STEPS_PER_COMMAND, type WorkerCommand, type WorkerReply } from './protocol';
+
+/** What the host needs from the wasm bindings (the generated `Engine` class and `listScenarios`). */
+export interface EngineBindings {
+  Engine: new (request: ScenarioRequest) => EngineHandle;
+  listScenarios(): ScenarioList;
+}
+
+export interface EngineHandle {
+  step(n: number): Frame;
+  frame(): Frame;
+  free(): void;
+}
+
+export interface EngineHost {
+  scenarios(): ScenarioList;
+  handle(command: WorkerCommand): WorkerReply;
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  return String(error);
+}
+
+export function createEngineHost(bindings: EngineBindings): EngineHost {
+  let engine: EngineHandle | null = null;
+  let request: ScenarioRequest | null = null;
+
+  const replace = (next: ScenarioRequest): Frame => {
+    engine?.free();
+    engine = null;
+    request = null;
+    // A copy: the request we keep for reset must not change under us.
+    const own: ScenarioRequest = { name: next.name, seed: next.seed, params: { ...(next.params ?? {}) } };
+    engine = new bindings.Engine(own);
+    request = own;
+    return engine.frame();
+  };
+
+  const run = (command: WorkerCommand): Frame => {
+    switch (command.type) {
+      case 'init':
+        return replace(command.request);
+      case 'reset':
+        if (!request) throw new Error('reset before any scenario was started');
+        return replace(request);
+      case 'step': {
+        if (!engine) throw new Error('step before any scenario was started');
+        const n = command.n;
+        if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS_PER_COMMAND) {
+          throw new Error(`step: n must be a whole number from 1 to ${MAX_STEPS_PER_COMMAND}, got ${n}`);
+        }
+        try {
+          return engine.step(n);
+        } catch (error) {
+          // A trap (a Rust panic under panic=abort) leaves the instance unusable.
+          if (error instanceof WebAssembly.RuntimeError) {
+            engine = null;
+            throw new Error(`the engine crashed at this step (${error.message}); reset or change the scenario`);
+          }
+          throw error;
+        }
+      }
+    }
+  };
+
+  return {
+    scenarios: () => bindings.listScenarios(),
+    handle(command) {
+      try {
+        return { id: command.id, type: 'frame', frame: run(command) };
+      } catch (error) {
+        return { id: command.id, type: 'error', message: errorMessage(error) };
+      }
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// The engine's Web Worker: loads the wasm module once, then answers the
+// page's commands in order (see protocol.ts). All simulation state stays in
+// here; only Frames (small view models) cross to the page.
+import init, { Engine, listScenarios } from './pkg/reclaim_core';
+import { createEngineHost, errorMessage } from './host';
+import { UNSOLICITED, type WorkerCommand, type WorkerReply } from './protocol';
+
+// The DOM lib types `self` as a Window; this is the part of a dedicated worker's scope we use.
+interface WorkerScope {
+  postMessage(message: WorkerReply): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<WorkerCommand>) => void): void;
+}
+const scope = self as unknown as WorkerScope;
+
+const host = init().then(() => createEngineHost({ Engine, listScenarios }));
+
+host.then(
+  (h) => scope.postMessage({ id: UNSOLICITED, type: 'ready', scenarios: h.scenarios() }),
+  (error: unknown) =>
+    scope.postMessage({ id: UNSOLICITED, type: 'error', message: `could not load the engine: ${errorMessage(error)}` }),
+);
+
+// Commands are handled one after another, in arrival order, once the module is ready.
+let queue: Promise<unknown> = host;
+scope.addEventListener('message', (event) => {
+  const command = event.data;
+  queue = queue
+    .then(() => host)
+    .then(
+      (h) => scope.postMessage(h.handle(command)),
+      (error: unknown) =>
+        scope.postMessage({ id: command.id, type: 'error', message: `engine not loaded: ${errorMessage(error)}` }),
+    );
+});

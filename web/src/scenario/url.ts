@@ -1,0 +1,132 @@
+// The scenario URL codec: which built-in scenario, with which seed and
+// parameters, lives in the page's query string, e.g.
+//
+//   ?v=1&scenario=mglru-basic&seed=1&memory_max=2048
+//
+// `v` is this codec's version, `scenario` and `seed` are reserved keys, every
+// other key is a scenario parameter. The codec checks syntax only (versions,
+// integers, numbers); the engine checks names and ranges. Decoding never
+// throws: a bad value is reported (the message starts with the key) and
+// ignored, so the rest of the URL still applies. An unsupported version makes
+// the whole URL untrusted: the fallback request is used.
+//
+// DOM-free: it takes and returns strings and plain objects.
+import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
+
+/** The version this build writes and reads. Bump it when the meaning of a key changes. */
+export const URL_CODEC_VERSION = 1;
+
+/** The seed used when the URL has none (or an unusable one). */
+export const DEFAULT_SEED = 1;
+
+const RESERVED_KEYS = new Set(['v', 'scenario', 'seed']);
+const SEED_PATTERN = /^\d+$/;
+const NUMBER_PATTERN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const PARAM_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SCENARIO_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export type DecodeResult =
+  | { ok: true; request: ScenarioRequest }
+  | { ok: false; errors: string[]; request: ScenarioRequest };
+
+/** Serialises a request as a query string (with its leading `?`), keys in a stable order. */
+export function encodeScenarioUrl(request: ScenarioRequest): string {
+  if (!Number.isSafeInteger(request.seed) || request.seed < 0) {
+    throw new RangeError(`seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${request.seed}`);
+  }
+  const query = new URLSearchParams();
+  query.set('v', String(URL_CODEC_VERSION));
+  query.set('scenario', request.name);
+  query.set('seed', String(request.seed));
+  const params = request.params ?? {};
+  for (const key of Object.keys(params).sort()) {
+    const value = params[key];
+    if (RESERVED_KEYS.has(key) || !PARAM_NAME_PATTERN.test(key)) {
+      throw new RangeError(`parameter name ${JSON.stringify(key)} cannot be written to a URL`);
+    }
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw new RangeError(`parameter ${key} must be a finite number, got ${String(value)}`);
+    }
+    query.set(key, String(value));
+  }
+  return `?${query.toString()}`;
+}
+
+/**
+ * Reads a request from a query string (`location.search`, with or without `?`).
+ * `defaultScenario` (from the engine's `listScenarios()`) is used when the
+ * URL names none. An empty query string is the default request.
+ */
+export function decodeScenarioUrl(search: string, defaultScenario: string): DecodeResult {
+  const fallback: ScenarioRequest = { name: defaultScenario, seed: DEFAULT_SEED, params: {} };
+  const errors: string[] = [];
+
+  // Group values by key so a repeated key is reported instead of silently picking one.
+  const values = new Map<string, string[]>();
+  for (const [key, value] of new URLSearchParams(search)) {
+    const seen = values.get(key);
+    if (seen) seen.push(value);
+    else values.set(key, [value]);
+  }
+  const single = (key: string): string | undefined => {
+    const all = values.get(key);
+    if (!all) return undefined;
+    if (all.length > 1) {
+      errors.push(`${key}: given ${all.length} times; ignored`);
+      return undefined;
+    }
+    return all[0];
+  };
+
+  const version = single('v');
+  if (version !== undefined && version !== String(URL_CODEC_VERSION)) {
+    return {
+      ok: false,
+      errors: [
+        `v: unsupported URL version ${JSON.stringify(version)} (this build reads version ${URL_CODEC_VERSION}); ` +
+          'the whole URL was ignored',
+      ],
+      request: fallback,
+    };
+  }
+
+  let name = defaultScenario;
+  const scenario = single('scenario');
+  if (scenario !== undefined) {
+    if (SCENARIO_NAME_PATTERN.test(scenario)) name = scenario;
+    else errors.push(`scenario: ${JSON.stringify(scenario)} is not a scenario name; using ${defaultScenario}`);
+  }
+
+  let seed = DEFAULT_SEED;
+  const seedText = single('seed');
+  if (seedText !== undefined) {
+    const parsed = SEED_PATTERN.test(seedText) ? Number(seedText) : NaN;
+    if (Number.isSafeInteger(parsed)) seed = parsed;
+    else
+      errors.push(
+        `seed: ${JSON.stringify(seedText)} is not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}; ` +
+          `using ${DEFAULT_SEED}`,
+      );
+  }
+
+  const params: Record<string, number> = {};
+  for (const key of values.keys()) {
+    if (RESERVED_KEYS.has(key)) continue;
+    const text = single(key);
+    if (text === undefined) continue;
+    if (!PARAM_NAME_PATTERN.test(key)) {
+      errors.push(`${key}: not a parameter name; ignored`);
+    } else if (text.trim() === '') {
+      errors.push(`${key}: no value given; using the scenario's default`);
+    } else if (!NUMBER_PATTERN.test(text)) {
+      errors.push(`${key}: ${JSON.stringify(text)} is not a number; using the scenario's default`);
+    } else {
+      const value = Number(text);
+      if (Number.isFinite(value)) params[key] = value;
+      else errors.push(`${key}: ${JSON.stringify(text)} is too large; using the scenario's default`);
+    }
+  }
+
+  const request: ScenarioRequest = { name, seed, params };
+  return errors.length === 0 ? { ok: true, request } : { ok: false, errors, request };
+}

@@ -1,0 +1,48 @@
+// Number and time formatting shared by the views. Pure functions.
+
+/** Bytes in one simulated page (folios are order 0). */
+export const PAGE_SIZE = 4096;
+
+const grouped = new Intl.NumberFormat('en-US');
+
+/** 1234567 -> "1,234,567". */
+export function formatCount(value: number): string {
+  return grouped.format(value);
+}
+
+/** A signed change: "+12", "−3" (a real minus sign), "0". */
+export function formatDelta(delta: number): string {
+  if (delta === 0) return '0';
+  return delta > 0 ? `+${grouped.format(delta)}` : `−${grouped.format(-delta)}`;
+}
+
+/** Pages as a size with a binary unit: 2048 -> "8 MiB". */
+export function formatPages(pages: number): string {
+  const bytes = pages * PAGE_SIZE;
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const digits = value >= 100 || Number.isInteger(value) ? 0 : 1;
+  return `${value.toFixed(digits)} ${units[unit]}`;
+}
+
+/** Simulated time in milliseconds with microsecond resolution: 12345678 ns -> "12.346 ms". */
+export function formatMs(ns: number): string {
+  return `${(ns / 1e6).toLocaleString('en-US', { minimumFractionDigits: 3, maximumFractionDigits: 3 })} ms`;
+}
+
+/** A duration in the unit that reads best: "850 ns", "12.5 µs", "3.20 ms", "1.25 s". */
+export function formatDuration(ns: number): string {
+  if (ns < 1e3) return `${Math.round(ns)} ns`;
+  if (ns < 1e6) return `${trim(ns / 1e3)} µs`;
+  if (ns < 1e9) return `${trim(ns / 1e6)} ms`;
+  return `${trim(ns / 1e9)} s`;
+}
+
+function trim(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+}

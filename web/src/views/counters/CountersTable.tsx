@@ -1,0 +1,72 @@
+// /proc/vmstat as the engine counts it: kernel names, kernel order, and the
+// change since the previous frame shown.
+import { useMemo, useState } from 'react';
+import type { Counter } from '../../engine/pkg/reclaim_core';
+import { formatCount, formatDelta } from '../../util/format';
+import { counterRows } from './model';
+
+export interface CountersTableProps {
+  counters: readonly Counter[];
+  previous: readonly Counter[] | null;
+  /** Steps between the previous frame and this one (for the Δ column's meaning). */
+  stepsSincePrevious: number | null;
+}
+
+export function CountersTable({ counters, previous, stepsSincePrevious }: CountersTableProps) {
+  const [hideZero, setHideZero] = useState(false);
+  const rows = useMemo(() => counterRows(counters, previous), [counters, previous]);
+  const shown = hideZero ? rows.filter((r) => r.value !== 0 || (r.delta ?? 0) !== 0) : rows;
+  const deltaNote =
+    stepsSincePrevious === null
+      ? 'Δ: change since the previous step'
+      : `Δ: change over the last ${stepsSincePrevious === 1 ? 'step' : `${formatCount(stepsSincePrevious)} steps`}`;
+
+  return (
+    <section className="card counters" aria-labelledby="counters-heading">
+      <div className="card-header">
+        <h2 className="card-title" id="counters-heading">
+          /proc/vmstat
+        </h2>
+        <label className="toggle">
+          <input type="checkbox" checked={hideZero} onChange={(e) => setHideZero(e.target.checked)} />
+          Hide zeros
+        </label>
+      </div>
+      <div className="table-scroll">
+        <table className="counter-table" aria-label="Counters">
+          <thead>
+            <tr>
+              <th scope="col">name</th>
+              <th scope="col" className="num">
+                value
+              </th>
+              <th scope="col" className="num" title={deltaNote}>
+                Δ
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((row) => (
+              <tr key={row.name} className={row.delta ? 'changed' : undefined} data-counter={row.name}>
+                <th scope="row" className="mono">
+                  {row.name}
+                </th>
+                <td className="num" data-value={row.value}>
+                  {formatCount(row.value)}
+                </td>
+                <td
+                  className={`num delta${row.delta ? (row.delta > 0 ? ' up' : ' down') : ''}`}
+                  data-delta={row.delta ?? ''}
+                >
+                  {row.delta === null ? '—' : formatDelta(row.delta)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {shown.length === 0 && <p className="empty">All counters are zero.</p>}
+      </div>
+      <p className="card-footnote">{deltaNote}</p>
+    </section>
+  );
+}
