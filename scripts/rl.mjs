@@ -5,6 +5,7 @@
 //   node scripts/rl.mjs setup            install whatever is missing (idempotent, quick when present)
 //   node scripts/rl.mjs start            setup, build the engine (wasm), serve the app on localhost
 //   node scripts/rl.mjs test             setup, Rust tests, Vitest, browser tests in headless Chromium
+//   node scripts/rl.mjs wasm             setup, build the engine to WebAssembly only
 //   node scripts/rl.mjs build            setup, static site in dist/
 //   node scripts/rl.mjs sim -- ARGS      native `reclaim-sim ARGS` (release build)
 //   node scripts/rl.mjs bench            benchmarks that print figures (native and wasm under Node)
@@ -126,7 +127,7 @@ function buildWasm() {
   }
   log('building the engine to WebAssembly (wasm-pack)');
   run('wasm-pack', ['build', CORE, '--release', '--target', 'web', '--out-dir', PKG_OUT, '--out-name', 'reclaim_core',
-    '--no-pack', '--', '--lib'], { env: { ...process.env, WASM_PACK_CACHE: path.join(ROOT, 'node_modules', '.wasm-pack-cache') } });
+    '--no-pack'], { env: { ...process.env, WASM_PACK_CACHE: path.join(ROOT, 'node_modules', '.wasm-pack-cache') } });
 }
 
 function cargo(args) {
@@ -153,6 +154,10 @@ async function main() {
       buildWasm();
       await serve();
       break;
+    case 'wasm':
+      setup({ browser: false });
+      buildWasm();
+      break;
     case 'build':
       setup({ browser: false });
       buildWasm();
@@ -173,7 +178,7 @@ async function main() {
       const t0 = Date.now();
       setup({ browser: true });
       log('Rust unit and integration tests');
-      cargo(['test', '--release']);
+      cargo(['test']);
       buildWasm();
       log('Vitest unit tests');
       run('vitest', ['run', '--config', 'vitest.config.ts']);

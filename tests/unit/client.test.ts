@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { EngineClient, EngineError, type WorkerLike } from '../../web/src/engine/client';
 import type { WorkerCommand, WorkerReply } from '../../web/src/engine/protocol';
+import { makeRequest } from '../../web/src/scenario/params';
 import type { Frame, ScenarioList } from '../../web/src/engine/pkg/reclaim_core';
 
 class FakeWorker implements WorkerLike {
@@ -39,7 +40,7 @@ describe('EngineClient', () => {
   it('matches replies to commands by id', async () => {
     const worker = new FakeWorker();
     const client = new EngineClient(worker);
-    const a = client.init({ name: 's', seed: 1, params: {} });
+    const a = client.init(makeRequest('s', 1));
     const b = client.step(5);
     const c = client.reset();
     expect(worker.sent.map((m) => [m.id, m.type])).toEqual([
@@ -69,7 +70,7 @@ describe('EngineClient', () => {
   it('fails everything when the worker crashes, and stops on dispose', async () => {
     const worker = new FakeWorker();
     const client = new EngineClient(worker);
-    const pending = client.init({ name: 's', seed: 1, params: {} });
+    const pending = client.init(makeRequest('s', 1));
     worker.crash('boom');
     await expect(pending).rejects.toThrow(/worker failed: boom/);
 

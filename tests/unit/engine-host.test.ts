@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import init, { Engine, listScenarios } from '../../web/src/engine/pkg/reclaim_core';
 import type { Frame, ScenarioList, ScenarioRequest } from '../../web/src/engine/pkg/reclaim_core';
 import { createEngineHost, type EngineHost } from '../../web/src/engine/host';
-import type { WorkerCommand } from '../../web/src/engine/protocol';
+import type { CommandBody, WorkerCommand } from '../../web/src/engine/protocol';
+import { makeRequest, paramRecord } from '../../web/src/scenario/params';
 import { defaultRequest } from '../../web/src/scenario/presets';
 import { decodeScenarioUrl, encodeScenarioUrl } from '../../web/src/scenario/url';
 
@@ -22,13 +23,13 @@ beforeAll(async () => {
 
 const newHost = () => createEngineHost({ Engine, listScenarios });
 
-function frameOf(host: EngineHost, command: Omit<WorkerCommand, 'id'>): Frame {
+function frameOf(host: EngineHost, command: CommandBody): Frame {
   const reply = host.handle({ ...command, id: nextId++ } as WorkerCommand);
   if (reply.type !== 'frame') throw new Error(`expected a frame, got ${JSON.stringify(reply)}`);
   return reply.frame;
 }
 
-function errorOf(host: EngineHost, command: Omit<WorkerCommand, 'id'>): string {
+function errorOf(host: EngineHost, command: CommandBody): string {
   const reply = host.handle({ ...command, id: nextId++ } as WorkerCommand);
   if (reply.type !== 'error') throw new Error(`expected an error, got ${reply.type}`);
   return reply.message;
@@ -114,20 +115,16 @@ describe('engine host', () => {
   it('reports bad requests with a message naming what is wrong, and recovers', () => {
     const host = newHost();
     const good = defaultRequest(scenarios);
+    const withParams = (params: Record<string, number>) => makeRequest(good.name, good.seed, { ...paramRecord(good), ...params });
     expect(errorOf(host, { type: 'init', request: { ...good, name: 'no-such-scenario' } })).toContain('no-such-scenario');
     expect(errorOf(host, { type: 'step', n: 1 })).toMatch(/before any scenario/);
-    expect(errorOf(host, { type: 'init', request: { ...good, params: { ...good.params, no_such_param: 1 } } })).toContain(
-      'no_such_param',
-    );
+    expect(errorOf(host, { type: 'init', request: withParams({ no_such_param: 1 }) })).toContain('no_such_param');
     const info = scenarios.scenarios.find((s) => s.name === good.name)!;
     for (const p of info.params) {
-      const message = errorOf(host, { type: 'init', request: { ...good, params: { ...good.params, [p.name]: p.max + 1 } } });
+      const message = errorOf(host, { type: 'init', request: withParams({ [p.name]: p.max + 1 }) });
       expect(message).toContain(p.name);
       if (p.integer && p.max > p.min) {
-        const half = errorOf(host, {
-          type: 'init',
-          request: { ...good, params: { ...good.params, [p.name]: p.min + 0.5 } },
-        });
+        const half = errorOf(host, { type: 'init', request: withParams({ [p.name]: p.min + 0.5 }) });
         expect(half).toContain(p.name);
       }
     }

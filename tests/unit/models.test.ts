@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LruvecView } from '../../web/src/engine/pkg/reclaim_core';
 import { counterRows } from '../../web/src/views/counters/model';
 import { generationsModel } from '../../web/src/views/generations/model';
+import { makeRequest as req } from '../../web/src/scenario/params';
 import { completeRequest, defaultRequest, paramProblem } from '../../web/src/scenario/presets';
 import { formatDelta, formatDuration, formatMs, formatPages } from '../../web/src/util/format';
 
@@ -116,17 +117,13 @@ describe('presets', () => {
   };
 
   it('builds the default request from the list', () => {
-    expect(defaultRequest(list)).toEqual({ name: 'b', seed: 1, params: { size: 64, ratio: 0.5 } });
-    expect(defaultRequest(list, 'a', 9)).toEqual({ name: 'a', seed: 9, params: {} });
+    expect(defaultRequest(list)).toEqual(req('b', 1, { size: 64, ratio: 0.5 }));
+    expect(defaultRequest(list, 'a', 9)).toEqual(req('a', 9, {}));
   });
 
   it('completes a request with the defaults it leaves out, keeping what it has', () => {
-    expect(completeRequest(list, { name: 'b', seed: 3, params: { size: 7, bogus: 1 } })).toEqual({
-      name: 'b',
-      seed: 3,
-      params: { size: 7, ratio: 0.5, bogus: 1 },
-    });
-    const unknown = { name: 'zzz', seed: 3, params: { q: 1 } };
+    expect(completeRequest(list, req('b', 3, { size: 7, bogus: 1 }))).toEqual(req('b', 3, { size: 7, ratio: 0.5, bogus: 1 }));
+    const unknown = req('zzz', 3, { q: 1 });
     expect(completeRequest(list, unknown)).toBe(unknown);
   });
 

@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, URL_CODEC_VERSION, decodeScenarioUrl, encodeScenarioUrl } from '../../web/src/scenario/url';
 import type { ScenarioRequest } from '../../web/src/engine/pkg/reclaim_core';
+import { makeRequest as req } from '../../web/src/scenario/params';
 
 const DEFAULT = 'mglru-basic';
 
 describe('scenario URL codec: round trip', () => {
   const cases: ScenarioRequest[] = [
-    { name: 'mglru-basic', seed: 1, params: {} },
-    { name: 'mglru-basic', seed: 42, params: { memory_max: 2048 } },
-    { name: 'mglru-basic', seed: 0, params: { memory_max: 4096, file_pages: 10_000, anon_ratio: 0.25 } },
-    { name: 'classic-lru', seed: Number.MAX_SAFE_INTEGER, params: { a: -3.5, b: 1e-7, c: 1e21, d: 0 } },
-    { name: 'x.y_z-2', seed: 7, params: { zeta: 1, alpha: 2 } },
+    req('mglru-basic', 1, {}),
+    req('mglru-basic', 42, { memory_max: 2048 }),
+    req('mglru-basic', 0, { memory_max: 4096, file_pages: 10_000, anon_ratio: 0.25 }),
+    req('classic-lru', Number.MAX_SAFE_INTEGER, { a: -3.5, b: 1e-7, c: 1e21, d: 0 }),
+    req('x.y_z-2', 7, { zeta: 1, alpha: 2 }),
   ];
   for (const request of cases) {
-    it(`${request.name} seed ${request.seed} with ${Object.keys(request.params ?? {}).length} params`, () => {
+    it(`${request.name} seed ${request.seed} with ${(request.params?.size ?? 0)} params`, () => {
       const search = encodeScenarioUrl(request);
       expect(search.startsWith(`?v=${URL_CODEC_VERSION}&`)).toBe(true);
       const decoded = decodeScenarioUrl(search, DEFAULT);
@@ -24,7 +25,7 @@ describe('scenario URL codec: round trip', () => {
   }
 
   it('writes the documented shape, parameters sorted by name', () => {
-    expect(encodeScenarioUrl({ name: 'mglru-basic', seed: 1, params: { memory_max: 2048, file_pages: 64 } })).toBe(
+    expect(encodeScenarioUrl(req('mglru-basic', 1, { memory_max: 2048, file_pages: 64 }))).toBe(
       '?v=1&scenario=mglru-basic&seed=1&file_pages=64&memory_max=2048',
     );
   });
@@ -32,20 +33,20 @@ describe('scenario URL codec: round trip', () => {
   it('accepts a query string without the leading "?" and without a version', () => {
     expect(decodeScenarioUrl('scenario=mglru-basic&seed=9&memory_max=512', DEFAULT)).toEqual({
       ok: true,
-      request: { name: 'mglru-basic', seed: 9, params: { memory_max: 512 } },
+      request: req('mglru-basic', 9, { memory_max: 512 }),
     });
   });
 
   it('an empty query string is the default scenario with the default seed', () => {
-    expect(decodeScenarioUrl('', DEFAULT)).toEqual({ ok: true, request: { name: DEFAULT, seed: DEFAULT_SEED, params: {} } });
-    expect(decodeScenarioUrl('?', 'other')).toEqual({ ok: true, request: { name: 'other', seed: DEFAULT_SEED, params: {} } });
+    expect(decodeScenarioUrl('', DEFAULT)).toEqual({ ok: true, request: req(DEFAULT, DEFAULT_SEED, {}) });
+    expect(decodeScenarioUrl('?', 'other')).toEqual({ ok: true, request: req('other', DEFAULT_SEED, {}) });
   });
 
   it('refuses to encode what it could not decode', () => {
-    expect(() => encodeScenarioUrl({ name: 'a', seed: 1.5, params: {} })).toThrow(/seed/);
-    expect(() => encodeScenarioUrl({ name: 'a', seed: -1, params: {} })).toThrow(/seed/);
-    expect(() => encodeScenarioUrl({ name: 'a', seed: 1, params: { x: Number.NaN } })).toThrow(/x/);
-    expect(() => encodeScenarioUrl({ name: 'a', seed: 1, params: { seed: 3 } })).toThrow(/seed/);
+    expect(() => encodeScenarioUrl(req('a', 1.5, {}))).toThrow(/seed/);
+    expect(() => encodeScenarioUrl(req('a', -1, {}))).toThrow(/seed/);
+    expect(() => encodeScenarioUrl(req('a', 1, { x: Number.NaN }))).toThrow(/x/);
+    expect(() => encodeScenarioUrl(req('a', 1, { seed: 3 }))).toThrow(/seed/);
   });
 });
 
@@ -57,7 +58,7 @@ describe('scenario URL codec: malformed values', () => {
     expect(decoded.errors).toHaveLength(1);
     expect(decoded.errors[0]).toMatch(/^v: /);
     expect(decoded.errors[0]).toContain('"2"');
-    expect(decoded.request).toEqual({ name: DEFAULT, seed: DEFAULT_SEED, params: {} });
+    expect(decoded.request).toEqual(req(DEFAULT, DEFAULT_SEED, {}));
   });
 
   it('rejects a version that is not a number', () => {
@@ -75,7 +76,7 @@ describe('scenario URL codec: malformed values', () => {
       expect(decoded.errors).toHaveLength(1);
       expect(decoded.errors[0]).toMatch(/^seed: /);
       expect(decoded.errors[0]).toContain(JSON.stringify(seed));
-      expect(decoded.request).toEqual({ name: 'mglru-basic', seed: DEFAULT_SEED, params: { memory_max: 2048 } });
+      expect(decoded.request).toEqual(req('mglru-basic', DEFAULT_SEED, { memory_max: 2048 }));
     },
   );
 
@@ -88,7 +89,7 @@ describe('scenario URL codec: malformed values', () => {
       expect(decoded.errors).toHaveLength(1);
       expect(decoded.errors[0]).toMatch(/^x: /);
       expect(decoded.errors[0]).toContain(JSON.stringify(value));
-      expect(decoded.request).toEqual({ name: DEFAULT, seed: 3, params: { y: 2 } });
+      expect(decoded.request).toEqual(req(DEFAULT, 3, { y: 2 }));
     },
   );
 
@@ -97,7 +98,7 @@ describe('scenario URL codec: malformed values', () => {
     expect(decoded.ok).toBe(false);
     if (decoded.ok) return;
     expect(decoded.errors).toEqual([expect.stringMatching(/^memory_max: no value/)]);
-    expect(decoded.request.params).toEqual({});
+    expect(decoded.request.params).toEqual(new Map());
   });
 
   it('rejects an empty scenario name and an empty seed', () => {
@@ -107,7 +108,7 @@ describe('scenario URL codec: malformed values', () => {
     expect(decoded.errors).toHaveLength(2);
     expect(decoded.errors[0]).toMatch(/^scenario: /);
     expect(decoded.errors[1]).toMatch(/^seed: /);
-    expect(decoded.request).toEqual({ name: DEFAULT, seed: DEFAULT_SEED, params: {} });
+    expect(decoded.request).toEqual(req(DEFAULT, DEFAULT_SEED, {}));
   });
 
   it('rejects a repeated key instead of picking one', () => {
@@ -115,7 +116,7 @@ describe('scenario URL codec: malformed values', () => {
     expect(decoded.ok).toBe(false);
     if (decoded.ok) return;
     expect(decoded.errors).toEqual([expect.stringMatching(/^seed: given 2 times/), expect.stringMatching(/^k: given 2 times/)]);
-    expect(decoded.request).toEqual({ name: DEFAULT, seed: DEFAULT_SEED, params: {} });
+    expect(decoded.request).toEqual(req(DEFAULT, DEFAULT_SEED, {}));
   });
 
   it('rejects a key that cannot be a parameter name', () => {
@@ -123,7 +124,7 @@ describe('scenario URL codec: malformed values', () => {
     expect(decoded.ok).toBe(false);
     if (decoded.ok) return;
     expect(decoded.errors).toEqual([expect.stringMatching(/^bad-key: not a parameter name/)]);
-    expect(decoded.request.params).toEqual({ ok_key: 2 });
+    expect(decoded.request.params).toEqual(new Map([['ok_key', 2]]));
   });
 
   it('reports every bad value at once', () => {
@@ -131,6 +132,6 @@ describe('scenario URL codec: malformed values', () => {
     expect(decoded.ok).toBe(false);
     if (decoded.ok) return;
     expect(decoded.errors.map((e) => e.split(':')[0])).toEqual(['seed', 'a', 'b']);
-    expect(decoded.request).toEqual({ name: DEFAULT, seed: DEFAULT_SEED, params: { c: 5 } });
+    expect(decoded.request).toEqual(req(DEFAULT, DEFAULT_SEED, { c: 5 }));
   });
 });

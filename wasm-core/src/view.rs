@@ -14,7 +14,7 @@ use tsify::Tsify;
 /// what a URL or a `reclaim-sim run NAME --param k=v --seed N` names.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(into_wasm_abi, from_wasm_abi))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct ScenarioRequest {
     pub name: String,
     pub seed: u64,
@@ -25,7 +25,7 @@ pub struct ScenarioRequest {
 /// One parameter of a built-in scenario with its default and accepted range.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(into_wasm_abi))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct ParamInfo {
     pub name: String,
     pub default: f64,
@@ -38,7 +38,7 @@ pub struct ParamInfo {
 /// A built-in scenario as listed by `reclaim-sim list` and the app's picker.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(into_wasm_abi))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct ScenarioInfo {
     pub name: String,
     pub title: String,
@@ -48,7 +48,7 @@ pub struct ScenarioInfo {
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(into_wasm_abi))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct ScenarioList {
     pub default_scenario: String,
     pub scenarios: Vec<ScenarioInfo>,
@@ -57,7 +57,7 @@ pub struct ScenarioList {
 /// One counter under its kernel name, as /proc/vmstat or memory.stat prints it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(into_wasm_abi))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct Counter {
     pub name: String,
     pub value: u64,
@@ -66,7 +66,7 @@ pub struct Counter {
 /// One MGLRU generation of a lruvec: its sequence number, slot, age and sizes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(into_wasm_abi))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct GenView {
     /// The generation's sequence number (min_seq..=max_seq).
     pub seq: u64,
@@ -81,7 +81,7 @@ pub struct GenView {
 /// A lruvec (one memcg on one node) as the generations view draws it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(into_wasm_abi))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct LruvecView {
     pub memcg: String,
     pub node: u32,
@@ -100,7 +100,7 @@ pub struct LruvecView {
 /// One engine decision, named after the kernel function that makes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(into_wasm_abi))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct EventView {
     pub step: u64,
     pub time_ns: u64,
@@ -115,7 +115,7 @@ pub struct EventView {
 /// Everything the UI needs to draw one step: sent once per step, small.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(into_wasm_abi))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct Frame {
     pub scenario: String,
     pub seed: u64,

@@ -1,8 +1,11 @@
 //! The thin wasm-bindgen adapter: the only file that knows about JavaScript.
 //!
 //! Long-lived state stays on the Rust side behind the opaque [`Engine`]
-//! handle; every call returns a small view model. Errors come back as
-//! JavaScript `Error`s carrying the validation message, never as panics.
+//! handle; every call returns a small view model converted with tsify's
+//! `Ts<T>` (typed in the generated .d.ts). Every failure, including input
+//! from JavaScript that does not deserialize, comes back as a JavaScript
+//! `Error` carrying the message, never as a panic.
+use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
 use crate::scenario;
@@ -19,23 +22,25 @@ impl Engine {
     /// Builds the named built-in scenario with the given seed and parameters.
     /// Throws an Error naming the bad field or value.
     #[wasm_bindgen(constructor)]
-    pub fn new(request: ScenarioRequest) -> Result<Engine, JsError> {
+    pub fn new(request: Ts<ScenarioRequest>) -> Result<Engine, JsError> {
+        let request = request.to_rust().map_err(|e| JsError::new(&format!("scenario request: {e}")))?;
         let scenario = scenario::build(&request).map_err(|e| JsError::new(&e.to_string()))?;
-        let sim = Simulation::new(scenario).map_err(|e| JsError::new(&e.to_string()))?;
+        let mut sim = Simulation::new(scenario).map_err(|e| JsError::new(&e.to_string()))?;
+        sim.set_event_log(true);
         Ok(Engine { sim })
     }
 
     /// Advances `n` steps and returns the frame after the last one.
-    pub fn step(&mut self, n: u32) -> Frame {
+    pub fn step(&mut self, n: u32) -> Result<Ts<Frame>, JsError> {
         for _ in 0..n {
             self.sim.step();
         }
-        self.sim.frame()
+        Ok(self.sim.frame().into_ts()?)
     }
 
     /// The current frame, without stepping.
-    pub fn frame(&self) -> Frame {
-        self.sim.frame()
+    pub fn frame(&self) -> Result<Ts<Frame>, JsError> {
+        Ok(self.sim.frame().into_ts()?)
     }
 
     /// Steps taken so far.
@@ -47,6 +52,6 @@ impl Engine {
 
 /// The built-in scenarios with their parameters and ranges.
 #[wasm_bindgen(js_name = listScenarios)]
-pub fn list_scenarios() -> ScenarioList {
-    scenario::list()
+pub fn list_scenarios() -> Result<Ts<ScenarioList>, JsError> {
+    Ok(scenario::list().into_ts()?)
 }

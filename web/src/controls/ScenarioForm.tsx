@@ -4,6 +4,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ParamInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { findScenario, paramDefaults, paramProblem } from '../scenario/presets';
+import { makeRequest, paramEntries } from '../scenario/params';
 import { encodeScenarioUrl } from '../scenario/url';
 
 interface Draft {
@@ -13,7 +14,7 @@ interface Draft {
 }
 
 function draftOf(request: ScenarioRequest): Draft {
-  const params = Object.fromEntries(Object.entries(request.params ?? {}).map(([k, v]) => [k, String(v)]));
+  const params = Object.fromEntries(paramEntries(request).map(([k, v]) => [k, String(v)]));
   return { name: request.name, seed: String(request.seed), params };
 }
 
@@ -54,11 +55,12 @@ export function ScenarioForm({ scenarios, request, disabled, onApply }: Scenario
     if (problem) problems.set(p.name, problem);
   }
 
-  const build = (): ScenarioRequest => ({
-    name: draft.name,
-    seed: Number(draft.seed.trim()),
-    params: Object.fromEntries(params.map((p) => [p.name, Number(draft.params[p.name])])),
-  });
+  const build = (): ScenarioRequest =>
+    makeRequest(
+      draft.name,
+      Number(draft.seed.trim()),
+      Object.fromEntries(params.map((p) => [p.name, Number(draft.params[p.name])])),
+    );
   let dirty = true;
   if (problems.size === 0) {
     try {

@@ -3,7 +3,7 @@
 // callers can fire commands without waiting (e.g. several clicks on "Step
 // forward") and still see every frame in step order.
 import type { Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
-import { UNSOLICITED, type WorkerCommand, type WorkerReply } from './protocol';
+import { UNSOLICITED, type CommandBody, type WorkerCommand, type WorkerReply } from './protocol';
 
 /** The part of `Worker` the client uses (a fake one in tests). */
 export interface WorkerLike {
@@ -17,9 +17,6 @@ export interface WorkerLike {
 export class EngineError extends Error {
   override name = 'EngineError';
 }
-
-type Distribute<C> = C extends { type: infer T } ? Omit<C, 'id'> & { type: T } : never;
-type CommandBody = Distribute<WorkerCommand>;
 
 interface Pending {
   resolve(frame: Frame): void;

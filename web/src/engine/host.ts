@@ -2,6 +2,7 @@
 // can run (and be tested) under Node against the same wasm module. One host
 // owns at most one Engine; replacing or resetting it frees the old one.
 import type { Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
+import { makeParams, paramEntries } from '../scenario/params';
 import { MAX_STEPS_PER_COMMAND, type WorkerCommand, type WorkerReply } from './protocol';
 
 /** What the host needs from the wasm bindings (the generated `Engine` class and `listScenarios`). */
@@ -36,7 +37,7 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     engine = null;
     request = null;
     // A copy: the request we keep for reset must not change under us.
-    const own: ScenarioRequest = { name: next.name, seed: next.seed, params: { ...(next.params ?? {}) } };
+    const own: ScenarioRequest = { name: next.name, seed: next.seed, params: makeParams(paramEntries(next)) };
     engine = new bindings.Engine(own);
     request = own;
     return engine.frame();

@@ -12,6 +12,9 @@ export type WorkerCommand =
   /** Rebuild the engine from the last init's request; answered with its step-0 frame. */
   | { id: number; type: 'reset' };
 
+/** A command before the client gives it an id. */
+export type CommandBody = WorkerCommand extends infer C ? (C extends unknown ? Omit<C, 'id'> : never) : never;
+
 /** Worker -> page. `ready` is sent once, unasked (id 0), when the wasm module has loaded. */
 export type WorkerReply =
   | { id: number; type: 'ready'; scenarios: ScenarioList }

@@ -3,6 +3,7 @@
 // leaves out. Parameter names, defaults and ranges always come from
 // `listScenarios()`; nothing here knows a scenario by name.
 import type { ParamInfo, ScenarioInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { makeRequest, paramRecord } from './params';
 import { DEFAULT_SEED } from './url';
 
 export function findScenario(list: ScenarioList, name: string): ScenarioInfo | undefined {
@@ -16,7 +17,7 @@ export function paramDefaults(info: ScenarioInfo): Record<string, number> {
 /** The named scenario (default: the list's default scenario) with every parameter at its default. */
 export function defaultRequest(list: ScenarioList, name = list.defaultScenario, seed = DEFAULT_SEED): ScenarioRequest {
   const info = findScenario(list, name) ?? findScenario(list, list.defaultScenario);
-  return { name: info?.name ?? list.defaultScenario, seed, params: info ? paramDefaults(info) : {} };
+  return makeRequest(info?.name ?? list.defaultScenario, seed, info ? paramDefaults(info) : {});
 }
 
 /**
@@ -28,7 +29,7 @@ export function defaultRequest(list: ScenarioList, name = list.defaultScenario, 
 export function completeRequest(list: ScenarioList, request: ScenarioRequest): ScenarioRequest {
   const info = findScenario(list, request.name);
   if (!info) return request;
-  return { ...request, params: { ...paramDefaults(info), ...(request.params ?? {}) } };
+  return makeRequest(request.name, request.seed, { ...paramDefaults(info), ...paramRecord(request) });
 }
 
 /** Why a value is not acceptable for a parameter (null when it is); mirrors the engine's checks for the form. */

@@ -12,6 +12,7 @@
 //
 // DOM-free: it takes and returns strings and plain objects.
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { makeRequest, paramEntries } from './params';
 
 /** The version this build writes and reads. Bump it when the meaning of a key changes. */
 export const URL_CODEC_VERSION = 1;
@@ -38,9 +39,8 @@ export function encodeScenarioUrl(request: ScenarioRequest): string {
   query.set('v', String(URL_CODEC_VERSION));
   query.set('scenario', request.name);
   query.set('seed', String(request.seed));
-  const params = request.params ?? {};
-  for (const key of Object.keys(params).sort()) {
-    const value = params[key];
+  const params = paramEntries(request).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [key, value] of params) {
     if (RESERVED_KEYS.has(key) || !PARAM_NAME_PATTERN.test(key)) {
       throw new RangeError(`parameter name ${JSON.stringify(key)} cannot be written to a URL`);
     }
@@ -58,7 +58,7 @@ export function encodeScenarioUrl(request: ScenarioRequest): string {
  * URL names none. An empty query string is the default request.
  */
 export function decodeScenarioUrl(search: string, defaultScenario: string): DecodeResult {
-  const fallback: ScenarioRequest = { name: defaultScenario, seed: DEFAULT_SEED, params: {} };
+  const fallback = makeRequest(defaultScenario, DEFAULT_SEED);
   const errors: string[] = [];
 
   // Group values by key so a repeated key is reported instead of silently picking one.
@@ -127,6 +127,6 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     }
   }
 
-  const request: ScenarioRequest = { name, seed, params };
+  const request = makeRequest(name, seed, params);
   return errors.length === 0 ? { ok: true, request } : { ok: false, errors, request };
 }

@@ -6,6 +6,7 @@ import {
   axisLeft,
   easeCubicOut,
   format,
+  interrupt,
   scaleBand,
   scaleLinear,
   select,
@@ -25,6 +26,10 @@ export interface DrawOptions {
 const MARGIN = { top: 40, right: 20, bottom: 58, left: 58 };
 /** The widest a generation's column gets, so two generations don't turn into slabs. */
 const MAX_COLUMN_WIDTH = 150;
+const formatTick = (value: { valueOf(): number }) => {
+  const v = value.valueOf();
+  return v >= 10_000 ? format('.3~s')(v) : formatCount(v);
+};
 const TYPE_LABEL: Record<FolioType, string> = { anon: 'anon', file: 'file' };
 
 type AnySelection<E extends BaseType> = Selection<E, unknown, null, undefined>;
@@ -41,6 +46,12 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
   const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
   const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
 
+  // An instant redraw (resize, reduced motion) first cancels what is still
+  // animating. (Importing `interrupt` from d3-transition also keeps that module,
+  // which adds selection.transition(), in the bundle: d3's package is marked
+  // side-effect free, so a bundler drops d3-transition when nothing imports from it.)
+  if (duration === 0) node.querySelectorAll('*').forEach((element) => interrupt(element, 'generations'));
+
   const svg = select(node).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
   const root = svg as unknown as AnySelection<BaseType>;
   // Typed as a BaseType transition so every child selection can join it.
@@ -56,13 +67,17 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
     .domain([0, Math.max(1, model.maxPages)])
     .nice(5)
     .range([innerHeight, 0]);
-  const ticks = Math.max(2, Math.min(5, Math.floor(innerHeight / 40)));
-  const grid = layer<SVGGElement>(plotAny, 'g', 'grid');
-  grid
-    .transition(transition)
-    .call(axisLeft(y).ticks(ticks).tickSize(-innerWidth).tickFormat(() => ''));
-  const yAxis = layer<SVGGElement>(plotAny, 'g', 'axis y-axis');
-  yAxis.transition(transition).call(axisLeft(y).ticks(ticks).tickFormat(format('~s')));
+  // Whole pages only; the axis and grid move at once (an interrupted axis
+  // transition would leave its exiting ticks behind), the bars animate.
+  const tickCount = Math.max(2, Math.min(5, Math.floor(innerHeight / 40)));
+  const tickValues = y.ticks(tickCount).filter(Number.isInteger);
+  layer<SVGGElement>(plotAny, 'g', 'grid').call(
+    axisLeft(y)
+      .tickValues(tickValues)
+      .tickSize(-innerWidth)
+      .tickFormat(() => ''),
+  );
+  layer<SVGGElement>(plotAny, 'g', 'axis y-axis').call(axisLeft(y).tickValues(tickValues).tickFormat(formatTick));
   layer<SVGTextElement>(plotAny, 'text', 'axis-title')
     .attr('x', -MARGIN.left + 8)
     .attr('y', -14)
@@ -85,6 +100,8 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
   const barLeft = (b: GenerationBar) => xType(b.type) ?? 0;
 
   const columnsLayer = layer<SVGGElement>(plotAny, 'g', 'columns');
+  // Columns whose exit transition was interrupted by this redraw would stay forever.
+  columnsLayer.selectAll('g.column.leaving').remove();
   const columns = columnsLayer
     .selectAll<SVGGElement, GenerationColumn>('g.column')
     .data(model.columns, (c) => c.seq);
@@ -174,7 +191,7 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
     .data((c) => (showValues ? c.bars : []), (b) => b.type)
     .join((enter) => enter.append('text').attr('class', 'bar-value').attr('y', innerHeight - 4))
     .attr('x', (b) => barLeft(b) + xType.bandwidth() / 2)
-    .text((b) => format('~s')(b.pages))
+    .text((b) => (b.pages >= 10_000 ? format('.3~s')(b.pages) : formatCount(b.pages)))
     .transition(transition)
     .attr('y', (b) => y(b.pages) - 4);
 

@@ -31,7 +31,21 @@ export function MemcgUsage({ lruvecs }: MemcgUsageProps) {
         const level = ratio === null ? 'ok' : ratio >= 0.98 ? 'full' : ratio >= 0.85 ? 'high' : 'ok';
         return (
           <div className="memcg-row" key={u.memcg} data-memcg={u.memcg}>
-            <div className="memcg-name mono">{u.memcg}</div>
+            <div className="memcg-line">
+              <span className="memcg-name mono">{u.memcg}</span>
+              <span className="memcg-figure">
+                <span className="label">memory.current</span> <strong data-testid="memory-current">{formatCount(u.current)}</strong>
+              </span>
+              <span className="memcg-figure">
+                <span className="label">memory.max</span>{' '}
+                <strong data-testid="memory-max">{u.max === null ? 'max' : formatCount(u.max)}</strong>{' '}
+                <span className="muted">pages</span>
+              </span>
+              <span className="muted">
+                {formatPages(u.current)} / {u.max === null ? 'unlimited' : formatPages(u.max)}
+              </span>
+              {ratio !== null && <span className="percent">{(ratio * 100).toFixed(0)}%</span>}
+            </div>
             <div
               className={`meter meter-${level}`}
               role="meter"
@@ -42,24 +56,6 @@ export function MemcgUsage({ lruvecs }: MemcgUsageProps) {
               aria-valuetext={`${formatCount(u.current)} of ${u.max === null ? 'unlimited' : formatCount(u.max)} pages`}
             >
               <div className="meter-fill" style={{ width: `${(ratio ?? 0) * 100}%` }} />
-            </div>
-            <div className="memcg-figures">
-              <span>
-                <span className="label">memory.current</span>{' '}
-                <strong data-testid="memory-current">{formatCount(u.current)}</strong> pages{' '}
-                <span className="muted">({formatPages(u.current)})</span>
-              </span>
-              <span>
-                <span className="label">memory.max</span>{' '}
-                <strong data-testid="memory-max">{u.max === null ? 'max' : formatCount(u.max)}</strong>
-                {u.max !== null && (
-                  <>
-                    {' '}
-                    pages <span className="muted">({formatPages(u.max)})</span>
-                  </>
-                )}
-              </span>
-              {ratio !== null && <span className="percent">{(ratio * 100).toFixed(0)}%</span>}
             </div>
           </div>
         );

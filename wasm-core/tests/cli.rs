@@ -1,0 +1,83 @@
+//! The `reclaim-sim` command-line contract (../shared/design/experiments.md).
+use std::process::Command;
+
+fn sim(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_reclaim-sim")).args(args).output().expect("run reclaim-sim");
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn list_prints_one_scenario_a_line() {
+    let (code, out, _) = sim(&["list"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().any(|l| l.starts_with("mglru-basic ")));
+}
+
+#[test]
+fn run_json_has_kernel_counter_names() {
+    let (code, out, err) = sim(&["run", "mglru-basic", "--json", "--seed", "2", "--steps", "100"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    let vmstat = &v["vmstat"];
+    for k in ["pgscan_direct", "pgsteal_direct", "pgscan_file", "workingset_refault_file", "pswpout", "nr_free_pages"] {
+        assert!(vmstat[k].is_u64(), "vmstat.{k} missing");
+    }
+    assert!(vmstat["pgsteal_file"].as_u64().unwrap() > 0);
+    let memcgs = v["memcgs"].as_array().unwrap();
+    let job = memcgs.iter().find(|m| m["path"] == "/job").expect("/job listed");
+    assert!(job["memory_stat"]["pgsteal"].as_u64().unwrap() > 0);
+    assert!(v["metrics"]["hit_ratio"].is_f64());
+}
+
+#[test]
+fn run_json_is_deterministic() {
+    let a = sim(&["run", "mglru-basic", "--json", "--seed", "9", "--steps", "80"]).1;
+    let b = sim(&["run", "mglru-basic", "--json", "--seed", "9", "--steps", "80"]).1;
+    assert_eq!(a, b);
+}
+
+#[test]
+fn lru_gen_prints_the_debugfs_format() {
+    let (code, out, _) = sim(&["run", "mglru-basic", "--lru-gen", "--steps", "100"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("memcg     1 /job"));
+    assert!(out.lines().any(|l| l.trim_start().starts_with("node")));
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_and_exit_2() {
+    for (args, needle) in [
+        (vec!["run", "no-such-scenario"], "unknown scenario"),
+        (vec!["run", "mglru-basic", "--param", "memory_max=1"], "256..=262144"),
+        (vec!["run", "mglru-basic", "--param", "nope=1"], "unknown parameter"),
+        (vec!["run", "mglru-basic", "--param", "zipf_s=abc"], "not a number"),
+        (vec!["run", "mglru-basic", "--param", "memory_max=300.5"], "whole number"),
+        (vec!["run", "mglru-basic", "--bogus"], "--bogus"),
+        (vec!["run", "/nonexistent/file.json"], "file.json"),
+    ] {
+        let (code, out, err) = sim(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?} printed to stdout: {out}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn broken_scenario_file_names_the_field() {
+    let dir = std::env::temp_dir().join(format!("reclaim-sim-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.json");
+    std::fs::write(&f, r#"{"version": 1, "name": "x", "seed": 1, "stepNs": 1000000, "durationNs": 10000000,
+        "nodes": [{"zones": [{"zone": "Normal", "pages": 4096}]}],
+        "workloads": [{"name": "w", "memcg": "/missing", "pattern": {"kind": "uniform"},
+                       "target": {"kind": "anon", "pages": 100}}]}"#).unwrap();
+    let (code, out, err) = sim(&["run", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("workloads[0].memcg"), "{err}");
+    std::fs::write(&f, "{ not json").unwrap();
+    let (code, _, err) = sim(&["run", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("scenario file"), "{err}");
+}
