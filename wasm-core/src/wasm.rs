@@ -43,6 +43,11 @@ impl Engine {
         Ok(self.sim.frame().into_ts()?)
     }
 
+    /// Accesses made by all tasks so far (for benchmarks).
+    pub fn accesses(&self) -> f64 {
+        self.sim.tasks.iter().map(|t| t.accesses).sum::<u64>() as f64
+    }
+
     /// Steps taken so far.
     #[wasm_bindgen(js_name = stepCount)]
     pub fn step_count(&self) -> f64 {
