@@ -274,7 +274,7 @@ impl Simulation {
                     let lv = self.mm.folios.lruvec[f as usize];
                     let memcg = self.mm.lruvec_memcg(lv);
                     if self.mm.folios.test(f, pg::LRU) {
-                        self.mm.lru_gen_del_folio(f, false);
+                        self.mm.lruvec_del_folio(f);
                     }
                     if self.mm.folios.test(f, pg::SWAPCACHE) {
                         self.mm.delete_from_swap_cache(f, false);
@@ -497,6 +497,21 @@ impl Simulation {
                     if counted != by_bits[gen][t] {
                         return Err(format!("lruvec {i}: nr_pages[{gen}][{t}] = {counted} but {} folios carry that generation", by_bits[gen][t]));
                     }
+                }
+            }
+        }
+        for (i, lv) in mm.lruvecs.iter().enumerate() {
+            for (lru, list) in lv.lists.iter().enumerate() {
+                let mut per_zone = [0u64; MAX_NR_ZONES];
+                for f in list.iter(&mm.folios) {
+                    mark(f, "a classic LRU list")?;
+                    if mm.folio_lru_list(f) != lru || mm.folios.lruvec[f as usize] as usize != i {
+                        return Err(format!("folio {f} on classic list {lru} of lruvec {i} does not belong there"));
+                    }
+                    per_zone[mm.folios.zone(f)] += 1;
+                }
+                if per_zone != lv.lru_zone_size[lru] {
+                    return Err(format!("lruvec {i}: zone sizes of classic list {lru} are {:?}, counted {per_zone:?}", lv.lru_zone_size[lru]));
                 }
             }
         }

@@ -105,3 +105,31 @@ fn invariant_checker_detects_corruption() {
     broken.mm.nodes[0].zones[2].free_list.del(&mut broken.mm.folios, f);
     assert!(broken.check_invariants().is_err());
 }
+
+/// The same scenario on the classic active/inactive LRU.
+fn classic(params: &[(&str, f64)], seed: u64) -> Simulation {
+    let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    let req = ScenarioRequest { name: "mglru-basic".into(), seed, params };
+    let mut sc = scenario::build(&req).expect("valid request");
+    sc.knobs.lru_gen_enabled = false;
+    Simulation::new(sc).expect("valid scenario")
+}
+
+#[test]
+fn classic_lru_reclaims_with_invariants() {
+    for params in [vec![], vec![("anon_pages", 3000.0), ("file_pages", 2000.0)]] {
+        let mut s = classic(&params, 4);
+        for step in 0..300 {
+            s.step();
+            if let Err(e) = s.check_invariants() {
+                panic!("classic {params:?}, after step {step}: {e}");
+            }
+        }
+        let v = &s.mm.vmstat;
+        assert!(v.get(Item::PgstealFile) > 0, "{params:?}");
+        assert!(v.get(Item::Pgactivate) > 0, "{params:?}");
+        assert!(v.get(Item::Pgdeactivate) > 0, "{params:?}");
+        assert!(v.get(Item::WorkingsetRefaultFile) > 0, "{params:?}");
+        assert!(s.mm.memcgs[1].usage <= s.mm.memcgs[1].memory_max);
+    }
+}

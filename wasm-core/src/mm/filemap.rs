@@ -289,6 +289,16 @@ impl Mm {
         self.lruvec_add_folio(f);
     }
 
+    /// lruvec_del_folio(): off whichever LRU the folio is on (not reclaiming).
+    pub fn lruvec_del_folio(&mut self, f: FolioId) {
+        self.folios.clear(f, pg::LRU);
+        if self.knobs.lru_gen_enabled {
+            self.lru_gen_del_folio(f, false);
+        } else {
+            self.classic_del_folio(f);
+        }
+    }
+
     /// lruvec_add_folio(): lru_gen_add_folio() or the classic list add.
     pub fn lruvec_add_folio(&mut self, f: FolioId) {
         self.folios.set(f, pg::LRU);

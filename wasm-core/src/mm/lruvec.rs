@@ -114,8 +114,12 @@ pub struct Lruvec {
     pub memcg: MemcgId,
     pub node: usize,
     pub lrugen: LruGenFolio,
-    /// Classic lists[NR_LRU_LISTS][zone].
-    pub lists: [[ListHead; MAX_NR_ZONES]; NR_LRU_LISTS],
+    /// Classic lists[NR_LRU_LISTS]: one list per LRU across zones (the
+    /// node-based LRU); folios of zones above reclaim_idx are skipped when
+    /// isolating.
+    pub lists: [ListHead; NR_LRU_LISTS],
+    /// Per-zone sizes of the classic lists (lruvec_lru_size by zone).
+    pub lru_zone_size: [[u64; MAX_NR_ZONES]; NR_LRU_LISTS],
     pub anon_cost: u64,
     pub file_cost: u64,
     /// Workingset clock: grows with evictions (and activations).
@@ -134,6 +138,7 @@ impl Lruvec {
             node,
             lrugen: LruGenFolio::new(now),
             lists: Default::default(),
+            lru_zone_size: Default::default(),
             anon_cost: 0,
             file_cost: 0,
             nonresident_age: 0,
@@ -144,6 +149,11 @@ impl Lruvec {
 
     /// Pages on the classic list `lru`, over all zones.
     pub fn lru_size(&self, lru: usize) -> u64 {
-        self.lists[lru].iter().map(|l| u64::from(l.len)).sum()
+        u64::from(self.lists[lru].len)
+    }
+
+    /// lruvec_lru_size(lruvec, lru, zone_idx): pages of `lru` in zones <= zone_idx.
+    pub fn lru_size_upto(&self, lru: usize, zone_idx: usize) -> u64 {
+        self.lru_zone_size[lru][..=zone_idx].iter().sum()
     }
 }

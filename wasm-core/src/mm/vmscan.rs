@@ -11,6 +11,14 @@ use super::{LruvecId, MemcgId, Mm, DEF_PRIORITY, MAX_NR_ZONES, SWAP_CLUSTER_MAX}
 use crate::cost;
 use crate::event::EventKind;
 
+/// enum folio_references.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FolioRef {
+    Activate,
+    Keep,
+    Reclaim,
+}
+
 /// The root memcg's id.
 pub const ROOT_MEMCG: MemcgId = 0;
 
@@ -39,6 +47,17 @@ pub struct ScanControl {
     pub memcg_low_skipped: bool,
     pub nr_file_taken: u64,
     pub nr_unqueued_dirty: u64,
+    /// Pages written by shrink_folio_list (reclaim_stat.nr_pageout).
+    pub nr_pageout: u64,
+    // Classic LRU state set by prepare_scan_control().
+    pub anon_cost: u64,
+    pub file_cost: u64,
+    /// DEACTIVATE_ANON | DEACTIVATE_FILE.
+    pub may_deactivate: u8,
+    pub force_deactivate: bool,
+    pub skipped_deactivate: bool,
+    pub cache_trim_mode: bool,
+    pub file_is_tiny: bool,
 }
 
 impl ScanControl {
@@ -62,6 +81,14 @@ impl ScanControl {
             memcg_low_skipped: false,
             nr_file_taken: 0,
             nr_unqueued_dirty: 0,
+            nr_pageout: 0,
+            anon_cost: 0,
+            file_cost: 0,
+            may_deactivate: 0,
+            force_deactivate: false,
+            skipped_deactivate: false,
+            cache_trim_mode: false,
+            file_is_tiny: false,
         }
     }
 
@@ -163,15 +190,21 @@ impl Mm {
             if referenced_ptes {
                 self.folios.clear(f, pg::YOUNG);
             }
-            let activate = if self.knobs.lru_gen_enabled {
+            let refs = if self.knobs.lru_gen_enabled {
                 if referenced_ptes {
                     self.lru_gen_look_around(f);
+                    FolioRef::Activate
+                } else {
+                    FolioRef::Reclaim
                 }
-                referenced_ptes
             } else {
                 self.classic_check_references(f, referenced_ptes)
             };
-            if activate {
+            if refs == FolioRef::Keep {
+                keep.push(f);
+                continue;
+            }
+            if refs == FolioRef::Activate {
                 self.folios.set(f, pg::ACTIVE);
                 self.count(memcg, Item::Pgactivate, 1, true);
                 keep.push(f);
@@ -218,6 +251,7 @@ impl Mm {
                 // pageout() to swap, completing at once.
                 self.folios.clear(f, pg::DIRTY);
                 self.cost_ns += cost::SWAP_OUT_NS;
+                sc.nr_pageout += 1;
                 self.count(memcg, Item::Pswpout, 1, true);
                 self.count(memcg, Item::Pgpgout, 1, true);
             }
@@ -242,18 +276,18 @@ impl Mm {
     }
 
     /// folio_check_references() for the classic LRU: a referenced PTE
-    /// activates a folio that was already referenced (or is mapped
-    /// executable, not modelled), else keeps it referenced on the inactive
-    /// list; without PTE references the folio is reclaimed.
-    fn classic_check_references(&mut self, f: FolioId, referenced_ptes: bool) -> bool {
+    /// activates a folio that was already referenced (mapped executables,
+    /// also activated at once, are not modelled), else marks it referenced
+    /// and keeps it for another trip on the inactive list; without PTE
+    /// references the folio is reclaimed (RECLAIM_CLEAN and RECLAIM are one
+    /// case here).
+    fn classic_check_references(&mut self, f: FolioId, referenced_ptes: bool) -> FolioRef {
         let referenced_folio = self.folios.test_clear(f, pg::REFERENCED);
         if referenced_ptes {
             self.folios.set(f, pg::REFERENCED);
-            // FOLIOREF_ACTIVATE if it was referenced before; else FOLIOREF_KEEP,
-            // which the caller also puts back (on the inactive list).
-            return referenced_folio || self.folios.test(f, pg::ANON);
+            return if referenced_folio { FolioRef::Activate } else { FolioRef::Keep };
         }
-        false
+        FolioRef::Reclaim
     }
 
     /// shrink_lruvec(): one lruvec's share of a reclaim pass.
@@ -292,15 +326,21 @@ impl Mm {
     }
 
     /// shrink_node(). Simplified: root reclaim with MGLRU walks memcgs like
-    /// the classic path until the memcg LRU model is in place.
+    /// the classic path until the memcg LRU model is in place. The classic
+    /// LRU first sets up the pass (prepare_scan_control).
     pub fn shrink_node(&mut self, node: usize, sc: &mut ScanControl) {
+        if !self.knobs.lru_gen_enabled {
+            self.prepare_scan_control(node, sc);
+        }
         self.shrink_node_memcgs(node, sc);
     }
 
     /// do_try_to_free_pages(): the priority loop from DEF_PRIORITY down to 0,
     /// shrinking every node (shrink_zones) until nr_to_reclaim is met;
-    /// writeback is allowed below DEF_PRIORITY - 2. If nothing was reclaimed
-    /// and memcgs were skipped for memory.low, retry with memcg_low_reclaim.
+    /// writeback is allowed below DEF_PRIORITY - 2; afterwards the refault
+    /// snapshot is taken. If nothing was reclaimed, retry with forced
+    /// deactivation (classic, when deactivation was skipped), then with
+    /// memcg_low_reclaim when memcgs were skipped for memory.low.
     pub fn do_try_to_free_pages(&mut self, sc: &mut ScanControl) -> u64 {
         let initial_priority = sc.priority;
         loop {
@@ -320,8 +360,17 @@ impl Mm {
                 }
                 sc.priority -= 1;
             }
+            for node in 0..self.nodes.len() {
+                self.snapshot_refaults(sc.target_mem_cgroup, node);
+            }
             if sc.nr_reclaimed > 0 {
                 return sc.nr_reclaimed;
+            }
+            if sc.skipped_deactivate && !sc.force_deactivate {
+                sc.priority = initial_priority;
+                sc.force_deactivate = true;
+                sc.skipped_deactivate = false;
+                continue;
             }
             if sc.memcg_low_skipped && !sc.memcg_low_reclaim {
                 sc.priority = initial_priority;

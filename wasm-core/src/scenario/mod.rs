@@ -167,9 +167,6 @@ impl Scenario {
         if self.knobs.swappiness > 200 {
             return Err(range_err("knobs.swappiness", self.knobs.swappiness, "0..=200"));
         }
-        if !self.knobs.lru_gen_enabled {
-            return Err(ScenarioError::new("knobs.lruGenEnabled", "the classic active/inactive LRU is not available in this version; use true"));
-        }
         if self.memcgs.len() + 1 > MAX_MEMCGS {
             return Err(range_err("memcgs", self.memcgs.len(), &format!("0..={} memcgs", MAX_MEMCGS - 1)));
         }
