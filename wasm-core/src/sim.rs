@@ -126,6 +126,8 @@ impl Simulation {
             events: EventLog::default(),
             totalram_pages: total,
             cost_ns: 0,
+            dirty_list: Vec::new(),
+            writeback: Default::default(),
         };
 
         let mut tasks = Vec::new();
@@ -207,6 +209,7 @@ impl Simulation {
                 continue;
             }
             self.mm.now_ns = when;
+            self.mm.writeback_complete_until(when);
             let Some((page, op)) = self.tasks[i].gen.next_access() else {
                 self.tasks[i].alive = false;
                 continue;
@@ -231,6 +234,7 @@ impl Simulation {
             }
         }
         self.mm.now_ns = self.mm.now_ns.max(t_ns);
+        self.mm.writeback_complete_until(t_ns);
     }
 
     /// mem_cgroup_out_of_memory() / out_of_memory(): kill the task in the
@@ -330,6 +334,7 @@ impl Simulation {
         out.push(("nr_mapped".into(), mapped));
         out.push(("nr_file_pages".into(), file + swapcached));
         out.push(("nr_dirty".into(), dirty));
+        out.push(("nr_writeback".into(), mm.writeback.len() as u64));
         out.push(("nr_swapcached".into(), swapcached));
         out.push(("nr_swap_free".into(), mm.swap.nr_free()));
         out.extend(mm.vmstat.iter().map(|(n, v)| (n.to_string(), v)));

@@ -107,7 +107,7 @@ impl Mm {
         };
         self.folio_mark_accessed(f);
         if write {
-            self.folios.set(f, pg::DIRTY);
+            self.folio_mark_dirty(f);
         }
         Ok(outcome)
     }
@@ -187,7 +187,7 @@ impl Mm {
         self.folios.set(f, pg::MAPPED);
         self.pte_mkyoung(f);
         if store {
-            self.folios.set(f, pg::DIRTY);
+            self.folio_mark_dirty(f);
             if self.folios.test(f, pg::SWAPCACHE) {
                 // The swap copy is stale now: drop it (folio_free_swap on a write fault).
                 self.delete_from_swap_cache(f, false);

@@ -37,6 +37,9 @@ pub struct MemCgroup {
     pub usage: u64,
     /// memory.swap.current in pages.
     pub swap_usage: u64,
+    /// Dirty and under-writeback page-cache pages charged here (own, not hierarchical).
+    pub nr_dirty: u64,
+    pub nr_writeback: u64,
     /// memory.stat event counters (hierarchical).
     pub stat: Counters,
     pub events: MemcgEvents,
@@ -58,6 +61,8 @@ impl MemCgroup {
             swappiness: None,
             usage: 0,
             swap_usage: 0,
+            nr_dirty: 0,
+            nr_writeback: 0,
             stat: Counters::default(),
             events: MemcgEvents::default(),
             online: true,

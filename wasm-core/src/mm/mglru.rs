@@ -768,6 +768,10 @@ impl Mm {
                 break;
             }
         }
+        // Dirty file folios that sort_folio set aside need the flusher.
+        if sc.nr_unqueued_dirty > 0 {
+            self.wakeup_flusher_threads();
+        }
         nr_to_scan < 0
     }
 

@@ -22,6 +22,7 @@ pub mod swap;
 pub mod vmscan;
 pub mod vmstat;
 pub mod workingset;
+pub mod writeback;
 
 use crate::event::EventLog;
 use crate::rng::Rng;
@@ -113,6 +114,10 @@ pub struct Mm {
     /// Simulated time spent by the current actor (task or reclaimer) since
     /// the caller last took it; the simulation charges it to the actor.
     pub cost_ns: u64,
+    /// Page-cache folios dirtied since the flusher last ran.
+    pub dirty_list: Vec<FolioId>,
+    /// Writes in flight: (completion time, folio), in completion order.
+    pub writeback: std::collections::VecDeque<(u64, FolioId)>,
 }
 
 impl Mm {

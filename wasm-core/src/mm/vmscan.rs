@@ -237,10 +237,17 @@ impl Mm {
                     self.set_slot(m, idx, Slot::Swap(slot));
                 }
             }
+            if !anon && self.folios.test(f, pg::WRITEBACK) {
+                // Under writeback: mark it for rotation when the write ends.
+                self.folios.set(f, pg::RECLAIM | pg::ACTIVE);
+                keep.push(f);
+                continue;
+            }
             if self.folios.test(f, pg::DIRTY) {
                 if !anon {
-                    self.folios.set(f, pg::RECLAIM);
-                    self.folios.set(f, pg::ACTIVE);
+                    // Reclaim does not write page cache: leave it to the flusher.
+                    sc.nr_unqueued_dirty += 1;
+                    self.folios.set(f, pg::RECLAIM | pg::ACTIVE);
                     keep.push(f);
                     continue;
                 }
@@ -272,6 +279,9 @@ impl Mm {
             reclaimed += 1;
         }
         *list = keep;
+        if sc.nr_unqueued_dirty > 0 {
+            self.wakeup_flusher_threads();
+        }
         reclaimed
     }
 

@@ -1,0 +1,114 @@
+//! Dirty page-cache writeback: the flusher threads (fs/fs-writeback.c
+//! `wakeup_flusher_threads`), completion (mm/filemap.c `folio_end_writeback`
+//! with `folio_rotate_reclaimable`), and writer throttling
+//! (mm/page-writeback.c `balance_dirty_pages`).
+//!
+//! Simplified: one flusher for the machine, woken when a memcg's dirty pages
+//! pass dirty_background_ratio of its memory (memory.max, or all memory) and
+//! by reclaim that meets dirty folios; each write completes WRITEBACK_NS
+//! after it starts; a writer over dirty_ratio waits for one write.
+use super::folio::{pg, FolioId};
+use super::vmstat::Item;
+use super::{MemcgId, Mm};
+use crate::cost;
+
+/// vm.dirty_background_ratio and vm.dirty_ratio (percent).
+pub const DIRTY_BACKGROUND_RATIO: u64 = 10;
+pub const DIRTY_RATIO: u64 = 20;
+
+impl Mm {
+    /// The memory a memcg's dirty limits are a share of.
+    fn dirtyable_pages(&self, memcg: MemcgId) -> u64 {
+        self.memcgs[memcg as usize].memory_max.min(self.totalram_pages)
+    }
+
+    /// folio_mark_dirty() for a page-cache folio: it joins the flusher's
+    /// list; a writer over dirty_ratio is throttled (balance_dirty_pages);
+    /// over dirty_background_ratio the flusher starts.
+    pub fn folio_mark_dirty(&mut self, f: FolioId) {
+        if self.folios.test(f, pg::DIRTY) {
+            return;
+        }
+        self.folios.set(f, pg::DIRTY);
+        if self.folios.test(f, pg::ANON) {
+            return;
+        }
+        let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+        self.memcgs[memcg as usize].nr_dirty += 1;
+        self.dirty_list.push(f);
+        let dirty = self.memcgs[memcg as usize].nr_dirty + self.memcgs[memcg as usize].nr_writeback;
+        let limit = self.dirtyable_pages(memcg);
+        if dirty * 100 > limit * DIRTY_RATIO {
+            // balance_dirty_pages(): wait for writeback to make progress.
+            self.cost_ns += cost::WRITEBACK_NS;
+            self.wakeup_flusher_threads();
+        } else if dirty * 100 > limit * DIRTY_BACKGROUND_RATIO {
+            self.wakeup_flusher_threads();
+        }
+    }
+
+    /// wakeup_flusher_threads(): start writeback of every dirty page-cache
+    /// folio; each completes WRITEBACK_NS from now.
+    pub fn wakeup_flusher_threads(&mut self) {
+        let list = std::mem::take(&mut self.dirty_list);
+        let done = self.now_ns + cost::WRITEBACK_NS;
+        for &f in &list {
+            let fl = self.folios.flags[f as usize];
+            if fl & pg::DIRTY == 0 || fl & pg::WRITEBACK != 0 || fl & pg::FREE != 0 || fl & pg::ANON != 0 {
+                continue;
+            }
+            let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+            self.folios.clear(f, pg::DIRTY);
+            self.folios.set(f, pg::WRITEBACK);
+            let cg = &mut self.memcgs[memcg as usize];
+            cg.nr_dirty -= 1;
+            cg.nr_writeback += 1;
+            self.writeback.push_back((done, f));
+            self.count(memcg, Item::Pgpgout, 1, true);
+        }
+        let mut list = list;
+        list.clear();
+        self.dirty_list = list;
+    }
+
+    /// folio_end_writeback() for every write finished by `t_ns`: a folio
+    /// that reclaim marked PG_reclaim rotates to the tail of its LRU (the
+    /// oldest generation with MGLRU) to be reclaimed next.
+    pub fn writeback_complete_until(&mut self, t_ns: u64) {
+        while let Some(&(when, f)) = self.writeback.front() {
+            if when > t_ns {
+                break;
+            }
+            self.writeback.pop_front();
+            let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+            self.memcgs[memcg as usize].nr_writeback -= 1;
+            self.folios.clear(f, pg::WRITEBACK);
+            if self.folios.test_clear(f, pg::RECLAIM) && self.folios.test(f, pg::LRU) {
+                self.folio_rotate_reclaimable(f);
+            }
+        }
+    }
+
+    /// folio_rotate_reclaimable(): to the tail of the inactive list, or with
+    /// MGLRU to the tail of the oldest generation (lru_gen_add_folio with
+    /// reclaiming).
+    fn folio_rotate_reclaimable(&mut self, f: FolioId) {
+        if self.folios.test(f, pg::DIRTY) {
+            return;
+        }
+        if self.knobs.lru_gen_enabled {
+            self.lru_gen_del_folio(f, true);
+            self.folios.clear(f, pg::ACTIVE);
+            self.lru_gen_add_folio(f, true);
+        } else {
+            self.classic_del_folio(f);
+            self.folios.clear(f, pg::ACTIVE);
+            let lv = self.folios.lruvec[f as usize];
+            let lru = self.folio_lru_list(f);
+            let zone = self.folios.zone(f);
+            let l = &mut self.lruvecs[lv as usize];
+            l.lists[lru].add_tail(&mut self.folios, f);
+            l.lru_zone_size[lru][zone] += 1;
+        }
+    }
+}
