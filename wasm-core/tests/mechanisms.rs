@@ -1,0 +1,255 @@
+//! Small hand-computed cases of the kernel rules, one mechanism at a time.
+use reclaim_core::mm::filemap::{Op, Slot};
+use reclaim_core::mm::folio::{lru_tier_from_refs, order_base_2, pg};
+use reclaim_core::mm::lruvec::lru_gen_from_seq;
+use reclaim_core::mm::mglru::{positive_ctrl_err, CtrlPos};
+use reclaim_core::mm::vmscan::ScanControl;
+use reclaim_core::mm::vmstat::Item;
+use reclaim_core::mm::workingset::Shadow;
+use reclaim_core::mm::{Knobs, LRU_GEN_ANON, LRU_GEN_FILE};
+use reclaim_core::scenario::{MemcgSpec, NodeSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
+use reclaim_core::mm::pgdat::ZoneType;
+use reclaim_core::sim::Simulation;
+use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
+
+/// One node of 8192 pages, memcg /a (memory.max `max`), a 4096-page file
+/// (mapping 0) and a 1024-page anon region (mapping 1); the workloads exist
+/// only to create the mappings: tests drive accesses directly.
+fn machine(lru_gen: bool, max: Option<u64>) -> Simulation {
+    let w = |name: &str, target| WorkloadSpec {
+        name: name.into(),
+        memcg: "/a".into(),
+        node: 0,
+        pattern: Pattern::Uniform,
+        target,
+        rate: 0,
+        start_ns: 0,
+        stop_ns: 0,
+    };
+    Simulation::new(Scenario {
+        version: SCENARIO_VERSION,
+        name: "test".into(),
+        title: String::new(),
+        description: String::new(),
+        seed: 1,
+        step_ns: 1_000_000,
+        duration_ns: 1_000_000,
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 8192 }] }],
+        min_free_kbytes: None,
+        watermark_scale_factor: 10,
+        swap_pages: 4096,
+        memcgs: vec![MemcgSpec { path: "/a".into(), memory_max: max, ..Default::default() }],
+        workloads: vec![
+            w("file", Target::File { pages: 4096, op: FileOp::Read, file: None, write_percent: 0 }),
+            w("anon", Target::Anon { pages: 1024, write_percent: 0 }),
+        ],
+        knobs: Knobs { lru_gen_enabled: lru_gen, ..Knobs::default() },
+    })
+    .unwrap()
+}
+
+const A: u16 = 1; // memcg /a
+const FILE: u32 = 0;
+const ANON: u32 = 1;
+
+fn folio_at(s: &Simulation, m: u32, idx: u32) -> u32 {
+    match s.mm.slot(m, idx) {
+        Slot::Folio(f) => f,
+        other => panic!("page {idx} of mapping {m} is not resident: {other:?}"),
+    }
+}
+
+#[test]
+fn n_fd_accesses_put_a_folio_in_tier_order_base_2_of_n() {
+    let mut s = machine(true, None);
+    for n in 1..=8u32 {
+        let idx = n;
+        for _ in 0..n {
+            s.mm.access(A, 0, FILE, idx, Op::Read).unwrap();
+        }
+        let f = folio_at(&s, FILE, idx);
+        let tier = lru_tier_from_refs(s.mm.folios.lru_refs(f));
+        assert_eq!(tier as u32, order_base_2(u64::from(n)).min(3), "{n} accesses");
+    }
+    // 1 access: PG_referenced only; 2: + PG_workingset; 5+: counter saturated.
+    let f1 = folio_at(&s, FILE, 1);
+    assert!(s.mm.folios.test(f1, pg::REFERENCED) && !s.mm.folios.test(f1, pg::WORKINGSET));
+    let f2 = folio_at(&s, FILE, 2);
+    assert!(s.mm.folios.test(f2, pg::WORKINGSET));
+    assert_eq!(s.mm.folios.lru_refs(folio_at(&s, FILE, 8)), 4);
+}
+
+#[test]
+fn page_cache_reads_land_in_an_old_generation_faults_in_the_youngest() {
+    let mut s = machine(true, None);
+    s.mm.access(A, 0, FILE, 0, Op::Read).unwrap();
+    s.mm.access(A, 0, ANON, 0, Op::Store).unwrap();
+    let lv = s.mm.lruvec_id(A, 0);
+    let g = &s.mm.lruvecs[lv as usize].lrugen;
+    // A fresh lruvec has max_seq 3, min_seq 0: read() -> min_seq + 1, a fault -> max_seq.
+    assert_eq!(s.mm.folios.lru_gen(folio_at(&s, FILE, 0)), Some(lru_gen_from_seq(g.min_seq[LRU_GEN_FILE] + 1)));
+    assert_eq!(s.mm.folios.lru_gen(folio_at(&s, ANON, 0)), Some(lru_gen_from_seq(g.max_seq)));
+}
+
+/// A young mapped folio that eviction isolates is rejected and re-enters at
+/// max_seq (folio_check_references -> ACTIVATE; "don't add rejected folios
+/// to the oldest generation").
+#[test]
+fn rejected_young_mapped_folio_reenters_at_max_seq() {
+    let mut s = machine(true, None);
+    let lv = s.mm.lruvec_id(A, 0);
+    // Fault in 100 anon pages (max_seq = 3), then age three times so that
+    // they sit in the oldest generation (min_seq 3 after inc_min_seq moves).
+    for i in 0..100 {
+        s.mm.access(A, 0, ANON, i, Op::Load).unwrap();
+    }
+    for _ in 0..3 {
+        let max_seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
+        // Age without harvesting accessed bits: clear the walk queue first.
+        s.mm.lruvecs[lv as usize].mm_walk.clear();
+        assert!(s.mm.inc_max_seq(lv, max_seq, true, true));
+    }
+    let young = folio_at(&s, ANON, 7);
+    let g = &s.mm.lruvecs[lv as usize].lrugen;
+    assert_eq!(s.mm.folios.lru_gen(young), Some(lru_gen_from_seq(g.min_seq[LRU_GEN_ANON])));
+    // Only page 7 is young again; the rest are cold.
+    for i in 0..100 {
+        let f = folio_at(&s, ANON, i);
+        s.mm.folios.clear(f, pg::YOUNG);
+    }
+    s.mm.folios.set(young, pg::YOUNG);
+    let mut sc = ScanControl::new(32, Some(A));
+    let before = s.mm.vmstat.get(Item::Pgactivate);
+    s.mm.evict_folios(lv, &mut sc, 200);
+    let g = &s.mm.lruvecs[lv as usize].lrugen;
+    assert_eq!(s.mm.folios.lru_gen(young), Some(lru_gen_from_seq(g.max_seq)), "the young folio re-entered at max_seq");
+    assert!(s.mm.vmstat.get(Item::Pgactivate) > before);
+    assert!(sc.nr_reclaimed > 0, "cold neighbours were swapped out");
+}
+
+#[test]
+fn positive_ctrl_err_hand_computed() {
+    // pv.refaulted < MIN_LRU_BATCH (64): always positive.
+    let sp = CtrlPos { refaulted: 1000, total: 1000, gain: 1 };
+    assert!(positive_ctrl_err(&sp, &CtrlPos { refaulted: 63, total: 64, gain: 1 }));
+    // pv rate 100/1000 vs sp rate 200/1000, equal gains: 100*(1000+64)*1 <= 201*1000*1 -> true.
+    let sp = CtrlPos { refaulted: 200, total: 1000, gain: 1 };
+    assert!(positive_ctrl_err(&sp, &CtrlPos { refaulted: 100, total: 1000, gain: 1 }));
+    // pv rate 300/1000 > sp 200/1000 -> false; but a pv gain of 2 tolerates it.
+    assert!(!positive_ctrl_err(&sp, &CtrlPos { refaulted: 300, total: 1000, gain: 1 }));
+    assert!(positive_ctrl_err(&sp, &CtrlPos { refaulted: 300, total: 1000, gain: 2 }));
+}
+
+/// The PID controller turns to file when anon refaults more, and back to
+/// anon when file refaults more (get_type_to_scan, swappiness 100: equal gains).
+#[test]
+fn pid_controller_turns_to_file_when_anon_refaults_more() {
+    let mut s = machine(true, None);
+    let lv = s.mm.lruvec_id(A, 0);
+    let g = &mut s.mm.lruvecs[lv as usize].lrugen;
+    g.avg_total[LRU_GEN_ANON][0] = 10_000;
+    g.avg_refaulted[LRU_GEN_ANON][0] = 5_000;
+    g.avg_total[LRU_GEN_FILE][0] = 10_000;
+    g.avg_refaulted[LRU_GEN_FILE][0] = 500;
+    assert_eq!(s.mm.get_type_to_scan(lv, 100).0, LRU_GEN_FILE);
+    let g = &mut s.mm.lruvecs[lv as usize].lrugen;
+    g.avg_refaulted[LRU_GEN_ANON][0] = 500;
+    g.avg_refaulted[LRU_GEN_FILE][0] = 5_000;
+    assert_eq!(s.mm.get_type_to_scan(lv, 100).0, LRU_GEN_ANON);
+    // Swappiness moves the balance: at 10, anon's gain is 10 and file's 190,
+    // so anon must refault 19x less than file before it is chosen.
+    assert_eq!(s.mm.get_type_to_scan(lv, 10).0, LRU_GEN_FILE);
+}
+
+/// get_tier_idx(): tiers whose refault rate is at most about twice tier 0's
+/// are evicted with it; a tier refaulting more is protected.
+#[test]
+fn tier_idx_protects_tiers_that_refault_more() {
+    let mut s = machine(true, None);
+    let lv = s.mm.lruvec_id(A, 0);
+    let g = &mut s.mm.lruvecs[lv as usize].lrugen;
+    for t in 0..4 {
+        g.avg_total[LRU_GEN_FILE][t] = 10_000;
+        g.avg_refaulted[LRU_GEN_FILE][t] = 1_000;
+    }
+    assert_eq!(s.mm.get_tier_idx(lv, LRU_GEN_FILE), 3, "equal rates: no tier protected");
+    s.mm.lruvecs[lv as usize].lrugen.avg_refaulted[LRU_GEN_FILE][2] = 2_500;
+    assert_eq!(s.mm.get_tier_idx(lv, LRU_GEN_FILE), 1, "tier 2 refaults 2.5x tier 0: tiers >= 2 protected");
+}
+
+/// MGLRU refault: recent only while the eviction generation is still the oldest.
+#[test]
+fn lru_gen_refault_is_recent_only_within_the_oldest_generation() {
+    let mut s = machine(true, Some(512));
+    // Stream the file: memory.max 512 forces eviction.
+    for i in 0..2000 {
+        s.mm.access(A, 0, FILE, i, Op::Read).unwrap();
+    }
+    let lv = s.mm.lruvec_id(A, 0);
+    let activate0 = s.mm.vmstat.get(Item::WorkingsetActivateFile);
+    let refault0 = s.mm.vmstat.get(Item::WorkingsetRefaultFile);
+    // The most recently evicted page left a shadow with the current min_seq.
+    let min_seq = s.mm.lruvecs[lv as usize].lrugen.min_seq[LRU_GEN_FILE];
+    let recent_idx = (0..2000).rev().find(|&i| matches!(s.mm.slot(FILE, i), Slot::Shadow(_))).unwrap();
+    s.mm.access(A, 0, FILE, recent_idx, Op::Read).unwrap();
+    assert_eq!(s.mm.vmstat.get(Item::WorkingsetRefaultFile), refault0 + 1);
+    assert_eq!(s.mm.lruvecs[lv as usize].lrugen.min_seq[LRU_GEN_FILE], min_seq);
+    assert_eq!(s.mm.vmstat.get(Item::WorkingsetActivateFile), activate0 + 1, "evicted from the current oldest generation: recent");
+    // Another page evicted from that same generation: once aging retires the
+    // generation (min_seq advances), its refault is no longer recent.
+    let old_idx = (0..recent_idx).rev().find(|&i| matches!(s.mm.slot(FILE, i), Slot::Shadow(_))).unwrap();
+    while s.mm.lruvecs[lv as usize].lrugen.min_seq[LRU_GEN_FILE] == min_seq {
+        let max_seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
+        assert!(s.mm.inc_max_seq(lv, max_seq, true, true));
+    }
+    s.mm.access(A, 0, FILE, old_idx, Op::Read).unwrap();
+    assert_eq!(s.mm.vmstat.get(Item::WorkingsetRefaultFile), refault0 + 2);
+    assert_eq!(s.mm.vmstat.get(Item::WorkingsetActivateFile), activate0 + 1, "its generation is gone: not recent");
+}
+
+/// Classic workingset_test_recent(): a refault distance within the
+/// workingset size (active file, no swap for this case... plus anon with swap)
+/// is recent; beyond it is not.
+#[test]
+fn classic_refault_within_workingset_is_activated_beyond_is_not() {
+    let mut s = machine(false, None);
+    // 100 file pages read twice: activated (active_file = 100).
+    for _ in 0..2 {
+        for i in 0..100 {
+            s.mm.access(A, 0, FILE, i, Op::Read).unwrap();
+        }
+    }
+    let lv = s.mm.lruvec_id(A, 0) as usize;
+    assert_eq!(s.mm.lruvecs[lv].lru_size(reclaim_core::mm::lruvec::LRU_ACTIVE_FILE), 100);
+    // With swap available the anon lists count too; there is no anon here.
+    s.mm.lruvecs[lv].nonresident_age = 10_000;
+    let shadow = |eviction| Shadow { memcg: A, node: 0, eviction, workingset: false };
+    assert!(s.mm.workingset_test_recent(&shadow(10_000 - 100), true), "distance 100 <= 100");
+    assert!(!s.mm.workingset_test_recent(&shadow(10_000 - 101), true), "distance 101 > 100");
+    // End to end: evict a folio by memcg reclaim, refault it at once: activated.
+    s.mm.memcgs[A as usize].memory_max = 150;
+    for i in 100..400 {
+        s.mm.access(A, 0, FILE, i, Op::Read).unwrap();
+    }
+    let evicted = (100..400).find(|&i| matches!(s.mm.slot(FILE, i), Slot::Shadow(_))).expect("something was evicted");
+    let act = s.mm.vmstat.get(Item::WorkingsetActivateFile);
+    s.mm.access(A, 0, FILE, 399, Op::Read).unwrap(); // resident: no refault
+    let ws_size = s.mm.lruvecs[lv].lru_size(reclaim_core::mm::lruvec::LRU_ACTIVE_FILE);
+    s.mm.access(A, 0, FILE, evicted, Op::Read).unwrap();
+    let f = folio_at(&s, FILE, evicted);
+    let recent = s.mm.vmstat.get(Item::WorkingsetActivateFile) > act;
+    assert!(ws_size > 0);
+    assert_eq!(recent, s.mm.folios.test(f, pg::ACTIVE), "activation follows the refault decision");
+}
+
+/// Classic folio_mark_accessed(): the second access activates.
+#[test]
+fn classic_mark_accessed_activates_on_the_second_access() {
+    let mut s = machine(false, None);
+    s.mm.access(A, 0, FILE, 5, Op::Read).unwrap();
+    let f = folio_at(&s, FILE, 5);
+    assert!(s.mm.folios.test(f, pg::REFERENCED) && !s.mm.folios.test(f, pg::ACTIVE));
+    s.mm.access(A, 0, FILE, 5, Op::Read).unwrap();
+    assert!(s.mm.folios.test(f, pg::ACTIVE) && !s.mm.folios.test(f, pg::REFERENCED));
+    assert_eq!(s.mm.vmstat.get(Item::Pgactivate), 1);
+}
