@@ -180,6 +180,8 @@ async function main() {
       log('Rust unit and integration tests');
       cargo(['test']);
       buildWasm();
+      log('TypeScript type check');
+      run('tsc', ['-p', '.', '--noEmit']);
       log('Vitest unit tests');
       run('vitest', ['run', '--config', 'vitest.config.ts']);
       log('static build for the browser tests');

@@ -243,6 +243,18 @@ describe('Reclaim Lab in a browser', () => {
     expect(problems).toEqual([]);
   });
 
+  it('draws at once when the user prefers reduced motion', async () => {
+    const { page, problems } = await open('', { reducedMotion: 'reduce' });
+    await stepForward(page, 3);
+    await page.waitForTimeout(100); // one animation frame, far less than a transition
+    const full = (await bars(page)).filter((b) => b.pages > 0);
+    expect(full.length).toBeGreaterThan(0);
+    // Every bar already has its final height: height is proportional to pages.
+    const scale = full[0]!.height / full[0]!.pages;
+    for (const b of full) expect(b.height / b.pages).toBeCloseTo(scale, 3);
+    expect(problems).toEqual([]);
+  });
+
   it('applies a new seed from the form and writes it to the URL', async () => {
     const { page, problems } = await open();
     await stepForward(page, 2);

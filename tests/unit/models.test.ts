@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LruvecView } from '../../web/src/engine/pkg/reclaim_core';
 import { counterRows } from '../../web/src/views/counters/model';
+import { groupEvents } from '../../web/src/views/events/model';
 import { generationsModel } from '../../web/src/views/generations/model';
 import { makeRequest as req } from '../../web/src/scenario/params';
 import { completeRequest, defaultRequest, paramProblem } from '../../web/src/scenario/presets';
@@ -149,5 +150,28 @@ describe('formatting', () => {
     expect(formatDuration(12_500)).toBe('12.5 µs');
     expect(formatDuration(3_200_000)).toBe('3.20 ms');
     expect(formatDuration(1_250_000_000)).toBe('1.25 s');
+  });
+});
+
+describe('events model', () => {
+  const e = (fn: string, reason: string, timeNs: number) => ({ step: 3, timeNs, kind: 'eviction', function: fn, reason });
+
+  it('merges identical decisions in order of first appearance', () => {
+    const groups = groupEvents([
+      e('evict_folios', 'oldest gen', 10),
+      e('inc_max_seq', 'new gen', 11),
+      e('evict_folios', 'oldest gen', 12),
+      e('evict_folios', 'other reason', 13),
+      e('evict_folios', 'oldest gen', 14),
+    ]);
+    expect(groups.map((g) => [g.function, g.reason, g.count, g.timeNs])).toEqual([
+      ['evict_folios', 'oldest gen', 3, 10],
+      ['inc_max_seq', 'new gen', 1, 11],
+      ['evict_folios', 'other reason', 1, 13],
+    ]);
+  });
+
+  it('keeps decisions of different kinds apart', () => {
+    expect(groupEvents([e('f', 'r', 1), { ...e('f', 'r', 2), kind: 'refault' }])).toHaveLength(2);
   });
 });

@@ -326,7 +326,8 @@ impl Simulation {
             } else {
                 file += 1;
             }
-            mapped += u64::from(fl & pg::MAPPED != 0);
+            // NR_FILE_MAPPED: page-cache pages mapped into page tables.
+            mapped += u64::from(fl & pg::MAPPED != 0 && fl & pg::ANON == 0);
             dirty += u64::from(fl & pg::DIRTY != 0 && fl & pg::ANON == 0);
             swapcached += u64::from(fl & pg::SWAPCACHE != 0);
         }

@@ -16,8 +16,36 @@ import { MemcgUsage } from './views/memcg/MemcgUsage';
 /** Transition length when stepping by hand; while playing it follows the tick. */
 const STEP_TRANSITION_MS = 450;
 
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(target.tagName));
+/** Whether a key press belongs to a form control rather than to the page's shortcuts. */
+function isTyping(target: EventTarget | null, key: string): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return true;
+  // Space presses a focused button; the arrow keys do nothing there.
+  return key === ' ' && target.tagName === 'BUTTON';
+}
+
+/** The scenario's description: two lines unless the reader asks for all of it. */
+function ScenarioDescription({ text }: { text: string }) {
+  const [open, setOpen] = useState(false);
+  const long = text.length > 200;
+  return (
+    <div className="scenario-about">
+      <p className={`scenario-description${long && !open ? ' clamped' : ''}`} id="scenario-description">
+        {text}
+      </p>
+      {long && (
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={open}
+          aria-controls="scenario-description"
+          onClick={() => setOpen((o) => !o)}
+        >
+          {open ? 'Less' : 'More'}
+        </button>
+      )}
+    </div>
+  );
 }
 
 export function App() {
@@ -28,10 +56,10 @@ export function App() {
   const running = state.phase === 'running' && frame !== null;
   const info = scenarios && request ? findScenario(scenarios, request.name) : undefined;
 
-  // Keyboard: → steps, Space plays/pauses (not while typing in the form or on a focused button).
+  // Keyboard: → steps, Space plays/pauses (not while typing in the form).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (!running || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
+      if (!running || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target, event.key)) return;
       if (event.key === 'ArrowRight') {
         event.preventDefault();
         sim.step(1);
@@ -67,33 +95,13 @@ export function App() {
               <p className="scenario-title" data-testid="scenario-title">
                 {info.title} <span className="scenario-name mono">{info.name}</span>
               </p>
-              <p className="scenario-description">{info.description}</p>
+              <ScenarioDescription text={info.description} />
             </>
           ) : (
             <p className="scenario-title muted">{state.phase === 'failed' ? 'Engine unavailable' : 'Loading the engine…'}</p>
           )}
         </div>
       </header>
-
-      {state.fatal && (
-        <div className="banner banner-fatal" role="alert">
-          <strong>Reclaim Lab cannot run:</strong> {state.fatal}
-        </div>
-      )}
-      {state.alerts.length > 0 && (
-        <div className="banner banner-warning" role="alert" data-testid="alerts">
-          <ul>
-            {state.alerts.map((a) => (
-              <li key={a.id}>
-                <span>{a.message}</span>
-                <button type="button" className="link-button" onClick={() => sim.dismiss(a.id)} aria-label="Dismiss">
-                  ✕
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
 
       <div className="toolbar">
         <StepControls
@@ -121,6 +129,26 @@ export function App() {
           </div>
         </dl>
       </div>
+
+      {state.fatal && (
+        <div className="banner banner-fatal" role="alert">
+          <strong>Reclaim Lab cannot run:</strong> {state.fatal}
+        </div>
+      )}
+      {state.alerts.length > 0 && (
+        <div className="banner banner-warning" role="alert" data-testid="alerts">
+          <ul>
+            {state.alerts.map((a) => (
+              <li key={a.id}>
+                <span>{a.message}</span>
+                <button type="button" className="link-button" onClick={() => sim.dismiss(a.id)} aria-label="Dismiss">
+                  ✕
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
 
       <main className="workspace">
         <aside className="sidebar">

@@ -2,7 +2,7 @@
 // scenario from the URL, keeps the URL in step with the running scenario,
 // and turns the controls into worker commands. Frames from an engine that
 // has since been replaced (an "epoch" ago) are dropped.
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { EngineClient } from './engine/client';
 import { errorMessage } from './engine/host';
 import type { Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
@@ -209,13 +209,13 @@ export function useSimulation(speed: number): Simulation {
     );
   }, [state.request]);
 
-  return {
-    state,
-    apply: useCallback((request: ScenarioRequest) => void start(request), [start]),
-    step: useCallback((n: number) => void stepBy(n).catch(() => {}), [stepBy]),
-    play: useCallback(() => dispatch({ type: 'playing', playing: true }), []),
-    pause: useCallback(() => dispatch({ type: 'playing', playing: false }), []),
-    reset,
-    dismiss: useCallback((id: number) => dispatch({ type: 'dismiss', id }), []),
-  };
+  const apply = useCallback((request: ScenarioRequest) => void start(request), [start]);
+  const step = useCallback((n: number) => void stepBy(n).catch(() => {}), [stepBy]);
+  const play = useCallback(() => dispatch({ type: 'playing', playing: true }), []);
+  const pause = useCallback(() => dispatch({ type: 'playing', playing: false }), []);
+  const dismiss = useCallback((id: number) => dispatch({ type: 'dismiss', id }), []);
+  return useMemo(
+    () => ({ state, apply, step, play, pause, reset, dismiss }),
+    [state, apply, step, play, pause, reset, dismiss],
+  );
 }

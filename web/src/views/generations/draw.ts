@@ -34,7 +34,7 @@ const TYPE_LABEL: Record<FolioType, string> = { anon: 'anon', file: 'file' };
 
 type AnySelection<E extends BaseType> = Selection<E, unknown, null, undefined>;
 
-/** A child element of `parent` with this class, created on first use. */
+/** The child element of `parent` with this (single) class name, created on first use. */
 function layer<E extends BaseType>(parent: AnySelection<BaseType>, tag: string, className: string): AnySelection<E> {
   const existing = parent.select<E>(`:scope > ${tag}.${className}`);
   if (!existing.empty()) return existing as unknown as AnySelection<E>;
@@ -77,7 +77,7 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
       .tickSize(-innerWidth)
       .tickFormat(() => ''),
   );
-  layer<SVGGElement>(plotAny, 'g', 'axis y-axis').call(axisLeft(y).tickValues(tickValues).tickFormat(formatTick));
+  layer<SVGGElement>(plotAny, 'g', 'y-axis').call(axisLeft(y).tickValues(tickValues).tickFormat(formatTick));
   layer<SVGTextElement>(plotAny, 'text', 'axis-title')
     .attr('x', -MARGIN.left + 8)
     .attr('y', -14)
@@ -191,6 +191,7 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
     .data((c) => (showValues ? c.bars : []), (b) => b.type)
     .join((enter) => enter.append('text').attr('class', 'bar-value').attr('y', innerHeight - 4))
     .attr('x', (b) => barLeft(b) + xType.bandwidth() / 2)
+    .classed('zero', (b) => b.pages === 0)
     .text((b) => (b.pages >= 10_000 ? format('.3~s')(b.pages) : formatCount(b.pages)))
     .transition(transition)
     .attr('y', (b) => y(b.pages) - 4);

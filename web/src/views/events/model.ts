@@ -1,0 +1,26 @@
+// The event list's model: a step's events with identical decisions merged
+// (a step often evicts or refaults dozens of folios for the same reason).
+// DOM-free.
+import type { EventView } from '../../engine/pkg/reclaim_core';
+
+export interface EventGroup {
+  kind: string;
+  function: string;
+  reason: string;
+  /** How many events of the step made this same decision. */
+  count: number;
+  /** Simulated time of the first of them. */
+  timeNs: number;
+}
+
+/** Groups identical (kind, function, reason) events, in order of first appearance. */
+export function groupEvents(events: readonly EventView[]): EventGroup[] {
+  const groups = new Map<string, EventGroup>();
+  for (const e of events) {
+    const key = `${e.kind}\u0000${e.function}\u0000${e.reason}`;
+    const group = groups.get(key);
+    if (group) group.count += 1;
+    else groups.set(key, { kind: e.kind, function: e.function, reason: e.reason, count: 1, timeNs: e.timeNs });
+  }
+  return [...groups.values()];
+}
