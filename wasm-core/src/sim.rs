@@ -6,7 +6,7 @@
 //! time order (ties by task index); `run_until(t)`; `time()`. A checkpoint is
 //! a clone of the whole state.
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 use crate::event::EventLog;
 use crate::mm::filemap::Slot;
@@ -20,7 +20,7 @@ use crate::mm::vmstat::{Counters, Item};
 use crate::mm::{AddressSpace, MappingId, MappingKind, MemcgId, Mm, MAX_NR_ZONES};
 use crate::rng::Rng;
 use crate::scenario::{parent_path, Scenario, ScenarioError};
-use crate::view::{Counter, EventView, Frame, GenView, LruvecView};
+use crate::view::{Counter, EventView, Frame, GenView, LruvecView, TrackedFolioView};
 use crate::workload::{Generator, Target};
 
 /// A running workload.
@@ -49,7 +49,14 @@ pub struct Simulation {
     pub tasks: Vec<Task>,
     queue: BinaryHeap<Reverse<(u64, u32)>>,
     step: u64,
+    /// The last HISTORY_LEN decisions about each tracked page.
+    history: BTreeMap<(MappingId, u32), VecDeque<EventView>>,
 }
+
+/// Pages per address space in the tracked sample.
+pub const TRACKED_PER_MAPPING: u32 = 48;
+/// Decisions kept per tracked page.
+pub const HISTORY_LEN: usize = 64;
 
 impl Simulation {
     /// Builds the machine: nodes and zones (free lists, watermarks,
@@ -128,6 +135,7 @@ impl Simulation {
             cost_ns: 0,
             dirty_list: Vec::new(),
             writeback: Default::default(),
+            traces: Vec::new(),
         };
 
         let mut tasks = Vec::new();
@@ -147,7 +155,9 @@ impl Simulation {
                     m as MappingId
                 }
                 None => {
-                    mm.mappings.push(AddressSpace { name, kind, memcg, slots: vec![0; pages] });
+                    let tracked_count = (pages as u32).min(TRACKED_PER_MAPPING);
+                    let tracked_stride = pages as u32 / tracked_count.max(1);
+                    mm.mappings.push(AddressSpace { name, kind, memcg, slots: vec![0; pages], tracked_stride, tracked_count });
                     (mm.mappings.len() - 1) as MappingId
                 }
             };
@@ -167,7 +177,7 @@ impl Simulation {
             });
         }
         let queue = tasks.iter().enumerate().map(|(i, t)| Reverse((t.next_ns, i as u32))).collect();
-        Ok(Simulation { scenario, mm, tasks, queue, step: 0 })
+        Ok(Simulation { scenario, mm, tasks, queue, step: 0, history: BTreeMap::new() })
     }
 
     /// Records events for views (off by default: the CLI and benchmarks do
@@ -188,9 +198,87 @@ impl Simulation {
     /// Advances one step (scenario.step_ns of simulated time).
     pub fn step(&mut self) {
         self.mm.events.clear();
+        self.mm.traces.clear();
         let target = (self.step + 1) * self.scenario.step_ns;
         self.run_until(target);
         self.step += 1;
+        if self.mm.events.enabled {
+            let views: Vec<EventView> = self.mm.traces.iter().map(|t| self.trace_view(t)).collect();
+            for (t, v) in self.mm.traces.iter().zip(views) {
+                let h = self.history.entry((t.mapping, t.index)).or_default();
+                if h.len() == HISTORY_LEN {
+                    h.pop_front();
+                }
+                h.push_back(v);
+            }
+        }
+    }
+
+    fn page_key(&self, m: MappingId, index: u32) -> String {
+        format!("{}#{index}", self.mm.mappings[m as usize].name)
+    }
+
+    fn trace_view(&self, t: &crate::mm::trace::FolioTrace) -> EventView {
+        let (kind, reason) = t.describe();
+        EventView {
+            step: self.step,
+            time_ns: t.time_ns,
+            kind: kind.into(),
+            function: t.function.into(),
+            reason,
+            page: Some(self.page_key(t.mapping, t.index)),
+        }
+    }
+
+    /// The recorded decisions about a tracked page ("file:reader#120"), oldest first.
+    pub fn history(&self, page: &str) -> Vec<EventView> {
+        let Some((name, idx)) = page.rsplit_once('#') else {
+            return Vec::new();
+        };
+        let Ok(idx) = idx.parse::<u32>() else {
+            return Vec::new();
+        };
+        let Some(m) = self.mm.mappings.iter().position(|a| a.name == name) else {
+            return Vec::new();
+        };
+        self.history.get(&(m as MappingId, idx)).map(|h| h.iter().cloned().collect()).unwrap_or_default()
+    }
+
+    /// Where each tracked page's folio is now.
+    pub fn tracked_folios(&self) -> Vec<TrackedFolioView> {
+        let mm = &self.mm;
+        let mut out = Vec::new();
+        for (m, a) in mm.mappings.iter().enumerate() {
+            for i in 0..a.tracked_count {
+                let idx = i * a.tracked_stride;
+                let mut v = TrackedFolioView {
+                    page: self.page_key(m as MappingId, idx),
+                    kind: if a.kind == MappingKind::Anon { "anon".into() } else { "file".into() },
+                    memcg: mm.memcgs[a.memcg as usize].path.clone(),
+                    state: "absent".into(),
+                    seq: None,
+                    tier: 0,
+                    active: false,
+                };
+                match mm.slot(m as MappingId, idx) {
+                    Slot::Folio(f) => {
+                        v.state = "resident".into();
+                        let lv = mm.folios.lruvec[f as usize];
+                        v.memcg = mm.memcgs[mm.lruvec_memcg(lv) as usize].path.clone();
+                        if let Some(gen) = mm.folios.lru_gen(f) {
+                            v.seq = Some(mm.seq_of_gen(lv, mm.folios.type_of(f), gen));
+                        }
+                        v.tier = crate::mm::folio::lru_tier_from_refs(mm.folios.lru_refs(f)) as u32;
+                        v.active = mm.folios.test(f, pg::ACTIVE);
+                    }
+                    Slot::Shadow(_) => v.state = "evicted".into(),
+                    Slot::Swap(_) => v.state = "swapped".into(),
+                    Slot::Empty => {}
+                }
+                out.push(v);
+            }
+        }
+        out
     }
 
     /// Runs every task action due before `t_ns`, in time order.
@@ -389,7 +477,7 @@ impl Simulation {
             .iter()
             .map(|e| {
                 let (kind, function, reason) = e.describe(&name);
-                EventView { step: self.step, time_ns: e.time_ns, kind: kind.into(), function: function.into(), reason }
+                EventView { step: self.step, time_ns: e.time_ns, kind: kind.into(), function: function.into(), reason, page: None }
             })
             .collect();
         // Show lruvecs of non-root memcgs that have ever held pages (the root
@@ -413,6 +501,8 @@ impl Simulation {
             lruvecs,
             events,
             events_dropped: mm.events.dropped,
+            folios: self.tracked_folios(),
+            folio_events: mm.traces.iter().map(|t| self.trace_view(t)).collect(),
         }
     }
 

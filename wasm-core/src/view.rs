@@ -110,6 +110,31 @@ pub struct EventView {
     pub function: String,
     /// The decision and its reason in words a student can read.
     pub reason: String,
+    /// The tracked page this event is about ("file:reader#120"), if any.
+    #[serde(default)]
+    pub page: Option<String>,
+}
+
+/// One tracked page (a sample of pages whose folios the views animate).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct TrackedFolioView {
+    /// "file:reader#120": address space and page offset.
+    pub page: String,
+    /// "anon" or "file".
+    pub kind: String,
+    /// The memcg its address space belongs to.
+    pub memcg: String,
+    /// "resident", "evicted" (a shadow entry remains), "swapped" (a swap
+    /// entry with its shadow), or "absent" (never touched).
+    pub state: String,
+    /// MGLRU: the sequence number of the generation it belongs to.
+    pub seq: Option<u64>,
+    /// MGLRU: its tier (order_base_2(refs + 1)).
+    pub tier: u32,
+    /// Classic LRU: on the active list.
+    pub active: bool,
 }
 
 /// Everything the UI needs to draw one step: sent once per step, small.
@@ -128,4 +153,8 @@ pub struct Frame {
     pub events: Vec<EventView>,
     /// Events of the last step that did not fit.
     pub events_dropped: u64,
+    /// The tracked sample of pages and where their folios are.
+    pub folios: Vec<TrackedFolioView>,
+    /// Decisions about tracked folios in the last step.
+    pub folio_events: Vec<EventView>,
 }

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::scenario;
 use crate::sim::Simulation;
-use crate::view::{Frame, ScenarioList, ScenarioRequest};
+use crate::view::{EventView, Frame, ScenarioList, ScenarioRequest};
 
 #[wasm_bindgen]
 pub struct Engine {
@@ -46,6 +46,11 @@ impl Engine {
     /// Accesses made by all tasks so far (for benchmarks).
     pub fn accesses(&self) -> f64 {
         self.sim.tasks.iter().map(|t| t.accesses).sum::<u64>() as f64
+    }
+
+    /// The recorded decisions about a tracked page ("file:reader#120"), oldest first.
+    pub fn history(&self, page: &str) -> Result<Ts<Vec<EventView>>, JsError> {
+        Ok(self.sim.history(page).into_ts()?)
     }
 
     /// Steps taken so far.

@@ -160,3 +160,35 @@ fn dirty_page_cache_is_written_back_and_reclaimed() {
         }
     }
 }
+
+/// Tracked pages: their folios' generations are reported, and every decision
+/// about them is kept in a per-page history naming the kernel function.
+#[test]
+fn tracked_folios_have_positions_and_histories() {
+    let mut s = sim(&[("anon_pages", 3000.0), ("file_pages", 3000.0)], 8);
+    s.set_event_log(true);
+    for _ in 0..150 {
+        s.step();
+    }
+    let tracked = s.tracked_folios();
+    assert_eq!(tracked.len(), 2 * 48);
+    let g = &s.mm.lruvecs[s.mm.lruvec_id(1, 0) as usize].lrugen;
+    for t in tracked.iter().filter(|t| t.state == "resident") {
+        let seq = t.seq.expect("a resident MGLRU folio has a generation");
+        let type_ = usize::from(t.kind == "file");
+        assert!(seq >= g.min_seq[type_] && seq <= g.max_seq, "{} at seq {seq} outside [{}, {}]", t.page, g.min_seq[type_], g.max_seq);
+    }
+    assert!(tracked.iter().any(|t| t.state == "evicted"), "some tracked file page was evicted");
+    assert!(tracked.iter().any(|t| t.state == "swapped"), "some tracked anon page was swapped out");
+    let evicted = tracked.iter().find(|t| t.state == "evicted").unwrap();
+    let h = s.history(&evicted.page);
+    assert!(h.iter().any(|e| e.function == "lru_gen_add_folio"), "{h:?}");
+    assert!(h.iter().any(|e| e.function == "__remove_mapping"), "{h:?}");
+    assert!(h.windows(2).all(|w| (w[0].step, w[0].time_ns) <= (w[1].step, w[1].time_ns)), "history is in time order");
+    assert!(s.history("file:reader#1").is_empty(), "page 1 is not tracked");
+    assert!(s.history("garbage").is_empty());
+    // The frame carries the same sample and this step's decisions.
+    let frame = s.frame();
+    assert_eq!(frame.folios, tracked);
+    assert!(frame.folio_events.iter().all(|e| e.page.is_some()));
+}

@@ -9,6 +9,7 @@ use super::vmscan::{ScanControl, ROOT_MEMCG};
 use super::vmstat::Item;
 use super::{LruvecId, MemcgId, Mm, DEF_PRIORITY, MAX_SWAPPINESS, SWAP_CLUSTER_MAX};
 use crate::cost;
+use super::trace::FolioWhat;
 
 /// sc->may_deactivate bits.
 pub const DEACTIVATE_ANON: u8 = 1;
@@ -84,6 +85,7 @@ impl Mm {
                 self.classic_add_folio(f);
                 let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
                 self.count(memcg, Item::Pgactivate, 1, true);
+                self.trace(f, "folio_mark_accessed", FolioWhat::ClassicActivated);
             } else {
                 self.folios.set(f, pg::ACTIVE);
             }
@@ -349,6 +351,7 @@ impl Mm {
         for &f in &list {
             self.folios.clear(f, pg::YOUNG | pg::ACTIVE);
             self.folios.set(f, pg::WORKINGSET);
+            self.trace(f, "shrink_active_list", FolioWhat::ClassicDeactivated);
         }
         let n = self.classic_putback(lv, &list);
         self.count(memcg, Item::Pgdeactivate, n, true);

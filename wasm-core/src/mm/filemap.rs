@@ -116,8 +116,7 @@ impl Mm {
     /// reads it (cost of a major read). `in_fault` decides its LRU placement.
     fn page_cache_miss(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, in_fault: bool) -> Result<FolioId, ChargeFailed> {
         let f = self.alloc_charged_folio(memcg, node, false)?;
-        self.folios.mapping[f as usize] = m;
-        self.folios.index[f as usize] = index;
+        self.install_folio(f, m, index);
         let shadow = match self.slot(m, index) {
             Slot::Shadow(s) => Some(s),
             _ => None,
@@ -161,8 +160,7 @@ impl Mm {
                 // do_anonymous_page(): a zeroed folio, active (in a fault).
                 self.count(memcg, Item::Pgfault, 1, true);
                 let f = self.alloc_charged_folio(memcg, node, true)?;
-                self.folios.mapping[f as usize] = m;
-                self.folios.index[f as usize] = index;
+                self.install_folio(f, m, index);
                 self.set_slot(m, index, Slot::Folio(f));
                 self.folio_add_lru(f, true);
                 self.cost_ns += crate::cost::MINOR_FAULT_NS;
@@ -202,8 +200,7 @@ impl Mm {
     /// clean needs no write.
     fn do_swap_page(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, slot: u32) -> Result<FolioId, ChargeFailed> {
         let f = self.alloc_charged_folio(memcg, node, true)?;
-        self.folios.mapping[f as usize] = m;
-        self.folios.index[f as usize] = index;
+        self.install_folio(f, m, index);
         self.folios.set(f, pg::SWAPCACHE);
         self.folios.swap[f as usize] = slot;
         self.swap.cache[slot as usize] = f;

@@ -33,6 +33,8 @@ pub mod pg {
     /// Queued for the page-table walk of the next aging (the simulator's
     /// stand-in for "a young PTE exists in some mm").
     pub const WALK_QUEUED: u32 = 1 << 13;
+    /// The page is in the sample whose decisions are traced for the views.
+    pub const TRACKED: u32 = 1 << 14;
     /// LRU_GEN_MASK: gen + 1 (0 = not on a generation list), LRU_GEN_WIDTH = 3 bits.
     pub const GEN_SHIFT: u32 = 16;
     pub const GEN_MASK: u32 = 0b111 << GEN_SHIFT;

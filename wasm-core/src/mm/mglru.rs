@@ -13,6 +13,7 @@ use super::vmstat::Item;
 use super::{LruvecId, Mm, ANON_AND_FILE, DEF_PRIORITY, LRU_GEN_ANON, LRU_GEN_FILE, MAX_NR_ZONES, MAX_SWAPPINESS};
 use crate::cost;
 use crate::event::EventKind;
+use super::trace::{AddRule, FolioWhat};
 
 /// `struct ctrl_pos`: one position of the PID controller.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -77,17 +78,20 @@ impl Mm {
         let lrugen = &self.lruvecs[lv as usize].lrugen;
         let (max_seq, min_seq) = (lrugen.max_seq, lrugen.min_seq[type_]);
         let fl = self.folios.flags[f as usize];
-        let seq = if fl & pg::ACTIVE != 0 {
-            max_seq
-        } else if (type_ == LRU_GEN_ANON && fl & pg::SWAPCACHE == 0)
-            || (fl & pg::RECLAIM != 0 && fl & (pg::DIRTY | pg::WRITEBACK) != 0)
-        {
-            max_seq - 1
-        } else if reclaiming || min_seq + MIN_NR_GENS >= max_seq {
-            min_seq
+        let (seq, rule) = if fl & pg::ACTIVE != 0 {
+            (max_seq, AddRule::Active)
+        } else if type_ == LRU_GEN_ANON && fl & pg::SWAPCACHE == 0 {
+            (max_seq - 1, AddRule::AnonNotInSwapCache)
+        } else if fl & pg::RECLAIM != 0 && fl & (pg::DIRTY | pg::WRITEBACK) != 0 {
+            (max_seq - 1, AddRule::ReclaimDirty)
+        } else if reclaiming {
+            (min_seq, AddRule::Reclaiming)
+        } else if min_seq + MIN_NR_GENS >= max_seq {
+            (min_seq, AddRule::FewGenerations)
         } else {
-            min_seq + 1
+            (min_seq + 1, AddRule::SecondOldest)
         };
+        self.trace(f, "lru_gen_add_folio", FolioWhat::Added { seq, rule });
         let gen = lru_gen_from_seq(seq);
         self.folios.clear(f, pg::ACTIVE);
         self.folios.set_lru_gen(f, Some(gen));
@@ -133,6 +137,13 @@ impl Mm {
         self.lruvecs[lv as usize].lrugen.folios[slot][type_][zone].del(&mut self.folios, f);
     }
 
+    /// The sequence number that generation slot `gen` holds for `type_`.
+    pub fn seq_of_gen(&self, lv: LruvecId, type_: usize, gen: usize) -> u64 {
+        let g = &self.lruvecs[lv as usize].lrugen;
+        let lo = g.min_seq[type_];
+        lo + ((gen as u64 + MAX_NR_GENS - lo % MAX_NR_GENS) % MAX_NR_GENS)
+    }
+
     // ------------------------------------------------------ refs and tiers
 
     /// folio_inc_refs() (mm/swap.c, v6.12; lru_gen_inc_refs in 6.14+): an fd
@@ -149,11 +160,14 @@ impl Mm {
         }
         if !self.folios.test(f, pg::WORKINGSET) {
             self.folios.set(f, pg::WORKINGSET);
+            self.trace(f, "folio_inc_refs", FolioWhat::Refs { refs: 1, tier: 1 });
             return;
         }
         let refs = self.folios.refs_counter(f);
         if refs < (1 << LRU_REFS_WIDTH) - 1 {
             self.folios.set_refs_counter(f, refs + 1);
+            let refs = self.folios.lru_refs(f);
+            self.trace(f, "folio_inc_refs", FolioWhat::Refs { refs, tier: lru_tier_from_refs(refs) });
         }
     }
 
@@ -278,6 +292,7 @@ impl Mm {
                 if old != new_gen {
                     self.lru_gen_update_size(lv, f, Some(old), Some(new_gen));
                     promoted += 1;
+                    self.trace(f, "try_to_inc_max_seq", FolioWhat::PromotedByWalk { seq });
                 }
             } else {
                 // Isolated right now: shrink_folio_list will see it referenced.
@@ -332,6 +347,8 @@ impl Mm {
                     let new_gen = self.folio_inc_gen(lv, f, false);
                     self.move_folio(lv, f, new_gen, true);
                     moved += 1;
+                    let seq = self.seq_of_gen(lv, type_, new_gen);
+                    self.trace(f, "inc_min_seq", FolioWhat::Aged { seq });
                 }
             }
         }
@@ -471,6 +488,8 @@ impl Mm {
         // promoted
         if gen != old_gen {
             self.move_folio(lv, f, gen, false);
+            let seq = self.seq_of_gen(lv, type_, gen);
+            self.trace(f, "sort_folio", FolioWhat::SortPromoted { seq });
             return true;
         }
         // protected
@@ -479,6 +498,7 @@ impl Mm {
             let new_gen = self.folio_inc_gen(lv, f, false);
             self.move_folio(lv, f, new_gen, true);
             self.lruvecs[lv as usize].lrugen.protected[hist][type_][tier - 1] += 1;
+            self.trace(f, "sort_folio", FolioWhat::SortProtected { tier, tier_idx, seq: min_seq + 1 });
             return true;
         }
         // ineligible
@@ -500,6 +520,7 @@ impl Mm {
         if writeback || (type_ == LRU_GEN_FILE && dirty) {
             let new_gen = self.folio_inc_gen(lv, f, true);
             self.move_folio(lv, f, new_gen, false);
+            self.trace(f, "sort_folio", FolioWhat::SortWriteback { seq: min_seq + 1 });
             return true;
         }
         false
@@ -523,6 +544,7 @@ impl Mm {
         }
         self.folios.clear(f, pg::RECLAIM | pg::REFERENCED);
         self.lru_gen_del_folio(f, true);
+        self.trace(f, "isolate_folio", FolioWhat::Isolated);
         true
     }
 
@@ -677,6 +699,7 @@ impl Mm {
                     self.folios.clear(f, pg::REFS_MASK | pg::REFS_FLAGS);
                     self.folios.set(f, pg::ACTIVE);
                     rejected += 1;
+                    self.trace(f, "evict_folios", FolioWhat::Rejected);
                     self.putback(f);
                     continue;
                 }
@@ -803,6 +826,8 @@ impl Mm {
                     if let Some(old) = self.folio_update_gen(g, gen) {
                         if old != gen {
                             self.lru_gen_update_size(lv, g, Some(old), Some(gen));
+                            let seq = self.lruvecs[lv as usize].lrugen.max_seq;
+                            self.trace(g, "lru_gen_look_around", FolioWhat::LookAround { seq });
                         }
                     } else {
                         self.folios.set(g, pg::REFERENCED);

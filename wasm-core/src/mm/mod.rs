@@ -19,6 +19,7 @@ pub mod mglru;
 pub mod page_alloc;
 pub mod pgdat;
 pub mod swap;
+pub mod trace;
 pub mod vmscan;
 pub mod vmstat;
 pub mod workingset;
@@ -89,6 +90,9 @@ pub struct AddressSpace {
     pub memcg: MemcgId,
     /// One slot per page: see [`filemap::Slot`].
     pub slots: Vec<u64>,
+    /// Tracked sample: pages 0, stride, 2*stride, ... (tracked_count of them).
+    pub tracked_stride: u32,
+    pub tracked_count: u32,
 }
 
 /// The simulated machine's memory management state.
@@ -118,6 +122,8 @@ pub struct Mm {
     pub dirty_list: Vec<FolioId>,
     /// Writes in flight: (completion time, folio), in completion order.
     pub writeback: std::collections::VecDeque<(u64, FolioId)>,
+    /// Decisions about tracked folios in the current step.
+    pub traces: Vec<trace::FolioTrace>,
 }
 
 impl Mm {

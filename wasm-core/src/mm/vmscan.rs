@@ -10,6 +10,8 @@ use super::vmstat::Item;
 use super::{LruvecId, MemcgId, Mm, DEF_PRIORITY, MAX_NR_ZONES, SWAP_CLUSTER_MAX};
 use crate::cost;
 use crate::event::EventKind;
+use super::trace::FolioWhat;
+use super::folio::lru_tier_from_refs;
 
 /// enum folio_references.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -201,10 +203,12 @@ impl Mm {
                 self.classic_check_references(f, referenced_ptes)
             };
             if refs == FolioRef::Keep {
+                self.trace(f, "folio_check_references", FolioWhat::ClassicKept);
                 keep.push(f);
                 continue;
             }
             if refs == FolioRef::Activate {
+                self.trace(f, "folio_check_references", FolioWhat::ActivatedYoung);
                 self.folios.set(f, pg::ACTIVE);
                 self.count(memcg, Item::Pgactivate, 1, true);
                 keep.push(f);
@@ -259,10 +263,13 @@ impl Mm {
                 self.folios.clear(f, pg::DIRTY);
                 self.cost_ns += cost::SWAP_OUT_NS;
                 sc.nr_pageout += 1;
+                self.trace(f, "pageout", FolioWhat::SwappedOut);
                 self.count(memcg, Item::Pswpout, 1, true);
                 self.count(memcg, Item::Pgpgout, 1, true);
             }
             // __remove_mapping(): leave a shadow, free the folio.
+            let tier = lru_tier_from_refs(self.folios.lru_refs(f));
+            self.trace(f, "__remove_mapping", FolioWhat::Evicted { tier });
             let shadow = self.workingset_eviction(f, target);
             let (m, idx) = (self.folios.mapping[f as usize], self.folios.index[f as usize]);
             if anon {

@@ -11,6 +11,7 @@ use super::lruvec::{lru_hist_from_seq, LRU_ACTIVE_ANON, LRU_ACTIVE_FILE, LRU_INA
 use super::vmstat::Item;
 use super::{LruvecId, MemcgId, Mm, LRU_GEN_FILE};
 use crate::event::EventKind;
+use super::trace::FolioWhat;
 
 /// Bits of the eviction timestamp/token in a shadow (EVICTION_SHIFT leaves
 /// room for the memcg id, node id and workingset bit; the kernel has ~40).
@@ -149,6 +150,7 @@ impl Mm {
                 restore = true;
             }
         }
+        self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent, tier, restore });
         let now = self.now_ns;
         self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent, tier, restore, function: "lru_gen_refault" });
     }
@@ -201,6 +203,7 @@ impl Mm {
         }
         let now = self.now_ns;
         let restore = recent && s.workingset;
+        self.trace(f, "workingset_refault", FolioWhat::Refault { recent, tier: 0, restore });
         self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent, tier: 0, restore, function: "workingset_refault" });
     }
 
