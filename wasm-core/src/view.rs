@@ -115,6 +115,15 @@ pub struct EventView {
     pub page: Option<String>,
 }
 
+/// The recorded decisions about one tracked page, oldest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct FolioHistory {
+    pub page: String,
+    pub events: Vec<EventView>,
+}
+
 /// One tracked page (a sample of pages whose folios the views animate).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::scenario;
 use crate::sim::Simulation;
-use crate::view::{EventView, Frame, ScenarioList, ScenarioRequest};
+use crate::view::{FolioHistory, Frame, ScenarioList, ScenarioRequest};
 
 #[wasm_bindgen]
 pub struct Engine {
@@ -49,8 +49,8 @@ impl Engine {
     }
 
     /// The recorded decisions about a tracked page ("file:reader#120"), oldest first.
-    pub fn history(&self, page: &str) -> Result<Ts<Vec<EventView>>, JsError> {
-        Ok(self.sim.history(page).into_ts()?)
+    pub fn history(&self, page: &str) -> Result<Ts<FolioHistory>, JsError> {
+        Ok(FolioHistory { page: page.to_string(), events: self.sim.history(page) }.into_ts()?)
     }
 
     /// Steps taken so far.
