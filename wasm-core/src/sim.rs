@@ -20,7 +20,7 @@ use crate::mm::vmstat::{Counters, Item};
 use crate::mm::{AddressSpace, MappingId, MappingKind, MemcgId, Mm, MAX_NR_ZONES};
 use crate::rng::Rng;
 use crate::scenario::{parent_path, Scenario, ScenarioError};
-use crate::view::{Counter, EventView, Frame, GenView, LruvecView, TrackedFolioView};
+use crate::view::{Counter, EventView, Frame, GenView, LruvecView, TierView, TrackedFolioView};
 use crate::workload::{Generator, Target};
 
 /// A running workload.
@@ -488,7 +488,7 @@ impl Simulation {
             .enumerate()
             .filter(|(i, lv)| {
                 let m = mm.lruvec_memcg(*i as u16);
-                m != 0 || lv.lrugen.max_seq > 3 || lruvec_lru_sizes(lv, true).iter().sum::<u64>() > 0
+                m != 0 || lv.lrugen.max_seq > 3 || lruvec_lru_sizes(lv, mm.knobs.lru_gen_enabled).iter().sum::<u64>() > 0
             })
             .map(|(_, lv)| self.lruvec_view(lv))
             .collect();
@@ -522,6 +522,22 @@ impl Simulation {
             })
             .collect();
         let cg = &self.mm.memcgs[lv.memcg as usize];
+        let mut tiers = Vec::new();
+        for (t, kind) in ["anon", "file"].iter().enumerate() {
+            let hist = crate::mm::lruvec::lru_hist_from_seq(g.min_seq[t]);
+            for tier in 0..crate::mm::lruvec::MAX_NR_TIERS {
+                tiers.push(TierView {
+                    kind: kind.to_string(),
+                    tier: tier as u32,
+                    avg_refaulted: g.avg_refaulted[t][tier],
+                    avg_total: g.avg_total[t][tier],
+                    refaulted: g.refaulted[hist][t][tier],
+                    evicted: g.evicted[hist][t][tier],
+                    protected: if tier > 0 { g.protected[hist][t][tier - 1] } else { 0 },
+                });
+            }
+        }
+        let lru_gen = self.mm.knobs.lru_gen_enabled;
         LruvecView {
             memcg: cg.path.clone(),
             node: lv.node as u32,
@@ -530,6 +546,9 @@ impl Simulation {
             gens,
             memory_current: cg.usage,
             memory_max: (cg.memory_max != PAGE_COUNTER_MAX).then_some(cg.memory_max),
+            lru_gen,
+            lists: lruvec_lru_sizes(lv, lru_gen),
+            tiers,
         }
     }
 

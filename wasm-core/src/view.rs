@@ -95,6 +95,30 @@ pub struct LruvecView {
     pub memory_current: u64,
     /// memory.max in pages (null = max).
     pub memory_max: Option<u64>,
+    /// Which LRU the lruvec runs: true = MGLRU (gens), false = classic (lists).
+    pub lru_gen: bool,
+    /// Pages on [inactive_anon, active_anon, inactive_file, active_file]
+    /// (with MGLRU: the two youngest generations count as active).
+    pub lists: [u64; 4],
+    /// MGLRU PID controller state per type and tier (lru_gen_full).
+    pub tiers: Vec<TierView>,
+}
+
+/// One tier's refault feedback (the /sys/kernel/debug/lru_gen_full columns).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct TierView {
+    /// "anon" or "file".
+    pub kind: String,
+    pub tier: u32,
+    pub avg_refaulted: u64,
+    pub avg_total: u64,
+    /// Current generation's counters (hist of min_seq).
+    pub refaulted: u64,
+    pub evicted: u64,
+    /// Protected by sort_folio (tier >= 1 only).
+    pub protected: u64,
 }
 
 /// One engine decision, named after the kernel function that makes it.

@@ -14,19 +14,36 @@ pub struct Builtin {
 
 pub const DEFAULT: &str = "mglru-basic";
 
+const BASIC_PARAMS: &[ParamSpec] = &[
+    ParamSpec { name: "memory_max", default: 2048.0, min: 256.0, max: 262_144.0, integer: true, help: "memory.max of /job, in 4 KiB pages" },
+    ParamSpec { name: "file_pages", default: 4096.0, min: 16.0, max: 1_048_576.0, integer: true, help: "size of the file the reader reads, in pages" },
+    ParamSpec { name: "anon_pages", default: 1024.0, min: 0.0, max: 1_048_576.0, integer: true, help: "size of the key-value task's anonymous heap, in pages (0 = no such task)" },
+    ParamSpec { name: "zipf_s", default: 0.9, min: 0.1, max: 3.0, integer: false, help: "zipf exponent of the reader's and the key-value task's popularity" },
+    ParamSpec { name: "anon_rate", default: 200_000.0, min: 1_000.0, max: 10_000_000.0, integer: true, help: "key-value accesses per simulated second" },
+];
+
 pub static ALL: &[Builtin] = &[Builtin {
     name: "mglru-basic",
     title: "MGLRU aging and eviction",
     description: "One memcg with a memory.max limit holds one multi-gen LRU lruvec. A reader streams a file larger than the limit through the page cache (zipf popularity) while a key-value task touches its anonymous heap. Watch new generations being created (inc_max_seq), the oldest ones drained by evict_folios, and refaults of recently evicted pages.",
-    params: &[
-        ParamSpec { name: "memory_max", default: 2048.0, min: 256.0, max: 262_144.0, integer: true, help: "memory.max of /job, in 4 KiB pages" },
-        ParamSpec { name: "file_pages", default: 4096.0, min: 16.0, max: 1_048_576.0, integer: true, help: "size of the file the reader reads, in pages" },
-        ParamSpec { name: "anon_pages", default: 1024.0, min: 0.0, max: 1_048_576.0, integer: true, help: "size of the key-value task's anonymous heap, in pages (0 = no such task)" },
-        ParamSpec { name: "zipf_s", default: 0.9, min: 0.1, max: 3.0, integer: false, help: "zipf exponent of the reader's and the key-value task's popularity" },
-        ParamSpec { name: "anon_rate", default: 200_000.0, min: 1_000.0, max: 10_000_000.0, integer: true, help: "key-value accesses per simulated second" },
-    ],
+    params: BASIC_PARAMS,
     build: mglru_basic,
+},
+Builtin {
+    name: "classic-basic",
+    title: "Classic LRU: active and inactive lists",
+    description: "The same memcg and tasks as \"MGLRU aging and eviction\", on the classic active/inactive LRU (MGLRU off). A page read twice moves to the active list (folio_mark_accessed); shrink_active_list deactivates when the inactive list is low (inactive_is_low); shrink_inactive_list evicts from the tail; a refault whose distance fits in the workingset starts active (workingset_refault).",
+    params: BASIC_PARAMS,
+    build: classic_basic,
 }];
+
+fn classic_basic(p: &Params, seed: u64) -> Scenario {
+    let mut s = mglru_basic(p, seed);
+    s.name = "classic-basic".into();
+    s.title = "Classic LRU: active and inactive lists".into();
+    s.knobs.lru_gen_enabled = false;
+    s
+}
 
 fn mglru_basic(p: &Params, seed: u64) -> Scenario {
     let memory_max = p.u64("memory_max");
