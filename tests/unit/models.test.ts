@@ -56,6 +56,9 @@ describe('generations model', () => {
     ],
     memoryCurrent: 195,
     memoryMax: 256,
+    lruGen: true,
+    lists: [0, 0, 0, 0],
+    tiers: [],
   };
 
   it('orders generations oldest first and marks the ends', () => {
