@@ -1,5 +1,5 @@
-// The reclaim-bench workload, run in WebAssembly under Node: prints simulated
-// accesses per wall-clock second, to compare with the native figure.
+// The reclaim-bench workloads, run in WebAssembly under Node: prints
+// simulated accesses per wall-clock second, to compare with the native figures.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,15 +8,20 @@ const pkg = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'we
 const { default: init, Engine } = await import(path.join(pkg, 'reclaim_core.js'));
 await init({ module_or_path: fs.readFileSync(path.join(pkg, 'reclaim_core_bg.wasm')) });
 
-const engine = new Engine({
-  name: 'mglru-basic',
-  seed: 1,
-  params: { memory_max: 65536, file_pages: 262144, anon_pages: 32768, anon_rate: 10000000 },
-});
-engine.step(200);
-const before = engine.accesses();
-const t0 = performance.now();
-for (let i = 0; i < 300; i++) engine.step(1);
-const secs = (performance.now() - t0) / 1000;
-const n = engine.accesses() - before;
-console.log(`wasm (node ${process.version}): ${(n / secs / 1e6).toFixed(2)} M simulated accesses/s (${n} accesses in ${secs.toFixed(3)} s wall)`);
+// Keep in step with wasm-core/src/bin/reclaim-bench.rs.
+const workloads = [
+  ['hit-heavy: zipf reads + kv heap', { memory_max: 65536, file_pages: 262144, anon_pages: 32768, anon_rate: 10000000 }, 200, 300],
+  ['miss-heavy: near-uniform reads, 4x memory, swapping kv heap',
+    { memory_max: 16384, file_pages: 65536, anon_pages: 16384, zipf_s: 0.1, anon_rate: 2000000 }, 300, 1000],
+];
+for (const [label, params, warmup, measured] of workloads) {
+  const engine = new Engine({ name: 'mglru-basic', seed: 1, params: new Map(Object.entries(params)) });
+  engine.step(warmup);
+  const before = engine.accesses();
+  const t0 = performance.now();
+  for (let i = 0; i < measured; i++) engine.step(1);
+  const secs = (performance.now() - t0) / 1000;
+  const n = engine.accesses() - before;
+  console.log(`wasm [${label}] (node ${process.version}): ${(n / secs / 1e6).toFixed(2)} M simulated accesses/s (${n} accesses in ${secs.toFixed(3)} s wall)`);
+  engine.free();
+}

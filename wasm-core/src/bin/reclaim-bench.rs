@@ -1,35 +1,70 @@
 //! Benchmarks that print figures (not timed tests): simulated page accesses
 //! per second of wall-clock time with MGLRU under steady reclaim, and engine
-//! bytes per folio. `npm run bench` runs this natively and the same workload
-//! in wasm under Node (scripts/bench-wasm.mjs).
+//! bytes per folio. `npm run bench` runs this natively and the same
+//! workloads in wasm under Node (scripts/bench-wasm.mjs).
+use std::collections::BTreeMap;
 use std::time::Instant;
 
-use reclaim_core::mm::folio::Folios;
+use reclaim_core::mm::vmstat::Item;
 use reclaim_core::scenario;
 use reclaim_core::sim::Simulation;
 use reclaim_core::view::ScenarioRequest;
 
+/// The benchmark workloads (shared with scripts/bench-wasm.mjs through the
+/// same names and parameters): (label, scenario, params).
+/// (label, scenario, params, warm-up steps, measured steps).
+type Workload = (&'static str, &'static str, Vec<(&'static str, f64)>, u32, u32);
+
+pub fn workloads() -> Vec<Workload> {
+    vec![
+        (
+            "hit-heavy: zipf reads + kv heap",
+            "mglru-basic",
+            vec![("memory_max", 65_536.0), ("file_pages", 262_144.0), ("anon_pages", 32_768.0), ("anon_rate", 10_000_000.0)],
+            200,
+            300,
+        ),
+        (
+            "miss-heavy: near-uniform reads, 4x memory, swapping kv heap",
+            "mglru-basic",
+            vec![("memory_max", 16_384.0), ("file_pages", 65_536.0), ("anon_pages", 16_384.0), ("zipf_s", 0.1), ("anon_rate", 2_000_000.0)],
+            300,
+            1000,
+        ),
+    ]
+}
+
 fn main() {
-    let mut params = std::collections::BTreeMap::new();
-    params.insert("memory_max".to_string(), 65_536.0);
-    params.insert("file_pages".to_string(), 262_144.0);
-    params.insert("anon_pages".to_string(), 32_768.0);
-    params.insert("anon_rate".to_string(), 10_000_000.0);
-    let req = ScenarioRequest { name: "mglru-basic".into(), seed: 1, params };
-    let mut sim = Simulation::new(scenario::build(&req).expect("valid")).expect("valid");
-    // Warm up until the memcg is at its limit and reclaim is steady.
-    for _ in 0..200 {
-        sim.step();
+    for (label, name, params, warmup, measured) in workloads() {
+        let params: BTreeMap<String, f64> = params.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        let req = ScenarioRequest { name: name.into(), seed: 1, params };
+        let mut sim = Simulation::new(scenario::build(&req).expect("valid")).expect("valid");
+        // Warm up until the memcg is at its limit and reclaim is steady.
+        for _ in 0..warmup {
+            sim.step();
+        }
+        let acc0: u64 = sim.tasks.iter().map(|t| t.accesses).sum();
+        let steal0 = sim.mm.memcgs[1].stat.get(Item::PgstealDirect);
+        let t0 = Instant::now();
+        for _ in 0..measured {
+            sim.step();
+        }
+        let secs = t0.elapsed().as_secs_f64();
+        let accesses = sim.tasks.iter().map(|t| t.accesses).sum::<u64>() - acc0;
+        let reclaimed = sim.mm.memcgs[1].stat.get(Item::PgstealDirect) - steal0;
+        println!(
+            "native [{label}]: {:.2} M simulated accesses/s ({accesses} accesses, {reclaimed} folios reclaimed, in {secs:.3} s wall)",
+            accesses as f64 / secs / 1e6
+        );
+        let (folios, slots, other) = sim.mm.memory_bytes();
+        let n = sim.mm.folios.len() as f64;
+        println!(
+            "  memory: folio table {:.1} B/folio, address-space slots {:.1} B/folio, other {:.1} B/folio, total {:.1} B/folio ({} folios)",
+            folios as f64 / n,
+            slots as f64 / n,
+            other as f64 / n,
+            (folios + slots + other) as f64 / n,
+            sim.mm.folios.len()
+        );
     }
-    let before: u64 = sim.tasks.iter().map(|t| t.accesses).sum();
-    let t0 = Instant::now();
-    for _ in 0..300 {
-        sim.step();
-    }
-    let secs = t0.elapsed().as_secs_f64();
-    let accesses: u64 = sim.tasks.iter().map(|t| t.accesses).sum::<u64>() - before;
-    let scanned = sim.mm.vmstat.get(reclaim_core::mm::vmstat::Item::PgscanDirect)
-        + sim.memory_stat(1).iter().find(|(k, _)| k == "pgscan").map_or(0, |(_, v)| *v);
-    println!("native: {:.2} M simulated accesses/s ({accesses} accesses in {secs:.3} s wall; {scanned} folios scanned by reclaim)", accesses as f64 / secs / 1e6);
-    println!("folio table: {} bytes per folio", Folios::BYTES_PER_FOLIO);
 }

@@ -152,6 +152,18 @@ impl Mm {
         self.nodes.iter().position(|n| f >= n.start_pfn && f < n.end_pfn()).expect("folio id within a node")
     }
 
+    /// Bytes of heap the model holds, by part: (folio table, address-space
+    /// slots, everything else: lruvecs, memcgs, swap, queues).
+    pub fn memory_bytes(&self) -> (usize, usize, usize) {
+        let folios = self.folios.len() * Folios::BYTES_PER_FOLIO;
+        let slots: usize = self.mappings.iter().map(|a| a.slots.capacity() * 8).sum();
+        let lruvecs = self.lruvecs.len() * std::mem::size_of::<Lruvec>() + self.lruvecs.iter().map(|l| l.mm_walk.capacity() * 4).sum::<usize>();
+        let memcgs = self.memcgs.len() * (std::mem::size_of::<MemCgroup>() + vmstat::NR_ITEMS * 8);
+        let swap = self.swap.pages as usize * (4 + 8 + 4);
+        let queues = self.dirty_list.capacity() * 4 + self.writeback.capacity() * 16;
+        (folios, slots, lruvecs + memcgs + swap + queues)
+    }
+
     /// __count_vm_events() plus __count_memcg_events() for the memcg and its
     /// ancestors (memory.stat is hierarchical).
     pub fn count(&mut self, memcg: MemcgId, item: Item, n: u64, global: bool) {
