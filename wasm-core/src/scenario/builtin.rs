@@ -20,6 +20,8 @@ const BASIC_PARAMS: &[ParamSpec] = &[
     ParamSpec { name: "anon_pages", default: 1024.0, min: 0.0, max: 1_048_576.0, integer: true, help: "size of the key-value task's anonymous heap, in pages (0 = no such task)" },
     ParamSpec { name: "zipf_s", default: 0.9, min: 0.1, max: 3.0, integer: false, help: "zipf exponent of the reader's and the key-value task's popularity" },
     ParamSpec { name: "anon_rate", default: 200_000.0, min: 1_000.0, max: 10_000_000.0, integer: true, help: "key-value accesses per simulated second" },
+    ParamSpec { name: "reader_pattern", default: 0.0, min: 0.0, max: 3.0, integer: true, help: "the reader's pattern: 0 = zipf (zipf_s), 1 = uniform, 2 = one sequential scan, 3 = loop over the file" },
+    ParamSpec { name: "reader_op", default: 0.0, min: 0.0, max: 3.0, integer: true, help: "how the reader touches the file: 0 = read(), 1 = write(), 2 = mmap loads, 3 = mmap loads and stores (50 %)" },
 ];
 
 pub static ALL: &[Builtin] = &[Builtin {
@@ -48,12 +50,24 @@ fn classic_basic(p: &Params, seed: u64) -> Scenario {
 fn mglru_basic(p: &Params, seed: u64) -> Scenario {
     let memory_max = p.u64("memory_max");
     let node_pages = (memory_max * 4).max(16_384) as u32;
+    let pattern = match p.u32("reader_pattern") {
+        0 => Pattern::Zipf { s: p.get("zipf_s") },
+        1 => Pattern::Uniform,
+        2 => Pattern::Sequential,
+        _ => Pattern::Loop,
+    };
+    let (op, write_percent) = match p.u32("reader_op") {
+        0 => (FileOp::Read, 0),
+        1 => (FileOp::Write, 100),
+        2 => (FileOp::MmapRead, 0),
+        _ => (FileOp::MmapWrite, 50),
+    };
     let mut workloads = vec![WorkloadSpec {
         name: "reader".into(),
         memcg: "/job".into(),
         node: 0,
-        pattern: Pattern::Zipf { s: p.get("zipf_s") },
-        target: Target::File { pages: p.u32("file_pages"), op: FileOp::Read, file: None, write_percent: 0 },
+        pattern,
+        target: Target::File { pages: p.u32("file_pages"), op, file: None, write_percent },
         rate: 0,
         start_ns: 0,
         stop_ns: 0,
