@@ -28,3 +28,7 @@ pub const SCAN_FOLIO_NS: u64 = 200;
 /// scan_control set-up, lru_add_drain, the priority loop's first pass, the
 /// memcg iteration set-up, the shrinker pass.
 pub const RECLAIM_ROUND_NS: u64 = 20_000;
+/// One page allocation on the fast path (buddy allocator, per-cpu lists).
+pub const PAGE_ALLOC_NS: u64 = 100;
+/// The shortest kswapd action (a wake-up, a balance check, a sleep decision).
+pub const KSWAPD_MIN_ACTION_NS: u64 = 5_000;

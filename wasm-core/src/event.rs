@@ -4,7 +4,10 @@
 //! Recording is cheap: events are small enum values rendered to text only
 //! when a view asks ([`Event::describe`]). The log keeps at most
 //! [`EVENTS_PER_STEP`] events per step and counts the rest as dropped.
+use crate::mm::kswapd::KswapdMode;
 use crate::mm::LruvecId;
+
+const ZONE_NAMES: [&str; 4] = ["DMA", "DMA32", "Normal", "Movable"];
 
 pub const EVENTS_PER_STEP: usize = 256;
 
@@ -25,6 +28,8 @@ pub enum EventKind {
     ReclaimRound { lruvec_memcg: String, function: &'static str, nr_to_reclaim: u64, reclaimed: u64, priority: u32 },
     /// The memcg OOM killer.
     Oom { memcg: String, victim: String, freed: u64 },
+    /// kswapd changed state.
+    Kswapd { node: usize, from: KswapdMode, to: KswapdMode, highest_zoneidx: usize, failures: u32 },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -90,6 +95,24 @@ impl Event {
                 "reclaim",
                 function,
                 format!("{lruvec_memcg}: asked for {nr_to_reclaim} pages, reclaimed {reclaimed} (last priority {priority})"),
+            ),
+            EventKind::Kswapd { node, from, to, highest_zoneidx, failures } => (
+                "kswapd",
+                match to {
+                    KswapdMode::Running => "balance_pgdat",
+                    KswapdMode::Napping | KswapdMode::Asleep => "kswapd_try_to_sleep",
+                },
+                match (from, to) {
+                    (_, KswapdMode::Running) => format!(
+                        "kswapd{node} runs: reclaiming until a zone up to {} is above its high watermark (kswapd_highest_zoneidx)",
+                        ZONE_NAMES[(*highest_zoneidx).min(3)]
+                    ),
+                    (_, KswapdMode::Napping) => format!(
+                        "kswapd{node}: pgdat_balanced for zones up to {} (or {failures} failures): napping HZ/10 before sleeping",
+                        ZONE_NAMES[(*highest_zoneidx).min(3)]
+                    ),
+                    (_, KswapdMode::Asleep) => format!("kswapd{node}: still balanced after the nap: asleep until wakeup_kswapd"),
+                },
             ),
             EventKind::Oom { memcg, victim, freed } => (
                 "oom",

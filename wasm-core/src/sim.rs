@@ -14,6 +14,7 @@ use crate::mm::folio::{pg, Folios};
 use crate::mm::list::ListHead;
 use crate::mm::lruvec::{lru_gen_from_seq, Lruvec, LRU_ACTIVE_ANON, LRU_ACTIVE_FILE, LRU_INACTIVE_ANON, LRU_INACTIVE_FILE};
 use crate::mm::memcontrol::{MemCgroup, PAGE_COUNTER_MAX};
+use crate::mm::kswapd::Kswapd;
 use crate::mm::pgdat::{self, PgData, Zone, ZoneType};
 use crate::mm::swap::SwapInfo;
 use crate::mm::vmstat::{Counters, Item};
@@ -35,6 +36,8 @@ pub struct Task {
     pub next_ns: u64,
     pub start_ns: u64,
     pub stop_ns: u64,
+    /// gfp_zone() of its allocations.
+    pub highest_zoneidx: usize,
     /// Minimum ns between accesses (1e9 / rate), 0 = unpaced.
     pub interval_ns: u64,
     pub accesses: u64,
@@ -95,7 +98,8 @@ impl Simulation {
             let mfk = scenario.min_free_kbytes.unwrap_or_else(|| pgdat::default_min_free_kbytes(lowmem));
             pgdat::setup_per_zone_wmarks(&mut zones, mfk, scenario.watermark_scale_factor);
             pgdat::setup_per_zone_lowmem_reserve(&mut zones);
-            nodes.push(PgData { node_id: nid, zones, start_pfn: start, nr_pages: pfn - start });
+            let unset = if scenario.knobs.kswapd_classzone_fix { MAX_NR_ZONES } else { 0 };
+            nodes.push(PgData { node_id: nid, zones, start_pfn: start, nr_pages: pfn - start, kswapd: Kswapd::new(unset) });
         }
 
         let mut memcgs = vec![MemCgroup::new(0, "/".into(), None)];
@@ -136,6 +140,8 @@ impl Simulation {
             dirty_list: Vec::new(),
             writeback: Default::default(),
             traces: Vec::new(),
+            current: Default::default(),
+            alloc_latencies: Vec::new(),
         };
 
         let mut tasks = Vec::new();
@@ -170,6 +176,7 @@ impl Simulation {
                 next_ns: w.start_ns,
                 start_ns: w.start_ns,
                 stop_ns: w.stop_ns,
+                highest_zoneidx: w.gfp.zone(),
                 interval_ns: if w.rate > 0 { 1_000_000_000 / w.rate } else { 0 },
                 accesses: 0,
                 hits: 0,
@@ -281,48 +288,69 @@ impl Simulation {
         out
     }
 
-    /// Runs every task action due before `t_ns`, in time order.
+    /// The node whose kswapd is due first, and when.
+    fn next_kswapd(&self) -> Option<(u64, usize)> {
+        self.mm.nodes.iter().enumerate().filter_map(|(n, p)| p.kswapd.next_ns.map(|t| (t, n))).min()
+    }
+
+    /// Runs every action due before `t_ns` in time order: task accesses and
+    /// kswapd actions (kswapd first on a tie), completing writeback on the way.
     pub fn run_until(&mut self, t_ns: u64) {
-        while let Some(&Reverse((when, i))) = self.queue.peek() {
-            if when >= t_ns {
-                break;
-            }
-            self.queue.pop();
-            let i = i as usize;
-            if !self.tasks[i].alive {
-                continue;
-            }
-            if self.tasks[i].stop_ns != 0 && when >= self.tasks[i].stop_ns {
-                self.tasks[i].alive = false;
-                continue;
-            }
-            self.mm.now_ns = when;
-            self.mm.writeback_complete_until(when);
-            let Some((page, op)) = self.tasks[i].gen.next_access() else {
-                self.tasks[i].alive = false;
-                continue;
-            };
-            self.mm.cost_ns = 0;
-            let t = &self.tasks[i];
-            let (memcg, node, mapping) = (t.memcg, t.node, t.mapping);
-            match self.mm.access(memcg, node, mapping, page, op) {
-                Ok(out) => {
-                    let t = &mut self.tasks[i];
-                    t.accesses += 1;
-                    t.hits += u64::from(out.hit);
+        loop {
+            let task = self.queue.peek().map(|&Reverse((when, i))| (when, i));
+            let kswapd = self.next_kswapd();
+            match (task, kswapd) {
+                (_, Some((kt, node))) if kt < t_ns && task.is_none_or(|(tt, _)| kt <= tt) => {
+                    let kt = kt.max(self.mm.now_ns);
+                    self.mm.now_ns = kt;
+                    self.mm.writeback_complete_until(kt);
+                    self.mm.kswapd_run(node);
                 }
-                Err(fail) => self.out_of_memory(fail.memcg),
-            }
-            let t = &mut self.tasks[i];
-            let cost = self.mm.cost_ns.max(1);
-            let paced = t.start_ns + t.accesses.saturating_mul(t.interval_ns);
-            t.next_ns = (when + cost).max(paced);
-            if t.alive {
-                self.queue.push(Reverse((t.next_ns, i as u32)));
+                (Some((when, i)), _) if when < t_ns => {
+                    self.queue.pop();
+                    self.run_task(when, i as usize);
+                }
+                _ => break,
             }
         }
         self.mm.now_ns = self.mm.now_ns.max(t_ns);
         self.mm.writeback_complete_until(t_ns);
+    }
+
+    /// One access of task `i` at `when`.
+    fn run_task(&mut self, when: u64, i: usize) {
+        if !self.tasks[i].alive {
+            return;
+        }
+        if self.tasks[i].stop_ns != 0 && when >= self.tasks[i].stop_ns {
+            self.tasks[i].alive = false;
+            return;
+        }
+        self.mm.now_ns = when;
+        self.mm.writeback_complete_until(when);
+        let Some((page, op)) = self.tasks[i].gen.next_access() else {
+            self.tasks[i].alive = false;
+            return;
+        };
+        self.mm.cost_ns = 0;
+        let t = &self.tasks[i];
+        let (memcg, node, mapping) = (t.memcg, t.node, t.mapping);
+        self.mm.current.highest_zoneidx = t.highest_zoneidx;
+        match self.mm.access(memcg, node, mapping, page, op) {
+            Ok(out) => {
+                let t = &mut self.tasks[i];
+                t.accesses += 1;
+                t.hits += u64::from(out.hit);
+            }
+            Err(fail) => self.out_of_memory(fail.memcg),
+        }
+        let t = &mut self.tasks[i];
+        let cost = self.mm.cost_ns.max(1);
+        let paced = t.start_ns + t.accesses.saturating_mul(t.interval_ns);
+        t.next_ns = (when + cost).max(paced);
+        if t.alive {
+            self.queue.push(Reverse((t.next_ns, i as u32)));
+        }
     }
 
     /// mem_cgroup_out_of_memory() / out_of_memory(): kill the task in the

@@ -25,6 +25,7 @@ fn machine(lru_gen: bool, max: Option<u64>) -> Simulation {
         rate: 0,
         start_ns: 0,
         stop_ns: 0,
+        gfp: Default::default(),
     };
     Simulation::new(Scenario {
         version: SCENARIO_VERSION,

@@ -36,6 +36,7 @@ prop_compose! {
             rate,
             start_ns: 0,
             stop_ns: 0,
+            gfp: Default::default(),
         }
     }
 }
@@ -43,6 +44,8 @@ prop_compose! {
 prop_compose! {
     fn scenario()(
         lru_gen in any::<bool>(),
+        classzone_fix in any::<bool>(),
+        node_pages in prop_oneof![Just(6144u32), 1500u32..4000],
         swappiness in 0u32..=200,
         swap_pages in prop_oneof![Just(0u64), 64u64..4000],
         max_a in 200u64..3000,
@@ -58,7 +61,8 @@ prop_compose! {
             seed,
             step_ns: 2_000_000,
             duration_ns: 2_000_000,
-            nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Dma32, pages: 2048 }, ZoneSpec { zone: ZoneType::Normal, pages: 4096 }] }],
+            // Sometimes smaller than what the memcgs may use: global pressure, kswapd, direct reclaim.
+            nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Dma32, pages: 2048 }, ZoneSpec { zone: ZoneType::Normal, pages: node_pages }] }],
             min_free_kbytes: None,
             watermark_scale_factor: 10,
             swap_pages,
@@ -68,7 +72,7 @@ prop_compose! {
                 MemcgSpec { path: "/a/c".into(), ..Default::default() },
             ],
             workloads: vec![w0, w1, w2],
-            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness },
+            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix },
         }
     }
 }

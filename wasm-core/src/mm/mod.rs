@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod classic;
 pub mod filemap;
+pub mod kswapd;
 pub mod folio;
 pub mod list;
 pub mod lruvec;
@@ -64,11 +65,30 @@ pub struct Knobs {
     pub lru_gen_enabled: bool,
     /// vm.swappiness (0..=200); a memcg may override it.
     pub swappiness: u32,
+    /// Patch 002 (v4.12, "prevent kswapd sleeping prematurely due to
+    /// mismatched classzone_idx"): with no recent wakeup kswapd's zone index
+    /// reads MAX_NR_ZONES ("unset", so sleep decisions use the zone it was
+    /// balancing for) instead of 0 (ZONE_DMA). true = v4.12 and later.
+    pub kswapd_classzone_fix: bool,
 }
 
 impl Default for Knobs {
     fn default() -> Self {
-        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS }
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true }
+    }
+}
+
+/// What the task running now allocates with (the kernel's `current` and its gfp mask).
+#[derive(Clone, Copy, Debug)]
+pub struct Current {
+    /// gfp_zone() of its allocations.
+    pub highest_zoneidx: usize,
+}
+
+impl Default for Current {
+    /// GFP_HIGHUSER_MOVABLE.
+    fn default() -> Self {
+        Current { highest_zoneidx: MAX_NR_ZONES - 1 }
     }
 }
 
@@ -124,6 +144,11 @@ pub struct Mm {
     pub writeback: std::collections::VecDeque<(u64, FolioId)>,
     /// Decisions about tracked folios in the current step.
     pub traces: Vec<trace::FolioTrace>,
+    /// The task on whose behalf the engine runs now.
+    pub current: Current,
+    /// Every page allocation's latency in simulated ns (fast path cost plus
+    /// the slow path's direct reclaim), for percentiles.
+    pub alloc_latencies: Vec<u32>,
 }
 
 impl Mm {

@@ -67,6 +67,7 @@ pub struct PgData {
     pub zones: Vec<Zone>,
     pub start_pfn: u32,
     pub nr_pages: u32,
+    pub kswapd: super::kswapd::Kswapd,
 }
 
 impl PgData {

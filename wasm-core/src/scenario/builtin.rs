@@ -71,6 +71,7 @@ fn mglru_basic(p: &Params, seed: u64) -> Scenario {
         rate: 0,
         start_ns: 0,
         stop_ns: 0,
+        gfp: Default::default(),
     }];
     if p.u32("anon_pages") > 0 {
         workloads.push(WorkloadSpec {
@@ -82,6 +83,7 @@ fn mglru_basic(p: &Params, seed: u64) -> Scenario {
             rate: p.u64("anon_rate"),
             start_ns: 0,
             stop_ns: 0,
+            gfp: Default::default(),
         });
     }
     Scenario {

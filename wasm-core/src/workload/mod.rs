@@ -97,6 +97,9 @@ pub struct WorkloadSpec {
     /// 0 = never stops.
     #[serde(default)]
     pub stop_ns: u64,
+    /// The zones its page allocations may use.
+    #[serde(default)]
+    pub gfp: crate::mm::page_alloc::Gfp,
 }
 
 /// A workload's generator state.
@@ -197,6 +200,7 @@ mod tests {
             rate: 0,
             start_ns: 0,
             stop_ns: 0,
+            gfp: Default::default(),
         }
     }
 
