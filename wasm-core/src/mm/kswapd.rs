@@ -65,6 +65,25 @@ pub struct Kswapd {
     pub premature_sleeps: u64,
     /// Mode changes: (time, mode), for the kswapd timeline.
     pub timeline: Vec<(u64, KswapdMode)>,
+    /// The zones as kswapd saw them each time it went to sleep for good
+    /// (the last 1024), so tests can recheck the decision independently.
+    pub sleep_log: Vec<SleepRecord>,
+}
+
+/// What kswapd's last sleep decision looked at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SleepRecord {
+    pub time_ns: u64,
+    /// The zone index prepare_kswapd_sleep checked.
+    pub highest_zoneidx: usize,
+    /// The zone index the last wakeup asked for.
+    pub wakeup_zoneidx: usize,
+    pub managed: [u64; MAX_NR_ZONES],
+    pub free: [u64; MAX_NR_ZONES],
+    pub high: [u64; MAX_NR_ZONES],
+    /// lowmem_reserve[highest_zoneidx] of each zone.
+    pub reserve: [u64; MAX_NR_ZONES],
+    pub failures: u32,
 }
 
 impl Kswapd {
@@ -82,6 +101,7 @@ impl Kswapd {
             sleeps: 0,
             premature_sleeps: 0,
             timeline: vec![(0, KswapdMode::Asleep)],
+            sleep_log: Vec::new(),
         }
     }
 }
@@ -189,7 +209,7 @@ impl Mm {
                     self.count_global(Item::KswapdLowWmarkHitQuickly);
                     self.kswapd_start_balance(node);
                 } else if self.prepare_kswapd_sleep(node, order, highest) {
-                    self.kswapd_sleep(node);
+                    self.kswapd_sleep(node, highest);
                 } else {
                     self.count_global(Item::KswapdHighWmarkHitQuickly);
                     self.kswapd_start_balance(node);
@@ -206,10 +226,25 @@ impl Mm {
 
     /// schedule(): asleep until woken. Counts a premature sleep when the
     /// zones the last wakeup needed are still below their high watermarks.
-    fn kswapd_sleep(&mut self, node: usize) {
+    fn kswapd_sleep(&mut self, node: usize, checked_zoneidx: usize) {
         let hz = self.nodes[node].kswapd.last_wakeup_zoneidx;
         let premature = !self.pgdat_balanced(node, 0, hz);
+        let zones = &self.nodes[node].zones;
+        let rec = SleepRecord {
+            time_ns: self.now_ns,
+            highest_zoneidx: checked_zoneidx,
+            wakeup_zoneidx: hz,
+            managed: std::array::from_fn(|z| zones[z].managed),
+            free: std::array::from_fn(|z| zones[z].free_pages()),
+            high: std::array::from_fn(|z| zones[z].watermark[WMARK_HIGH]),
+            reserve: std::array::from_fn(|z| zones[z].lowmem_reserve[checked_zoneidx.min(MAX_NR_ZONES - 1)]),
+            failures: self.nodes[node].kswapd.failures,
+        };
         let k = &mut self.nodes[node].kswapd;
+        if k.sleep_log.len() >= 1024 {
+            k.sleep_log.drain(..512);
+        }
+        k.sleep_log.push(rec);
         k.sleeps += 1;
         if premature {
             k.premature_sleeps += 1;

@@ -37,7 +37,70 @@ Builtin {
     description: "The same memcg and tasks as \"MGLRU aging and eviction\", on the classic active/inactive LRU (MGLRU off). A page read twice moves to the active list (folio_mark_accessed); shrink_active_list deactivates when the inactive list is low (inactive_is_low); shrink_inactive_list evicts from the tail; a refault whose distance fits in the workingset starts active (workingset_refault).",
     params: BASIC_PARAMS,
     build: classic_basic,
+},
+Builtin {
+    name: "global-pressure",
+    title: "kswapd and the zone watermarks",
+    description: "No memcg limits: a heap in /app and a file streamer in /batch fill a node with DMA, DMA32 and Normal zones. Allocations below the low watermark wake kswapd (wakeup_kswapd), which reclaims until a zone is above its high watermark (balance_pgdat, pgdat_balanced), naps 0.1 s and sleeps (kswapd_try_to_sleep); allocations that reach the min watermark reclaim directly (try_to_free_pages).",
+    params: &[
+        ParamSpec { name: "normal_pages", default: 16_384.0, min: 2048.0, max: 1_048_576.0, integer: true, help: "pages of ZONE_NORMAL" },
+        ParamSpec { name: "dma32_pages", default: 4096.0, min: 1024.0, max: 1_048_576.0, integer: true, help: "pages of ZONE_DMA32" },
+        ParamSpec { name: "anon_pages", default: 8192.0, min: 0.0, max: 4_194_304.0, integer: true, help: "size of /app's heap, in pages" },
+        ParamSpec { name: "file_pages", default: 65_536.0, min: 16.0, max: 4_194_304.0, integer: true, help: "size of the file /batch streams, in pages" },
+        ParamSpec { name: "anon_rate", default: 200_000.0, min: 1_000.0, max: 10_000_000.0, integer: true, help: "heap accesses per simulated second" },
+        ParamSpec { name: "watermark_scale_factor", default: 10.0, min: 1.0, max: 3000.0, integer: true, help: "vm.watermark_scale_factor: the gap between min, low and high watermarks, in 1/10000 of a zone" },
+    ],
+    build: global_pressure,
 }];
+
+fn global_pressure(p: &Params, seed: u64) -> Scenario {
+    let anon_rate = p.u64("anon_rate");
+    Scenario {
+        version: SCENARIO_VERSION,
+        name: "global-pressure".into(),
+        title: "kswapd and the zone watermarks".into(),
+        description: String::new(),
+        seed,
+        step_ns: 10_000_000,
+        duration_ns: 10_000_000_000,
+        nodes: vec![NodeSpec {
+            zones: vec![
+                ZoneSpec { zone: ZoneType::Dma, pages: 1024 },
+                ZoneSpec { zone: ZoneType::Dma32, pages: p.u32("dma32_pages") },
+                ZoneSpec { zone: ZoneType::Normal, pages: p.u32("normal_pages") },
+            ],
+        }],
+        min_free_kbytes: None,
+        watermark_scale_factor: p.u64("watermark_scale_factor"),
+        swap_pages: 16_384,
+        memcgs: vec![MemcgSpec { path: "/app".into(), ..Default::default() }, MemcgSpec { path: "/batch".into(), ..Default::default() }],
+        workloads: vec![
+            WorkloadSpec {
+                name: "heap".into(),
+                memcg: "/app".into(),
+                node: 0,
+                pattern: Pattern::Zipf { s: 0.8 },
+                target: Target::Anon { pages: p.u32("anon_pages"), write_percent: 30 },
+                rate: anon_rate,
+                start_ns: 0,
+                stop_ns: 0,
+                gfp: Default::default(),
+            },
+            WorkloadSpec {
+                name: "streamer".into(),
+                memcg: "/batch".into(),
+                node: 0,
+                pattern: Pattern::Uniform,
+                target: Target::File { pages: p.u32("file_pages"), op: FileOp::Read, file: None, write_percent: 0 },
+                rate: 0,
+                start_ns: 0,
+                stop_ns: 0,
+                gfp: Default::default(),
+            },
+        ],
+        knobs: Knobs::default(),
+    }
+}
 
 fn classic_basic(p: &Params, seed: u64) -> Scenario {
     let mut s = mglru_basic(p, seed);

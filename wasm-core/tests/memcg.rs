@@ -1,0 +1,45 @@
+//! Memcg limits: usage ends at or below memory.max once reclaim settles, or
+//! the memcg OOM killer acts.
+use std::collections::BTreeMap;
+
+use reclaim_core::scenario;
+use reclaim_core::sim::Simulation;
+use reclaim_core::view::ScenarioRequest;
+
+fn basic(params: &[(&str, f64)], swap: bool) -> Simulation {
+    let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    let mut s = scenario::build(&ScenarioRequest { name: "mglru-basic".into(), seed: 1, params }).unwrap();
+    if !swap {
+        s.swap_pages = 0;
+    }
+    Simulation::new(s).unwrap()
+}
+
+#[test]
+fn usage_stays_within_memory_max_or_oom_is_recorded() {
+    for (params, swap) in [
+        (vec![("memory_max", 1024.0), ("anon_pages", 800.0)], true),
+        (vec![("memory_max", 1024.0), ("anon_pages", 3000.0)], true),
+        (vec![("memory_max", 1024.0), ("anon_pages", 3000.0)], false),
+    ] {
+        for lru_gen in [true, false] {
+            let mut s = basic(&params, swap);
+            s.mm.knobs.lru_gen_enabled = lru_gen;
+            for step in 0..300 {
+                s.step();
+                let cg = &s.mm.memcgs[1];
+                assert!(cg.usage <= cg.memory_max, "{params:?} swap {swap} lru_gen {lru_gen} step {step}: usage {} > max {}", cg.usage, cg.memory_max);
+            }
+            let cg = &s.mm.memcgs[1];
+            if !swap {
+                // 3000 anon pages cannot fit in 1024 without swap: OOM.
+                assert!(cg.events.oom_kill >= 1, "{params:?} lru_gen {lru_gen}: no OOM recorded");
+                assert!(cg.events.oom >= 1);
+            } else {
+                assert_eq!(cg.events.oom_kill, 0, "{params:?} lru_gen {lru_gen}: unexpected OOM");
+            }
+            assert!(cg.events.max > 0, "the limit was hit");
+            s.check_invariants().unwrap();
+        }
+    }
+}
