@@ -19,7 +19,9 @@ fn basic(params: &[(&str, f64)], swap: bool) -> Simulation {
 fn usage_stays_within_memory_max_or_oom_is_recorded() {
     for (params, swap) in [
         (vec![("memory_max", 1024.0), ("anon_pages", 800.0)], true),
-        (vec![("memory_max", 1024.0), ("anon_pages", 3000.0)], true),
+        // 2000 anon pages fit in memory.max 1024 plus 2048 swap slots.
+        (vec![("memory_max", 1024.0), ("anon_pages", 2000.0)], true),
+        // 3000 do not fit in 1024 without swap.
         (vec![("memory_max", 1024.0), ("anon_pages", 3000.0)], false),
     ] {
         for lru_gen in [true, false] {
