@@ -28,6 +28,8 @@ pub enum EventKind {
     ReclaimRound { lruvec_memcg: String, function: &'static str, nr_to_reclaim: u64, reclaimed: u64, priority: u32 },
     /// The memcg OOM killer.
     Oom { memcg: String, victim: String, freed: u64 },
+    /// lru_gen_rotate_memcg: a memcg moved in the memcg LRU.
+    MemcgRotated { node: usize, memcg: String, op: u8, gen: usize, bin: usize, flipped: bool },
     /// kswapd changed state.
     Kswapd { node: usize, from: KswapdMode, to: KswapdMode, highest_zoneidx: usize, failures: u32 },
 }
@@ -95,6 +97,15 @@ impl Event {
                 "reclaim",
                 function,
                 format!("{lruvec_memcg}: asked for {nr_to_reclaim} pages, reclaimed {reclaimed} (last priority {priority})"),
+            ),
+            EventKind::MemcgRotated { node, memcg, op, gen, bin, flipped } => (
+                "memcg-lru",
+                "lru_gen_rotate_memcg",
+                format!(
+                    "node {node}: {memcg} rotated {} into generation {gen}, bin {bin}{}",
+                    crate::mm::memcg_lru::op_name(*op),
+                    if *flipped { "; the old generation emptied, so seq advanced and the young generation became the old one" } else { "" }
+                ),
             ),
             EventKind::Kswapd { node, from, to, highest_zoneidx, failures } => (
                 "kswapd",

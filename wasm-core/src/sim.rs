@@ -99,7 +99,7 @@ impl Simulation {
             pgdat::setup_per_zone_wmarks(&mut zones, mfk, scenario.watermark_scale_factor);
             pgdat::setup_per_zone_lowmem_reserve(&mut zones);
             let unset = if scenario.knobs.kswapd_classzone_fix { MAX_NR_ZONES } else { 0 };
-            nodes.push(PgData { node_id: nid, zones, start_pfn: start, nr_pages: pfn - start, kswapd: Kswapd::new(unset) });
+            nodes.push(PgData { node_id: nid, zones, start_pfn: start, nr_pages: pfn - start, kswapd: Kswapd::new(unset), memcg_lru: Default::default() });
         }
 
         let mut memcgs = vec![MemCgroup::new(0, "/".into(), None)];
@@ -143,6 +143,12 @@ impl Simulation {
             current: Default::default(),
             alloc_latencies: Vec::new(),
         };
+
+        if mm.knobs.lru_gen_enabled && mm.knobs.memcg_lru {
+            for m in 0..mm.memcgs.len() {
+                mm.lru_gen_online_memcg(m as MemcgId);
+            }
+        }
 
         let mut tasks = Vec::new();
         for (i, w) in scenario.workloads.iter().enumerate() {
@@ -655,6 +661,30 @@ impl Simulation {
                 }
                 if per_zone != lv.lru_zone_size[lru] {
                     return Err(format!("lruvec {i}: zone sizes of classic list {lru} are {:?}, counted {per_zone:?}", lv.lru_zone_size[lru]));
+                }
+            }
+        }
+        if mm.knobs.lru_gen_enabled && mm.knobs.memcg_lru {
+            for (n, node) in mm.nodes.iter().enumerate() {
+                let lru = &node.memcg_lru;
+                let mut members = vec![0u32; mm.memcgs.len()];
+                for (gen, bins) in lru.fifo.iter().enumerate() {
+                    let mut count = 0;
+                    for list in bins {
+                        for &lv in list {
+                            count += 1;
+                            members[mm.lruvec_memcg(lv) as usize] += 1;
+                            if mm.lruvecs[lv as usize].lrugen.gen as usize != gen || mm.lruvec_node(lv) != n {
+                                return Err(format!("node {n}: lruvec {lv} on memcg LRU generation {gen} but its gen says {}", mm.lruvecs[lv as usize].lrugen.gen));
+                            }
+                        }
+                    }
+                    if count != lru.nr_memcgs[gen] {
+                        return Err(format!("node {n}: memcg LRU nr_memcgs[{gen}] = {} but {count} listed", lru.nr_memcgs[gen]));
+                    }
+                }
+                if let Some(m) = members.iter().position(|&c| c != 1) {
+                    return Err(format!("node {n}: memcg {m} is on the memcg LRU {} times", members[m]));
                 }
             }
         }

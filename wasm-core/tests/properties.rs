@@ -45,6 +45,7 @@ prop_compose! {
     fn scenario()(
         lru_gen in any::<bool>(),
         classzone_fix in any::<bool>(),
+        memcg_lru in any::<bool>(),
         node_pages in prop_oneof![Just(6144u32), 1500u32..4000],
         swappiness in 0u32..=200,
         swap_pages in prop_oneof![Just(0u64), 64u64..4000],
@@ -72,7 +73,7 @@ prop_compose! {
                 MemcgSpec { path: "/a/c".into(), ..Default::default() },
             ],
             workloads: vec![w0, w1, w2],
-            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix },
+            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix, memcg_lru },
         }
     }
 }

@@ -798,11 +798,13 @@ impl Mm {
         nr_to_scan < 0
     }
 
-    /// lru_gen_shrink_lruvec(): memcg (non-root) reclaim of one lruvec.
-    /// Simplified: the memcg LRU rotation it requests is recorded by the
-    /// memcg LRU model when that is enabled.
+    /// lru_gen_shrink_lruvec(): reclaim of one lruvec outside the memcg LRU
+    /// walk (memcg reclaim); an aged lruvec rotates to the young generation
+    /// of the memcg LRU.
     pub fn lru_gen_shrink_lruvec(&mut self, lv: LruvecId, sc: &mut ScanControl) {
-        let _rotate_young = self.try_to_shrink_lruvec(lv, sc);
+        if self.try_to_shrink_lruvec(lv, sc) && self.knobs.memcg_lru {
+            self.lru_gen_rotate_memcg(lv, super::memcg_lru::MEMCG_LRU_YOUNG);
+        }
     }
 
     /// lru_gen_look_around() (simplified): while checking a young PTE during

@@ -15,6 +15,7 @@ pub mod kswapd;
 pub mod folio;
 pub mod list;
 pub mod lruvec;
+pub mod memcg_lru;
 pub mod memcontrol;
 pub mod mglru;
 pub mod page_alloc;
@@ -70,11 +71,15 @@ pub struct Knobs {
     /// reads MAX_NR_ZONES ("unset", so sleep decisions use the zone it was
     /// balancing for) instead of 0 (ZONE_DMA). true = v4.12 and later.
     pub kswapd_classzone_fix: bool,
+    /// Patch 001 (v6.3, "multi-gen LRU: memcg LRU"): with MGLRU, global and
+    /// root reclaim pick memcgs from the per-node memcg LRU (shrink_many)
+    /// instead of walking them all with mem_cgroup_iter. true = v6.3 and later.
+    pub memcg_lru: bool,
 }
 
 impl Default for Knobs {
     fn default() -> Self {
-        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true }
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true }
     }
 }
 

@@ -68,6 +68,7 @@ pub struct PgData {
     pub start_pfn: u32,
     pub nr_pages: u32,
     pub kswapd: super::kswapd::Kswapd,
+    pub memcg_lru: super::memcg_lru::MemcgLru,
 }
 
 impl PgData {

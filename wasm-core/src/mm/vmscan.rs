@@ -342,10 +342,14 @@ impl Mm {
         }
     }
 
-    /// shrink_node(). Simplified: root reclaim with MGLRU walks memcgs like
-    /// the classic path until the memcg LRU model is in place. The classic
-    /// LRU first sets up the pass (prepare_scan_control).
+    /// shrink_node(): root reclaim with MGLRU and the memcg LRU goes to
+    /// lru_gen_shrink_node(); everything else walks the memcgs
+    /// (shrink_node_memcgs), the classic LRU after prepare_scan_control().
     pub fn shrink_node(&mut self, node: usize, sc: &mut ScanControl) {
+        if self.knobs.lru_gen_enabled && self.knobs.memcg_lru && sc.root_reclaim() {
+            self.lru_gen_shrink_node(node, sc);
+            return;
+        }
         if !self.knobs.lru_gen_enabled {
             self.prepare_scan_control(node, sc);
         }
