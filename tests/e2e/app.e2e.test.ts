@@ -78,6 +78,66 @@ async function bars(page: Page) {
   );
 }
 
+interface Dot {
+  page: string;
+  kind: string;
+  state: string;
+  column: string;
+  seq: number | null;
+  label: string;
+  selected: boolean;
+  /** The dot's centre on the page. */
+  x: number;
+  y: number;
+}
+
+/** The tracked-folio dots now on the page (not the ones fading out). */
+async function dots(page: Page): Promise<Dot[]> {
+  return page.locator('[data-testid="folio-dot"]:not(.leaving)').evaluateAll((gs) =>
+    gs.map((g) => {
+      const box = g.querySelector('circle.dot')!.getBoundingClientRect();
+      const seq = g.getAttribute('data-seq');
+      return {
+        page: g.getAttribute('data-page')!,
+        kind: g.getAttribute('data-kind')!,
+        state: g.getAttribute('data-state')!,
+        column: g.getAttribute('data-column')!,
+        seq: seq === null ? null : Number(seq),
+        label: g.getAttribute('aria-label')!,
+        selected: g.getAttribute('aria-selected') === 'true',
+        x: box.x + box.width / 2,
+        y: box.y + box.height / 2,
+      };
+    }),
+  );
+}
+
+/** The horizontal extent of one generation's bar of one type. */
+async function barSpan(page: Page, seq: number, type: string): Promise<[number, number]> {
+  const box = await page.locator(`rect[data-testid="gen-bar"][data-seq="${seq}"][data-type="${type}"]`).boundingBox();
+  if (!box) throw new Error(`no bar for seq ${seq} ${type}`);
+  return [box.x, box.x + box.width];
+}
+
+/** Kernel functions the engine names in its decisions about tracked folios. */
+const FOLIO_FUNCTIONS = [
+  'lru_gen_add_folio',
+  'folio_inc_refs',
+  'try_to_inc_max_seq',
+  'lru_gen_look_around',
+  'inc_min_seq',
+  'sort_folio',
+  'isolate_folio',
+  'evict_folios',
+  'folio_check_references',
+  'pageout',
+  '__remove_mapping',
+  'lru_gen_refault',
+  'workingset_refault',
+  'folio_mark_accessed',
+  'shrink_active_list',
+];
+
 function query(page: Page): URLSearchParams {
   return new URL(page.url()).searchParams;
 }
@@ -138,7 +198,7 @@ describe('Reclaim Lab in a browser', () => {
     // The Δ column shows the last step's change.
     expect(await page.locator('td[data-delta]').count()).toBe(Object.keys(start).length);
 
-    const charts = page.getByRole('img', { name: /^Generations of .+ on node \d+$/ });
+    const charts = page.getByRole('group', { name: /^Generations of .+ on node \d+$/ });
     expect(await charts.count()).toBeGreaterThan(0);
     await page.waitForTimeout(800); // let the transitions finish
     const drawn = await bars(page);
@@ -273,6 +333,238 @@ describe('Reclaim Lab in a browser', () => {
     expect(await input.getAttribute('aria-invalid')).toBe('true');
     expect(await stepCount(page)).toBe(1);
     expect(Number(query(page).get(name))).not.toBe(max + 1);
+    expect(problems).toEqual([]);
+  });
+
+  it('draws the tracked folios and shows the history of the one clicked', async () => {
+    const { page, problems } = await open();
+    expect(await page.getByTestId('folio-dot').count(), 'nothing is resident at step 0').toBe(0);
+    await stepForward(page, 12);
+    await page.waitForTimeout(800);
+    const drawn = await dots(page);
+    const resident = drawn.filter((d) => d.state === 'resident');
+    expect(resident.length, 'resident tracked folios').toBeGreaterThan(10);
+    expect(new Set(resident.map((d) => d.kind))).toEqual(new Set(['anon', 'file']));
+    for (const d of resident) {
+      expect(d.column).toBe(`seq:${d.seq}`);
+      expect(d.label).toMatch(new RegExp(`^folio ${d.page.replace(/[#]/g, '\\$&')}, generation ${d.seq}, tier [0-3]$`));
+      // Drawn over its generation's bar of its type.
+      const [left, right] = await barSpan(page, d.seq!, d.kind);
+      expect(d.x, d.page).toBeGreaterThan(left);
+      expect(d.x, d.page).toBeLessThan(right);
+    }
+    // Reclaimed pages sit in the lane of shadow entries, below the chart's bars.
+    const lane = drawn.filter((d) => d.state !== 'resident');
+    expect(lane.length, 'evicted tracked folios by step 12').toBeGreaterThan(0);
+    for (const d of lane) {
+      expect(d.column).toBe('lane');
+      expect(d.y).toBeGreaterThan(Math.max(...resident.map((r) => r.y)));
+    }
+
+    // Click a file folio in the oldest generation: its history opens.
+    const oldest = Math.min(...resident.map((d) => d.seq!));
+    const target = resident.find((d) => d.kind === 'file' && d.seq === oldest)!;
+    expect(target, 'a file folio in the oldest generation').toBeTruthy();
+    await page.locator(`[data-testid="folio-dot"][data-page="${target.page}"]`).click();
+    const panel = page.getByRole('region', { name: 'Folio history' });
+    await panel.waitFor();
+    expect(await panel.getByTestId('folio-page').textContent()).toBe(target.page);
+    expect(await panel.getByTestId('folio-state').textContent()).toBe(`resident in generation ${target.seq}, tier ${/tier (\d)/.exec(target.label)![1]}`);
+    const rows = panel.getByRole('listitem');
+    await rows.first().waitFor();
+    const functions = await rows.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-function')));
+    expect(functions.length).toBeGreaterThan(0);
+    for (const f of functions) expect(FOLIO_FUNCTIONS, `function ${f}`).toContain(f);
+    const stepsShown = await rows.evaluateAll((lis) => lis.map((li) => Number(li.querySelector('.history-step')!.textContent!.replace(/\D/g, ''))));
+    expect(stepsShown, 'newest first').toEqual([...stepsShown].sort((a, b) => b - a));
+    expect(stepsShown[0]).toBeLessThanOrEqual(12);
+    const selected = (await dots(page)).filter((d) => d.selected);
+    expect(selected.map((d) => d.page)).toEqual([target.page]);
+    expect(await page.locator('[data-testid="folio-dot"].selected').count()).toBe(1);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(SHOTS, 'folios.png') });
+
+    // The history follows the steps: the newest row is a decision from a later step.
+    let newest = stepsShown[0]!;
+    for (let step = 13; step <= 40 && newest <= 12; step++) {
+      await stepForward(page, 1);
+      await page.locator(`section[data-page="${target.page}"][data-history-step="${step}"]`).waitFor();
+      const first = await rows.first().locator('.history-step').textContent();
+      newest = Number(first!.replace(/\D/g, ''));
+      if (newest > 12) expect(newest, 'a decision of the step just taken').toBe(step);
+    }
+    expect(newest, 'a decision about the selected folio within 40 steps').toBeGreaterThan(12);
+
+    await page.getByRole('button', { name: 'Close folio history' }).click();
+    expect(await panel.count()).toBe(0);
+    expect(await page.locator('[data-testid="folio-dot"].selected').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('selects folios from the keyboard without stepping', async () => {
+    const { page, problems } = await open();
+    await stepForward(page, 8);
+    const list = page.getByRole('listbox', { name: 'Tracked folios of /job on node 0' });
+    await list.waitFor();
+    const stop = page.locator('[data-testid="folio-dot"][tabindex="0"]');
+    expect(await stop.count(), 'one tab stop').toBe(1);
+    await stop.focus();
+    const focusedPage = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.page ?? null);
+    const first = await focusedPage();
+    const options = list.getByRole('option');
+    const names = await options.evaluateAll((os) => os.map((o) => o.getAttribute('aria-label')));
+    expect(names[0]).toMatch(/^folio (anon|file):\w+#\d+, generation \d+, tier \d$/);
+    await page.keyboard.press('ArrowRight');
+    const second = await focusedPage();
+    expect(second).not.toBe(first);
+    await page.keyboard.press('Enter');
+    const panel = page.getByRole('region', { name: 'Folio history' });
+    await panel.waitFor();
+    expect(await panel.getByTestId('folio-page').textContent()).toBe(second);
+    expect(await list.getByRole('option', { selected: true }).getAttribute('data-page')).toBe(second);
+    // The arrows and Space belonged to the list, not to the step controls.
+    await page.keyboard.press(' ');
+    await page.keyboard.press('ArrowRight');
+    expect(await stepCount(page)).toBe(8);
+    await page.keyboard.press('Escape');
+    expect(await panel.count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('moves a folio to its new generation with a transition', async () => {
+    // Find, without motion, the first step that moves a resident folio to another generation.
+    const still = await open('', { reducedMotion: 'reduce' });
+    let before = await dots(still.page);
+    let moved: { page: string; from: number; to: number; kind: string; step: number } | null = null;
+    for (let step = 1; step <= 60 && !moved; step++) {
+      await stepForward(still.page, 1);
+      await still.page.waitForTimeout(60);
+      const after = await dots(still.page);
+      for (const d of after) {
+        const old = before.find((b) => b.page === d.page);
+        if (old && old.state === 'resident' && d.state === 'resident' && old.seq !== d.seq) {
+          moved = { page: d.page, from: old.seq!, to: d.seq!, kind: d.kind, step };
+          // Reduced motion: it is already over its new bar.
+          const [left, right] = await barSpan(still.page, d.seq!, d.kind);
+          expect(d.x).toBeGreaterThan(left);
+          expect(d.x).toBeLessThan(right);
+          break;
+        }
+      }
+      before = after;
+    }
+    expect(moved, 'a folio changes generation within 60 steps').not.toBeNull();
+    const { page: folio, from, to, kind, step } = moved!;
+
+    // The same run with motion: the dot travels from the old bar to the new one.
+    const { page, problems } = await open();
+    if (step > 1) await stepForward(page, step - 1);
+    await page.waitForTimeout(800);
+    const start = (await dots(page)).find((d) => d.page === folio)!;
+    expect(start.seq).toBe(from);
+    const [fromLeft, fromRight] = await barSpan(page, from, kind);
+    expect(start.x).toBeGreaterThan(fromLeft);
+    expect(start.x).toBeLessThan(fromRight);
+
+    const samples = page.evaluate(
+      (p) =>
+        new Promise<number[]>((resolve) => {
+          const xs: number[] = [];
+          const began = performance.now();
+          const tick = () => {
+            const dot = document.querySelector(`[data-testid="folio-dot"][data-page="${p}"] circle.dot`);
+            if (dot) {
+              const box = dot.getBoundingClientRect();
+              xs.push(box.x + box.width / 2);
+            }
+            if (performance.now() - began < 1000) requestAnimationFrame(tick);
+            else resolve(xs);
+          };
+          requestAnimationFrame(tick);
+        }),
+      folio,
+    );
+    await page.getByRole('button', { name: 'Step forward', exact: true }).click();
+    const xs = await samples;
+    await waitForStep(page, step);
+    await page.waitForTimeout(300);
+    const end = (await dots(page)).find((d) => d.page === folio)!;
+    expect(end.seq).toBe(to);
+    expect(end.column).toBe(`seq:${to}`);
+    const [toLeft, toRight] = await barSpan(page, to, kind);
+    expect(end.x).toBeGreaterThan(toLeft);
+    expect(end.x).toBeLessThan(toRight);
+    // On the way it passed between the two columns.
+    const [lo, hi] = start.x < end.x ? [start.x, end.x] : [end.x, start.x];
+    expect(xs.some((x) => x > lo + 2 && x < hi - 2), `x along the way: ${xs.map(Math.round).join(' ')}`).toBe(true);
+    await page.locator(`[data-testid="folio-dot"][data-page="${folio}"]`).click();
+    await page.getByRole('region', { name: 'Folio history' }).waitFor();
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: path.join(SHOTS, 'folios-moved.png') });
+    expect([...still.problems, ...problems]).toEqual([]);
+  });
+
+  it('shows the PID controller tiers of a MGLRU lruvec', async () => {
+    const { page, problems } = await open();
+    await stepForward(page, 12);
+    const tiers = page.getByRole('table', { name: 'Tiers' });
+    await tiers.waitFor();
+    const rows = await tiers.locator('tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('th, td')).map((c) => c.textContent)),
+    );
+    expect(rows.map((r) => r[0])).toEqual(['0', '1', '2', '3']);
+    for (const r of rows) {
+      expect(r).toHaveLength(5);
+      expect(r[1]).toMatch(/^[\d,]+ \/ [\d,]+$/);
+      expect(r[2]).toMatch(/^(–|\d+(\.\d)?%)$/);
+    }
+    // By step 12 file folios were evicted from tier 0, so its rate is a number.
+    expect(rows[0]![4]).toMatch(/%$/);
+    expect(await page.getByText('The PID controller protects tiers that refault more than tier 0').count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('draws the classic LRU lists with their tracked folios', async () => {
+    const { page, problems } = await open('?v=1&scenario=classic-basic&seed=1');
+    expect(query(page).get('scenario')).toBe('classic-basic');
+    const chart = page.getByRole('group', { name: 'LRU lists of /job on node 0' });
+    await chart.waitFor();
+    expect(await page.getByRole('table', { name: 'Tiers' }).count(), 'no tiers without MGLRU').toBe(0);
+    // By step 45 anon folios were activated too: all four lists hold pages.
+    await stepForward(page, 45);
+    await page.waitForTimeout(800);
+    const lists = await page.locator('rect[data-testid="list-bar"]').evaluateAll((rects) =>
+      rects.map((r) => ({
+        list: r.getAttribute('data-list'),
+        pages: Number(r.getAttribute('data-pages')),
+        height: Number(r.getAttribute('height')),
+      })),
+    );
+    expect(lists.map((l) => l.list).sort()).toEqual(['active_anon', 'active_file', 'inactive_anon', 'inactive_file']);
+    const counted = await counters(page);
+    for (const l of lists) {
+      expect(l.pages, l.list!).toBeGreaterThan(0);
+      expect(l.height, l.list!).toBeGreaterThan(0);
+      expect(l.pages, `${l.list} against nr_${l.list}`).toBe(counted[`nr_${l.list}`]);
+    }
+    const drawn = (await dots(page)).filter((d) => d.state === 'resident');
+    expect(drawn.length).toBeGreaterThan(10);
+    for (const d of drawn) {
+      expect(['inactive', 'active']).toContain(d.column);
+      expect(d.label).toBe(`folio ${d.page}, ${d.column} ${d.kind} list`);
+      const box = await page.locator(`rect[data-testid="list-bar"][data-list="${d.column}_${d.kind}"]`).boundingBox();
+      expect(d.x).toBeGreaterThan(box!.x);
+      expect(d.x).toBeLessThan(box!.x + box!.width);
+    }
+    expect(new Set(drawn.map((d) => d.column))).toEqual(new Set(['inactive', 'active']));
+    const active = drawn.find((d) => d.column === 'active')!;
+    await page.locator(`[data-testid="folio-dot"][data-page="${active.page}"]`).click();
+    const panel = page.getByRole('region', { name: 'Folio history' });
+    await panel.waitFor();
+    expect(await panel.getByTestId('folio-state').textContent()).toBe(`resident on the active ${active.kind} list`);
+    await panel.getByRole('listitem').first().waitFor();
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: path.join(SHOTS, 'classic.png') });
     expect(problems).toEqual([]);
   });
 });

@@ -57,6 +57,26 @@ describe('EngineClient', () => {
     await expect(c).rejects.toThrow(new EngineError('nope'));
   });
 
+  it('asks for a folio history and checks the reply type', async () => {
+    const worker = new FakeWorker();
+    const client = new EngineClient(worker);
+    const stepped = client.step(1);
+    const history = client.history('file:reader#0');
+    const wrong = client.history('anon:kv#0');
+    expect(worker.sent[1]).toEqual({ id: 2, type: 'history', page: 'file:reader#0' });
+    worker.reply({ id: 1, type: 'frame', frame: frame(1) });
+    const events = [{ step: 1, timeNs: 5, kind: 'insertion', function: 'lru_gen_add_folio', reason: 'r', page: 'file:reader#0' }];
+    worker.reply({ id: 2, type: 'history', history: { page: 'file:reader#0', events } });
+    worker.reply({ id: 3, type: 'frame', frame: frame(1) });
+    await expect(stepped).resolves.toEqual(frame(1));
+    await expect(history).resolves.toEqual({ page: 'file:reader#0', events });
+    await expect(wrong).rejects.toThrow(/unexpected reply frame/);
+    // And a frame command answered with a history is an error too.
+    const step = client.step(1);
+    worker.reply({ id: 4, type: 'history', history: { page: 'x', events: [] } });
+    await expect(step).rejects.toThrow(/unexpected reply history/);
+  });
+
   it('fails everything when the engine cannot load', async () => {
     const worker = new FakeWorker();
     const client = new EngineClient(worker);

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import init, { Engine, listScenarios } from '../../web/src/engine/pkg/reclaim_core';
-import type { Frame, ScenarioList, ScenarioRequest } from '../../web/src/engine/pkg/reclaim_core';
+import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from '../../web/src/engine/pkg/reclaim_core';
 import { createEngineHost, type EngineHost } from '../../web/src/engine/host';
 import type { CommandBody, WorkerCommand } from '../../web/src/engine/protocol';
 import { makeRequest, paramRecord } from '../../web/src/scenario/params';
@@ -27,6 +27,12 @@ function frameOf(host: EngineHost, command: CommandBody): Frame {
   const reply = host.handle({ ...command, id: nextId++ } as WorkerCommand);
   if (reply.type !== 'frame') throw new Error(`expected a frame, got ${JSON.stringify(reply)}`);
   return reply.frame;
+}
+
+function historyOf(host: EngineHost, page: string): FolioHistory {
+  const reply = host.handle({ type: 'history', page, id: nextId++ });
+  if (reply.type !== 'history') throw new Error(`expected a history, got ${JSON.stringify(reply)}`);
+  return reply.history;
 }
 
 function errorOf(host: EngineHost, command: CommandBody): string {
@@ -109,6 +115,62 @@ describe('engine host', () => {
       expect(l.gens.length).toBeGreaterThan(0);
       expect(l.gens.at(-1)!.seq).toBe(l.maxSeq);
       expect(l.gens[0]!.seq).toBe(Math.min(...l.minSeq));
+    }
+  });
+
+  it('tracks a sample of folios and answers their histories', () => {
+    const host = newHost();
+    const start = frameOf(host, { type: 'init', request: defaultRequest(scenarios) });
+    expect(start.folios.length).toBeGreaterThan(0);
+    expect(start.folios.every((f) => f.state === 'absent')).toBe(true);
+    const later = frameOf(host, { type: 'step', n: 12 });
+    // The same sample, in the same order, every frame (the dots' slots rely on it).
+    expect(later.folios.map((f) => f.page)).toEqual(start.folios.map((f) => f.page));
+    const memcgs = new Set(later.lruvecs.map((l) => l.memcg));
+    for (const f of later.folios) {
+      expect(['anon', 'file']).toContain(f.kind);
+      expect(['resident', 'evicted', 'swapped', 'absent']).toContain(f.state);
+      expect(memcgs.has(f.memcg), f.page).toBe(true);
+    }
+    const resident = later.folios.filter((f) => f.state === 'resident');
+    expect(resident.length).toBeGreaterThan(0);
+    for (const l of later.lruvecs.filter((l) => l.lruGen)) {
+      const seqs = new Set(l.gens.map((g) => g.seq));
+      for (const f of resident.filter((f) => f.memcg === l.memcg)) expect(seqs.has(f.seq!), f.page).toBe(true);
+    }
+    for (const e of later.folioEvents) expect(later.folios.some((f) => f.page === e.page)).toBe(true);
+
+    const page = resident[0]!.page;
+    const history = historyOf(host, page);
+    expect(history.page).toBe(page);
+    expect(history.events.length).toBeGreaterThan(0);
+    const steps = history.events.map((e) => e.step);
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+    expect(steps.at(-1)!).toBeLessThanOrEqual(12);
+    for (const e of history.events) {
+      expect(e.page).toBe(page);
+      expect(e.function).toMatch(/^[a-z_]+$/);
+    }
+    expect(historyOf(host, 'file:no-such-file#0').events).toEqual([]);
+  });
+
+  it('checks history commands', () => {
+    const host = newHost();
+    expect(errorOf(host, { type: 'history', page: 'file:reader#0' })).toMatch(/before any scenario/);
+    frameOf(host, { type: 'init', request: defaultRequest(scenarios) });
+    expect(errorOf(host, { type: 'history', page: '' })).toMatch(/page name/);
+    expect(errorOf(host, { type: 'history', page: 42 as unknown as string })).toMatch(/page name/);
+  });
+
+  it('runs the classic LRU scenario with its lists', () => {
+    const host = newHost();
+    expect(scenarios.scenarios.map((s) => s.name)).toContain('classic-basic');
+    frameOf(host, { type: 'init', request: defaultRequest(scenarios, 'classic-basic', 1) });
+    const later = frameOf(host, { type: 'step', n: 20 });
+    for (const l of later.lruvecs) {
+      expect(l.lruGen).toBe(false);
+      expect(l.lists.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      expect(l.tiers.every((t) => t.refaulted + t.evicted + t.protected + t.avgTotal === 0)).toBe(true);
     }
   });
 

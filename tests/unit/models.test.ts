@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LruvecView } from '../../web/src/engine/pkg/reclaim_core';
 import { counterRows } from '../../web/src/views/counters/model';
 import { groupEvents } from '../../web/src/views/events/model';
-import { generationsModel } from '../../web/src/views/generations/model';
+import { classicListsModel, generationsModel, lruvecModel } from '../../web/src/views/generations/model';
 import { makeRequest as req } from '../../web/src/scenario/params';
 import { completeRequest, defaultRequest, paramProblem } from '../../web/src/scenario/presets';
 import { formatDelta, formatDuration, formatMs, formatPages } from '../../web/src/util/format';
@@ -73,8 +73,8 @@ describe('generations model', () => {
   it('sizes the bars, totals and scale', () => {
     const model = generationsModel(lruvec);
     expect(model.columns[3]!.bars).toEqual([
-      { seq: 7, type: 'anon', pages: 5, live: true },
-      { seq: 7, type: 'file', pages: 100, live: true },
+      { column: 'seq:7', seq: 7, list: null, type: 'anon', pages: 5, live: true, title: 'seq 7: 5 anon pages' },
+      { column: 'seq:7', seq: 7, list: null, type: 'file', pages: 100, live: true, title: 'seq 7: 100 file pages' },
     ]);
     expect(model.totals).toEqual({ anon: 43, file: 152 });
     expect(model.maxPages).toBe(100);
@@ -87,6 +87,19 @@ describe('generations model', () => {
       ['anon', false],
       ['file', true],
     ]);
+    expect(model.columns[0]!.bars[0]!.title).toBe('seq 4: 0 anon pages — older than min_seq[anon]');
+  });
+
+  it('labels the columns: seq, gen and age, role', () => {
+    const model = generationsModel(lruvec);
+    expect(model.mode).toBe('mglru');
+    expect(model.columns.map((c) => [c.key, c.heading, c.detail, c.role])).toEqual([
+      ['seq:4', 'seq 4', 'gen 0 · 9.00 µs', 'oldest'],
+      ['seq:5', 'seq 5', 'gen 1 · 5.00 µs', ''],
+      ['seq:6', 'seq 6', 'gen 2 · 2.00 µs', ''],
+      ['seq:7', 'seq 7', 'gen 3 · 0 ns', 'youngest'],
+    ]);
+    expect(generationsModel({ ...lruvec, gens: [lruvec.gens[0]!] }).columns[0]!.role).toBe('only');
   });
 
   it('names the chart after the memcg and node', () => {
@@ -100,6 +113,52 @@ describe('generations model', () => {
     const model = generationsModel({ ...lruvec, gens: [] });
     expect(model.columns).toEqual([]);
     expect(model.maxPages).toBe(0);
+  });
+
+  it('picks the model of the LRU the lruvec runs', () => {
+    expect(lruvecModel(lruvec).mode).toBe('mglru');
+    expect(lruvecModel({ ...lruvec, lruGen: false }).mode).toBe('classic');
+  });
+});
+
+describe('classic lists model', () => {
+  const lruvec: LruvecView = {
+    memcg: '/job',
+    node: 1,
+    maxSeq: 3,
+    minSeq: [0, 0],
+    gens: [{ seq: 0, gen: 0, ageNs: 0, anon: 0, file: 0 }],
+    memoryCurrent: 100,
+    memoryMax: undefined,
+    lruGen: false,
+    lists: [10, 20, 30, 40],
+    tiers: [],
+  };
+
+  it('draws the inactive list, then the active one, each with anon and file', () => {
+    const model = classicListsModel(lruvec);
+    expect(model.mode).toBe('classic');
+    expect(model.columns.map((c) => c.key)).toEqual(['inactive', 'active']);
+    expect(model.columns.flatMap((c) => c.bars.map((b) => [b.list, b.pages, b.column, b.seq]))).toEqual([
+      ['inactive_anon', 10, 'inactive', null],
+      ['inactive_file', 30, 'inactive', null],
+      ['active_anon', 20, 'active', null],
+      ['active_file', 40, 'active', null],
+    ]);
+    expect(model.columns.map((c) => [c.oldest, c.youngest])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    expect(model.maxPages).toBe(40);
+    expect(model.totals).toEqual({ anon: 30, file: 70 });
+  });
+
+  it('names the chart after the memcg and node', () => {
+    const model = classicListsModel(lruvec);
+    expect(model.title).toBe('LRU lists');
+    expect(model.label).toBe('LRU lists of /job on node 1');
+    expect(model.summary).toBe('Classic LRU: inactive_anon 10, active_anon 20, inactive_file 30, active_file 40 pages.');
+    expect(model.columns[1]!.bars[1]!.title).toBe('active_file: 40 file pages');
   });
 });
 

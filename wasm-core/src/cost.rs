@@ -32,3 +32,7 @@ pub const RECLAIM_ROUND_NS: u64 = 20_000;
 pub const PAGE_ALLOC_NS: u64 = 100;
 /// The shortest kswapd action (a wake-up, a balance check, a sleep decision).
 pub const KSWAPD_MIN_ACTION_NS: u64 = 5_000;
+/// Visiting one lruvec in a reclaim pass: the memcg iteration step,
+/// get_nr_to_scan / get_scan_count, the per-memcg shrink_slab call and
+/// vmpressure accounting, paid even when nothing is reclaimed there.
+pub const SHRINK_LRUVEC_NS: u64 = 3_000;

@@ -13,7 +13,7 @@ use crate::mm::filemap::Slot;
 use crate::mm::folio::{pg, Folios};
 use crate::mm::list::ListHead;
 use crate::mm::lruvec::{lru_gen_from_seq, Lruvec, LRU_ACTIVE_ANON, LRU_ACTIVE_FILE, LRU_INACTIVE_ANON, LRU_INACTIVE_FILE};
-use crate::mm::memcontrol::{MemCgroup, PAGE_COUNTER_MAX};
+use crate::mm::memcontrol::{MemCgroup, MemoryReclaim, PAGE_COUNTER_MAX};
 use crate::mm::kswapd::Kswapd;
 use crate::mm::pgdat::{self, PgData, Zone, ZoneType};
 use crate::mm::swap::SwapInfo;
@@ -54,7 +54,14 @@ pub struct Simulation {
     step: u64,
     /// The last HISTORY_LEN decisions about each tracked page.
     history: BTreeMap<(MappingId, u32), VecDeque<EventView>>,
+    /// Scheduled memory.reclaim writers: (memcg, spec index, writes done).
+    proactive: Vec<(MemcgId, usize, u64)>,
+    /// Every memory.reclaim write so far (the last RECLAIM_LOG_LEN).
+    pub reclaim_log: VecDeque<MemoryReclaim>,
 }
+
+/// memory.reclaim writes kept for views and metrics.
+pub const RECLAIM_LOG_LEN: usize = 4096;
 
 /// Pages per address space in the tracked sample.
 pub const TRACKED_PER_MAPPING: u32 = 48;
@@ -189,8 +196,14 @@ impl Simulation {
                 alive: true,
             });
         }
-        let queue = tasks.iter().enumerate().map(|(i, t)| Reverse((t.next_ns, i as u32))).collect();
-        Ok(Simulation { scenario, mm, tasks, queue, step: 0, history: BTreeMap::new() })
+        let mut queue: BinaryHeap<Reverse<(u64, u32)>> = tasks.iter().enumerate().map(|(i, t)| Reverse((t.next_ns, i as u32))).collect();
+        let mut proactive = Vec::new();
+        for (j, p) in scenario.proactive.iter().enumerate() {
+            let memcg = mm.memcgs.iter().position(|m| m.path == p.memcg).expect("validated memcg") as MemcgId;
+            proactive.push((memcg, j, 0));
+            queue.push(Reverse((p.start_ns, (tasks.len() + j) as u32)));
+        }
+        Ok(Simulation { scenario, mm, tasks, queue, step: 0, history: BTreeMap::new(), proactive, reclaim_log: VecDeque::new() })
     }
 
     /// Records events for views (off by default: the CLI and benchmarks do
@@ -323,8 +336,34 @@ impl Simulation {
         self.mm.writeback_complete_until(t_ns);
     }
 
-    /// One access of task `i` at `when`.
+    /// One write to memory.reclaim by proactive writer `j` at `when`.
+    fn run_proactive(&mut self, when: u64, j: usize) {
+        let (memcg, spec, done) = self.proactive[j];
+        let p = self.scenario.proactive[spec].clone();
+        self.mm.now_ns = when;
+        self.mm.writeback_complete_until(when);
+        self.mm.cost_ns = 0;
+        self.mm.current = Default::default();
+        let pages = if p.pages == 0 { self.mm.memcgs[memcg as usize].usage } else { p.pages };
+        let result = self.mm.memory_reclaim(memcg, pages);
+        let duration = self.mm.cost_ns.max(1);
+        if self.reclaim_log.len() == RECLAIM_LOG_LEN {
+            self.reclaim_log.pop_front();
+        }
+        self.reclaim_log.push_back(result);
+        self.proactive[j].2 = done + 1;
+        if done + 1 < p.count {
+            let next = (p.start_ns + (done + 1) * p.interval_ns).max(when + duration);
+            self.queue.push(Reverse((next, (self.tasks.len() + j) as u32)));
+        }
+    }
+
+    /// One access of task `i` at `when` (or a memory.reclaim write).
     fn run_task(&mut self, when: u64, i: usize) {
+        if i >= self.tasks.len() {
+            self.run_proactive(when, i - self.tasks.len());
+            return;
+        }
         if !self.tasks[i].alive {
             return;
         }

@@ -44,6 +44,7 @@ fn machine(lru_gen: bool, max: Option<u64>) -> Simulation {
             w("file", Target::File { pages: 4096, op: FileOp::Read, file: None, write_percent: 0 }),
             w("anon", Target::Anon { pages: 1024, write_percent: 0 }),
         ],
+        proactive: Vec::new(),
         knobs: Knobs { lru_gen_enabled: lru_gen, ..Knobs::default() },
     })
     .unwrap()

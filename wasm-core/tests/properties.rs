@@ -4,7 +4,8 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use reclaim_core::mm::pgdat::ZoneType;
 use reclaim_core::mm::Knobs;
-use reclaim_core::scenario::{MemcgSpec, NodeSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
+use reclaim_core::mm::memcontrol::ProactiveBatch;
+use reclaim_core::scenario::{MemcgSpec, NodeSpec, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
 use reclaim_core::sim::Simulation;
 use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
 
@@ -46,6 +47,9 @@ prop_compose! {
         lru_gen in any::<bool>(),
         classzone_fix in any::<bool>(),
         memcg_lru in any::<bool>(),
+        batch in 0usize..3,
+        reclaim_target in 0usize..3,
+        reclaim_pages in 0u64..2000,
         node_pages in prop_oneof![Just(6144u32), 1500u32..4000],
         swappiness in 0u32..=200,
         swap_pages in prop_oneof![Just(0u64), 64u64..4000],
@@ -73,7 +77,14 @@ prop_compose! {
                 MemcgSpec { path: "/a/c".into(), ..Default::default() },
             ],
             workloads: vec![w0, w1, w2],
-            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix, memcg_lru },
+            proactive: vec![ProactiveSpec {
+                memcg: ["/", "/a", "/b"][reclaim_target].into(),
+                pages: reclaim_pages,
+                start_ns: 20_000_000,
+                interval_ns: 15_000_000,
+                count: 4,
+            }],
+            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix, memcg_lru, proactive_batch: [ProactiveBatch::Whole, ProactiveBatch::SwapClusterMax, ProactiveBatch::Decaying][batch] },
         }
     }
 }

@@ -1,6 +1,6 @@
 // Reclaim Lab's page: React lays out the panels and owns the containers; the
 // views draw inside them from the engine's frames.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { StepControls } from './controls/StepControls';
 import { ScenarioForm } from './controls/ScenarioForm';
 import { findScenario } from './scenario/presets';
@@ -8,7 +8,11 @@ import { encodeScenarioUrl } from './scenario/url';
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
 import { CountersTable } from './views/counters/CountersTable';
+import type { FolioHistory as History, TrackedFolioView } from './engine/pkg/reclaim_core';
+import { errorMessage } from './engine/host';
 import { EventList } from './views/events/EventList';
+import { FolioHistory } from './views/folio/FolioHistory';
+import { foliosByLruvec } from './views/generations/folios';
 import { GenerationsView } from './views/generations/GenerationsView';
 import { lruvecKey } from './views/generations/model';
 import { MemcgUsage } from './views/memcg/MemcgUsage';
@@ -55,6 +59,37 @@ export function App() {
   const { frame, previous, request, scenarios } = state;
   const running = state.phase === 'running' && frame !== null;
   const info = scenarios && request ? findScenario(scenarios, request.name) : undefined;
+
+  // The selected tracked folio and its history, read again after every frame.
+  const [selected, setSelected] = useState<string | null>(null);
+  const [history, setHistory] = useState<{
+    page: string;
+    /** The step of the frame the history was read after. */
+    step: number;
+    history: History | null;
+    error: string | null;
+  } | null>(null);
+  const selectedFolio = selected && frame ? frame.folios.find((f) => f.page === selected) : undefined;
+  const folios = useMemo(() => (frame ? foliosByLruvec(frame.lruvecs, frame.folios) : new Map<string, TrackedFolioView[]>()), [frame]);
+  const loadHistory = sim.history;
+  useEffect(() => {
+    if (!selected || !frame) return;
+    let current = true;
+    const step = frame.step;
+    loadHistory(selected).then(
+      (h) => current && setHistory({ page: selected, step, history: h, error: null }),
+      (error: unknown) => current && setHistory({ page: selected, step, history: null, error: errorMessage(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [selected, frame, loadHistory]);
+  // A new scenario may not track the selected page.
+  useEffect(() => {
+    if (selected && frame && !frame.folios.some((f) => f.page === selected)) setSelected(null);
+  }, [selected, frame]);
+  const select = useCallback((page: string | null) => setSelected(page), []);
+  const selectedLruvec = selectedFolio && frame?.lruvecs.find((l) => l.memcg === selectedFolio.memcg);
 
   // Keyboard: → steps, Space plays/pauses (not while typing in the form).
   useEffect(() => {
@@ -171,6 +206,9 @@ export function App() {
                 <GenerationsView
                   key={lruvecKey(l)}
                   lruvec={l}
+                  folios={folios.get(lruvecKey(l)) ?? []}
+                  selected={selected}
+                  onSelect={select}
                   transitionMs={state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS}
                 />
               ))}
@@ -182,6 +220,17 @@ export function App() {
         </section>
 
         <aside className="counters-column">
+          {frame && selected && (
+            <FolioHistory
+              page={selected}
+              folio={selectedFolio}
+              lruGen={selectedLruvec ? selectedLruvec.lruGen : true}
+              history={history?.page === selected ? history.history : null}
+              historyStep={history?.page === selected ? history.step : null}
+              error={history?.page === selected ? history.error : null}
+              onClose={() => setSelected(null)}
+            />
+          )}
           {frame && (
             <CountersTable
               counters={frame.counters}

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { EngineClient } from './engine/client';
 import { errorMessage } from './engine/host';
-import type { Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
+import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
 import { completeRequest, defaultRequest } from './scenario/presets';
 import { decodeScenarioUrl, encodeScenarioUrl } from './scenario/url';
 
@@ -92,6 +92,8 @@ export interface Simulation {
   pause(): void;
   reset(): void;
   dismiss(id: number): void;
+  /** The recorded decisions about a tracked page, as of the last command sent (stable identity). */
+  history(page: string): Promise<FolioHistory>;
 }
 
 export function useSimulation(speed: number): Simulation {
@@ -214,8 +216,12 @@ export function useSimulation(speed: number): Simulation {
   const play = useCallback(() => dispatch({ type: 'playing', playing: true }), []);
   const pause = useCallback(() => dispatch({ type: 'playing', playing: false }), []);
   const dismiss = useCallback((id: number) => dispatch({ type: 'dismiss', id }), []);
+  const history = useCallback((page: string): Promise<FolioHistory> => {
+    const client = clientRef.current;
+    return client ? client.history(page) : Promise.reject(new Error('the engine is not running'));
+  }, []);
   return useMemo(
-    () => ({ state, apply, step, play, pause, reset, dismiss }),
-    [state, apply, step, play, pause, reset, dismiss],
+    () => ({ state, apply, step, play, pause, reset, dismiss, history }),
+    [state, apply, step, play, pause, reset, dismiss, history],
   );
 }

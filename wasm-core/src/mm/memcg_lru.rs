@@ -132,6 +132,7 @@ impl Mm {
             }
             self.memcgs[memcg as usize].events.low += 1;
         }
+        self.cost_ns += crate::cost::SHRINK_LRUVEC_NS;
         let success = self.try_to_shrink_lruvec(lv, sc);
         if success {
             return MEMCG_LRU_YOUNG;

@@ -70,6 +70,41 @@ impl MemCgroup {
     }
 }
 
+/// How memory.reclaim sizes each try_to_free_mem_cgroup_pages() call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
+pub enum ProactiveBatch {
+    /// The whole remaining request each round (v5.19 to v6.6).
+    Whole,
+    /// At most SWAP_CLUSTER_MAX (32) pages a round (0388536ac291, v6.7 to v6.12).
+    SwapClusterMax,
+    /// (request - reclaimed) / 4 a round, at least SWAP_CLUSTER_MAX by the
+    /// reclaim side (patch 003, v6.13 and later).
+    #[default]
+    Decaying,
+}
+
+/// One round of memory.reclaim: the batch asked for and what came back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReclaimBatch {
+    pub batch: u64,
+    pub reclaimed: u64,
+}
+
+/// The outcome of one write to memory.reclaim.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryReclaim {
+    pub memcg: MemcgId,
+    pub requested: u64,
+    pub reclaimed: u64,
+    pub rounds: Vec<ReclaimBatch>,
+    /// false: -EAGAIN (MAX_RECLAIM_RETRIES rounds reclaimed nothing).
+    pub ok: bool,
+    pub start_ns: u64,
+    pub duration_ns: u64,
+}
+
 /// What a failed charge leaves the caller to handle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChargeFailed {
@@ -138,6 +173,48 @@ impl Mm {
                 return Err(ChargeFailed { memcg: over });
             }
             nr_retries -= 1;
+        }
+    }
+
+    /// memory_reclaim(): a write of `nr_to_reclaim` pages to the memcg's
+    /// memory.reclaim. Rounds of try_to_free_mem_cgroup_pages() (may swap,
+    /// proactive) until the request is met, sized by the batch policy; a round
+    /// that reclaims nothing uses up one of MAX_RECLAIM_RETRIES retries, and
+    /// when none are left the write fails with -EAGAIN. Each round costs a
+    /// reclaim restart (RECLAIM_ROUND_NS) plus its scanning.
+    /// Simplified: no signals (-EINTR), no swappiness= option.
+    pub fn memory_reclaim(&mut self, memcg: MemcgId, nr_to_reclaim: u64) -> MemoryReclaim {
+        let start_cost = self.cost_ns;
+        let mut nr_reclaimed = 0;
+        let mut nr_retries = super::MAX_RECLAIM_RETRIES;
+        let mut rounds = Vec::new();
+        let mut ok = true;
+        while nr_reclaimed < nr_to_reclaim {
+            let remaining = nr_to_reclaim - nr_reclaimed;
+            let batch = match self.knobs.proactive_batch {
+                ProactiveBatch::Whole => remaining,
+                ProactiveBatch::SwapClusterMax => remaining.min(super::SWAP_CLUSTER_MAX),
+                ProactiveBatch::Decaying => remaining / 4,
+            };
+            let reclaimed = self.try_to_free_mem_cgroup_pages(memcg, batch, true, true);
+            rounds.push(ReclaimBatch { batch, reclaimed });
+            if reclaimed == 0 {
+                if nr_retries == 0 {
+                    ok = false;
+                    break;
+                }
+                nr_retries -= 1;
+            }
+            nr_reclaimed += reclaimed;
+        }
+        MemoryReclaim {
+            memcg,
+            requested: nr_to_reclaim,
+            reclaimed: nr_reclaimed,
+            rounds,
+            ok,
+            start_ns: self.now_ns,
+            duration_ns: self.cost_ns - start_cost,
         }
     }
 

@@ -75,11 +75,13 @@ pub struct Knobs {
     /// root reclaim pick memcgs from the per-node memcg LRU (shrink_many)
     /// instead of walking them all with mem_cgroup_iter. true = v6.3 and later.
     pub memcg_lru: bool,
+    /// Patch 003: how memory.reclaim sizes its rounds.
+    pub proactive_batch: memcontrol::ProactiveBatch,
 }
 
 impl Default for Knobs {
     fn default() -> Self {
-        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true }
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying }
     }
 }
 

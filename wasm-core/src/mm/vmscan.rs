@@ -309,6 +309,7 @@ impl Mm {
 
     /// shrink_lruvec(): one lruvec's share of a reclaim pass.
     pub fn shrink_lruvec(&mut self, lv: LruvecId, sc: &mut ScanControl) {
+        self.cost_ns += cost::SHRINK_LRUVEC_NS;
         if self.knobs.lru_gen_enabled {
             self.lru_gen_shrink_lruvec(lv, sc);
         } else {

@@ -98,6 +98,7 @@ fn global_pressure(p: &Params, seed: u64) -> Scenario {
                 gfp: Default::default(),
             },
         ],
+        proactive: Vec::new(),
         knobs: Knobs::default(),
     }
 }
@@ -163,6 +164,7 @@ fn mglru_basic(p: &Params, seed: u64) -> Scenario {
         swap_pages: memory_max * 2,
         memcgs: vec![MemcgSpec { path: "/job".into(), memory_max: Some(memory_max), ..Default::default() }],
         workloads,
+        proactive: Vec::new(),
         knobs: Knobs::default(),
     }
 }

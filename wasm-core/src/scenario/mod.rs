@@ -81,6 +81,28 @@ pub struct MemcgSpec {
     pub swappiness: Option<u32>,
 }
 
+/// Writes to a memcg's memory.reclaim, as a userspace agent would make them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct ProactiveSpec {
+    /// The memcg whose memory.reclaim is written ("/" for the root).
+    pub memcg: String,
+    /// Pages per write; 0 = everything (the memcg's memory.current at the time).
+    pub pages: u64,
+    pub start_ns: u64,
+    /// Time between writes (0 = a single write).
+    #[serde(default)]
+    pub interval_ns: u64,
+    /// How many writes (with an interval); at least 1.
+    #[serde(default = "one")]
+    pub count: u64,
+}
+
+fn one() -> u64 {
+    1
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
@@ -107,6 +129,9 @@ pub struct Scenario {
     #[serde(default)]
     pub memcgs: Vec<MemcgSpec>,
     pub workloads: Vec<WorkloadSpec>,
+    /// Scheduled writes to memory.reclaim.
+    #[serde(default)]
+    pub proactive: Vec<ProactiveSpec>,
     #[serde(default)]
     pub knobs: Knobs,
 }
@@ -219,6 +244,21 @@ impl Scenario {
             }
             if w.stop_ns != 0 && w.stop_ns <= w.start_ns {
                 return Err(ScenarioError::new(f("stopNs"), "must be 0 (never) or after startNs"));
+            }
+        }
+        for (i, p) in self.proactive.iter().enumerate() {
+            let f = |s: &str| format!("proactive[{i}].{s}");
+            if !paths.contains(&p.memcg.as_str()) {
+                return Err(ScenarioError::new(f("memcg"), format!("memcg \"{}\" is not defined", p.memcg)));
+            }
+            if !(1..=1_000_000).contains(&p.count) {
+                return Err(range_err(f("count"), p.count, "1..=1000000"));
+            }
+            if p.count > 1 && p.interval_ns < 1_000_000 {
+                return Err(range_err(f("intervalNs"), p.interval_ns, "1000000.. (1 ms) when count > 1"));
+            }
+            if p.pages > MAX_TOTAL_PAGES {
+                return Err(range_err(f("pages"), p.pages, &format!("0..={MAX_TOTAL_PAGES}")));
             }
         }
         Ok(())

@@ -2,7 +2,7 @@
 // promise; replies are matched by id. The worker answers in order, so
 // callers can fire commands without waiting (e.g. several clicks on "Step
 // forward") and still see every frame in step order.
-import type { Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
+import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
 import { UNSOLICITED, type CommandBody, type WorkerCommand, type WorkerReply } from './protocol';
 
 /** The part of `Worker` the client uses (a fake one in tests). */
@@ -18,8 +18,14 @@ export class EngineError extends Error {
   override name = 'EngineError';
 }
 
+/** The replies that answer a command (every kind but `ready` and `error`). */
+type Answer = Exclude<WorkerReply, { type: 'ready' | 'error' }>;
+type AnswerType = Answer['type'];
+
 interface Pending {
-  resolve(frame: Frame): void;
+  /** The reply type this command expects. */
+  expects: AnswerType;
+  resolve(reply: Answer): void;
   reject(error: EngineError): void;
 }
 
@@ -50,15 +56,20 @@ export class EngineClient {
   }
 
   init(request: ScenarioRequest): Promise<Frame> {
-    return this.send({ type: 'init', request });
+    return this.frame({ type: 'init', request });
   }
 
   step(n: number): Promise<Frame> {
-    return this.send({ type: 'step', n });
+    return this.frame({ type: 'step', n });
   }
 
   reset(): Promise<Frame> {
-    return this.send({ type: 'reset' });
+    return this.frame({ type: 'reset' });
+  }
+
+  /** The recorded decisions about a tracked page, oldest first (after every command sent before it). */
+  history(page: string): Promise<FolioHistory> {
+    return this.send({ type: 'history', page }, 'history').then((reply) => reply.history);
   }
 
   /** Stops the worker; pending and later commands are rejected. */
@@ -67,11 +78,15 @@ export class EngineClient {
     this.worker.terminate();
   }
 
-  private send(command: CommandBody): Promise<Frame> {
+  private frame(command: CommandBody): Promise<Frame> {
+    return this.send(command, 'frame').then((reply) => reply.frame);
+  }
+
+  private send<T extends AnswerType>(command: CommandBody, expects: T): Promise<Extract<Answer, { type: T }>> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
-    return new Promise<Frame>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+    return new Promise<Extract<Answer, { type: T }>>((resolve, reject) => {
+      this.pending.set(id, { expects, resolve: resolve as (reply: Answer) => void, reject });
       this.worker.postMessage({ ...command, id } as WorkerCommand);
     });
   }
@@ -85,8 +100,8 @@ export class EngineClient {
     const pending = this.pending.get(reply.id);
     if (!pending) return;
     this.pending.delete(reply.id);
-    if (reply.type === 'frame') pending.resolve(reply.frame);
-    else if (reply.type === 'error') pending.reject(new EngineError(reply.message));
+    if (reply.type === 'error') pending.reject(new EngineError(reply.message));
+    else if (reply.type === pending.expects) pending.resolve(reply as Answer);
     else pending.reject(new EngineError(`unexpected reply ${reply.type} to command ${reply.id}`));
   }
 

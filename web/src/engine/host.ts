@@ -1,7 +1,7 @@
 // The engine side of the worker protocol, apart from the worker global so it
 // can run (and be tested) under Node against the same wasm module. One host
 // owns at most one Engine; replacing or resetting it frees the old one.
-import type { Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
+import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
 import { makeParams, paramEntries } from '../scenario/params';
 import { MAX_STEPS_PER_COMMAND, type WorkerCommand, type WorkerReply } from './protocol';
 
@@ -14,6 +14,7 @@ export interface EngineBindings {
 export interface EngineHandle {
   step(n: number): Frame;
   frame(): Frame;
+  history(page: string): FolioHistory;
   free(): void;
 }
 
@@ -21,6 +22,9 @@ export interface EngineHost {
   scenarios(): ScenarioList;
   handle(command: WorkerCommand): WorkerReply;
 }
+
+/** A reply to a command, before the host gives it the command's id. */
+type ReplyBody = { type: 'frame'; frame: Frame } | { type: 'history'; history: FolioHistory };
 
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
@@ -43,7 +47,26 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     return engine.frame();
   };
 
-  const run = (command: WorkerCommand): Frame => {
+  /** Calls into the engine; a trap (a Rust panic under panic=abort) leaves the instance unusable. */
+  const guard = <T,>(handle: EngineHandle, call: (e: EngineHandle) => T): T => {
+    try {
+      return call(handle);
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) {
+        engine = null;
+        throw new Error(`the engine crashed (${error.message}); reset or change the scenario`);
+      }
+      throw error;
+    }
+  };
+
+  const history = (page: unknown): FolioHistory => {
+    if (!engine) throw new Error('history before any scenario was started');
+    if (typeof page !== 'string' || page.length === 0) throw new Error(`history: page must be a page name, got ${String(page)}`);
+    return guard(engine, (e) => e.history(page));
+  };
+
+  const runFrame = (command: Exclude<WorkerCommand, { type: 'history' }>): Frame => {
     switch (command.type) {
       case 'init':
         return replace(command.request);
@@ -56,25 +79,20 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
         if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS_PER_COMMAND) {
           throw new Error(`step: n must be a whole number from 1 to ${MAX_STEPS_PER_COMMAND}, got ${n}`);
         }
-        try {
-          return engine.step(n);
-        } catch (error) {
-          // A trap (a Rust panic under panic=abort) leaves the instance unusable.
-          if (error instanceof WebAssembly.RuntimeError) {
-            engine = null;
-            throw new Error(`the engine crashed at this step (${error.message}); reset or change the scenario`);
-          }
-          throw error;
-        }
+        return guard(engine, (e) => e.step(n));
       }
     }
   };
+
+  /** The reply to one command (without its id); throws on a bad command or an engine error. */
+  const run = (command: WorkerCommand): ReplyBody =>
+    command.type === 'history' ? { type: 'history', history: history(command.page) } : { type: 'frame', frame: runFrame(command) };
 
   return {
     scenarios: () => bindings.listScenarios(),
     handle(command) {
       try {
-        return { id: command.id, type: 'frame', frame: run(command) };
+        return { id: command.id, ...run(command) };
       } catch (error) {
         return { id: command.id, type: 'error', message: errorMessage(error) };
       }

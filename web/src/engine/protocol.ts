@@ -1,7 +1,7 @@
 // Messages between the page and the engine worker. The payload types are
 // the ones tsify generates from the Rust view models (engine/pkg); only the
 // envelopes are declared here.
-import type { Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
+import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
 
 /** Page -> worker. Every command carries an id; the worker answers each one exactly once, in order. */
 export type WorkerCommand =
@@ -10,7 +10,9 @@ export type WorkerCommand =
   /** Advance n steps; answered with the frame after the last one. */
   | { id: number; type: 'step'; n: number }
   /** Rebuild the engine from the last init's request; answered with its step-0 frame. */
-  | { id: number; type: 'reset' };
+  | { id: number; type: 'reset' }
+  /** The recorded decisions about one tracked page ("file:reader#120"); answered with a history. */
+  | { id: number; type: 'history'; page: string };
 
 /** A command before the client gives it an id. */
 export type CommandBody = WorkerCommand extends infer C ? (C extends unknown ? Omit<C, 'id'> : never) : never;
@@ -19,6 +21,7 @@ export type CommandBody = WorkerCommand extends infer C ? (C extends unknown ? O
 export type WorkerReply =
   | { id: number; type: 'ready'; scenarios: ScenarioList }
   | { id: number; type: 'frame'; frame: Frame }
+  | { id: number; type: 'history'; history: FolioHistory }
   | { id: number; type: 'error'; message: string };
 
 /** The id of unasked messages (ready, or a failure to load the engine). */

@@ -1,7 +1,11 @@
-// Draws one lruvec's generations into an <svg> that React owns. D3 does the
-// scales, axes, joins and transitions; the data comes from the DOM-free
-// model. Columns are keyed by seq, so when inc_max_seq adds a generation it
-// slides in on the right and a generation that empties leaves on the left.
+// Draws one lruvec's LRU into an <svg> that React owns: MGLRU generations or
+// the classic inactive/active lists, with the tracked folios as dots over
+// the bars. D3 does the scales, axes, joins and transitions; the data comes
+// from the DOM-free models. Columns are keyed by seq (or list), so when
+// inc_max_seq adds a generation it slides in on the right and a generation
+// that empties leaves on the left; dots are keyed by page, so a folio that
+// changes generation (or list) moves across, and one that is evicted drops
+// into the lane of shadow and swap entries below the axis.
 import {
   axisLeft,
   easeCubicOut,
@@ -12,8 +16,10 @@ import {
   select,
   type BaseType,
   type Selection,
+  type Transition,
 } from 'd3';
-import { formatCount, formatDuration, formatPages } from '../../util/format';
+import { formatCount } from '../../util/format';
+import { dotRadius, fitGrid, gridCell, gridTop, type FolioDot, type FolioDotsModel, type Grid } from './folios';
 import { FOLIO_TYPES, type FolioType, type GenerationBar, type GenerationColumn, type GenerationsModel } from './model';
 
 export interface DrawOptions {
@@ -23,14 +29,31 @@ export interface DrawOptions {
   duration: number;
 }
 
-const MARGIN = { top: 40, right: 20, bottom: 58, left: 58 };
+export interface FolioOptions {
+  dots: FolioDotsModel;
+  /** The selected page (highlighted), if any. */
+  selected: string | null;
+  /** Called with a page when its dot is clicked (or chosen with Enter/Space), null on Escape. */
+  onSelect(page: string | null): void;
+  /** The accessible name of the list of dots. */
+  label: string;
+}
+
+/** The lane of non-resident tracked folios, below the column labels. */
+const LANE = { top: 60, height: 28 };
+const MARGIN = { top: 44, right: 20, bottom: LANE.top + LANE.height + 8, left: 58 };
 /** The widest a generation's column gets, so two generations don't turn into slabs. */
 const MAX_COLUMN_WIDTH = 150;
+/** The part of the plot's height the dot grids may take. */
+const DOT_AREA = 0.62;
+/** Room at the left of each half of the lane for its caption. */
+const LANE_CAPTION = 92;
 const formatTick = (value: { valueOf(): number }) => {
   const v = value.valueOf();
   return v >= 10_000 ? format('.3~s')(v) : formatCount(v);
 };
 const TYPE_LABEL: Record<FolioType, string> = { anon: 'anon', file: 'file' };
+const LANE_LABEL: Record<FolioType, string> = { anon: 'anon: swapped', file: 'file: shadow' };
 
 type AnySelection<E extends BaseType> = Selection<E, unknown, null, undefined>;
 
@@ -41,7 +64,7 @@ function layer<E extends BaseType>(parent: AnySelection<BaseType>, tag: string, 
   return parent.append(tag).attr('class', className) as unknown as AnySelection<E>;
 }
 
-export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, options: DrawOptions): void {
+export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, folios: FolioOptions, options: DrawOptions): void {
   const { width, height, duration } = options;
   const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
   const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
@@ -57,12 +80,14 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
   // Typed as a BaseType transition so every child selection can join it.
   const transition = select<BaseType, unknown>(node).transition('generations').duration(duration).ease(easeCubicOut);
 
-  drawLegend(layer<SVGGElement>(root, 'g', 'legend').attr('transform', `translate(${MARGIN.left},14)`), innerWidth);
+  drawLegend(layer<SVGGElement>(root, 'g', 'legend').attr('aria-hidden', 'true').attr('transform', `translate(${MARGIN.left},16)`), model);
 
-  const plot = layer<SVGGElement>(root, 'g', 'plot').attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+  const plot = layer<SVGGElement>(root, 'g', 'plot')
+    .attr('aria-hidden', 'true')
+    .attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
   const plotAny = plot as unknown as AnySelection<BaseType>;
 
-  // y: pages per generation and type.
+  // y: pages per generation (or list) and type.
   const y = scaleLinear()
     .domain([0, Math.max(1, model.maxPages)])
     .nice(5)
@@ -82,29 +107,48 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
     .attr('x', -MARGIN.left + 8)
     .attr('y', -14)
     .text('pages');
+  layer<SVGTextElement>(plotAny, 'text', 'direction').attr('x', innerWidth).attr('y', -14).text(model.direction);
   layer<SVGLineElement>(plotAny, 'line', 'baseline')
     .attr('x1', 0)
     .attr('x2', innerWidth)
     .attr('y1', innerHeight)
     .attr('y2', innerHeight);
 
-  // x: one band per generation, oldest left; narrow charts stay centred.
+  // x: one band per column, oldest (or inactive) left; narrow charts stay centred.
   const span = Math.min(innerWidth, Math.max(1, model.columns.length) * MAX_COLUMN_WIDTH);
   const start = (innerWidth - span) / 2;
-  const x = scaleBand<number>()
-    .domain(model.columns.map((c) => c.seq))
+  const x = scaleBand<string>()
+    .domain(model.columns.map((c) => c.key))
     .range([start, start + span])
     .paddingInner(0.22)
     .paddingOuter(0.12);
   const xType = scaleBand<FolioType>().domain(FOLIO_TYPES).range([0, x.bandwidth()]).paddingInner(0.1);
   const barLeft = (b: GenerationBar) => xType(b.type) ?? 0;
 
+  // The dot grids: one per type, the same in every column (and one per type in the lane).
+  const { dots } = folios;
+  const dotGrid: Record<FolioType, Grid> = {
+    anon: fitGrid(dots.slots.anon, xType.bandwidth(), innerHeight * DOT_AREA),
+    file: fitGrid(dots.slots.file, xType.bandwidth(), innerHeight * DOT_AREA),
+  };
+  const laneHalf = innerWidth / 2;
+  const laneGridWidth = Math.max(0, laneHalf - LANE_CAPTION - 8);
+  const laneGrid: Record<FolioType, Grid> = {
+    anon: fitGrid(dots.slots.anon, laneGridWidth, LANE.height - 4, 8, 3),
+    file: fitGrid(dots.slots.file, laneGridWidth, LANE.height - 4, 8, 3),
+  };
+  /** The top of a column's dots of one type, in plot coordinates (innerHeight when it has none). */
+  const dotsTop = (column: string, type: FolioType) => {
+    const top = dots.topSlot.get(`${column}/${type}`);
+    return top === undefined ? innerHeight : innerHeight - 2 - gridTop(dotGrid[type], top);
+  };
+
   const columnsLayer = layer<SVGGElement>(plotAny, 'g', 'columns');
   // Columns whose exit transition was interrupted by this redraw would stay forever.
   columnsLayer.selectAll('g.column.leaving').remove();
   const columns = columnsLayer
     .selectAll<SVGGElement, GenerationColumn>('g.column')
-    .data(model.columns, (c) => c.seq);
+    .data(model.columns, (c) => c.key);
 
   // A new (younger) generation slides in from the right edge.
   const entering = columns
@@ -113,9 +157,9 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
     .attr('class', 'column')
     .attr('opacity', 0)
     .attr('transform', `translate(${start + span},0)`);
-  entering.append('text').attr('class', 'seq-label').attr('y', innerHeight + 18);
-  entering.append('text').attr('class', 'gen-label').attr('y', innerHeight + 33);
-  entering.append('text').attr('class', 'role-label').attr('y', innerHeight + 48);
+  entering.append('text').attr('class', 'seq-label');
+  entering.append('text').attr('class', 'gen-label');
+  entering.append('text').attr('class', 'role-label');
 
   // An emptied (oldest) generation leaves to the left.
   columns
@@ -128,29 +172,30 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
 
   const merged = entering.merge(columns);
   merged
+    .attr('data-column', (c) => c.key)
     .attr('data-seq', (c) => c.seq)
     .classed('oldest', (c) => c.oldest)
     .classed('youngest', (c) => c.youngest)
     .transition(transition)
     .attr('opacity', 1)
-    .attr('transform', (c) => `translate(${x(c.seq) ?? 0},0)`);
+    .attr('transform', (c) => `translate(${x(c.key) ?? 0},0)`);
 
   const middle = x.bandwidth() / 2;
   merged
     .select<SVGTextElement>('text.seq-label')
     .attr('x', middle)
     .attr('y', innerHeight + 18)
-    .text((c) => `seq ${c.seq}`);
+    .text((c) => c.heading);
   merged
     .select<SVGTextElement>('text.gen-label')
     .attr('x', middle)
     .attr('y', innerHeight + 33)
-    .text((c) => `gen ${c.gen} · ${formatDuration(c.ageNs)}`);
+    .text((c) => c.detail);
   merged
     .select<SVGTextElement>('text.role-label')
     .attr('x', middle)
     .attr('y', innerHeight + 48)
-    .text((c) => (c.youngest && c.oldest ? 'only' : c.youngest ? 'youngest' : c.oldest ? 'oldest' : ''));
+    .text((c) => c.role);
 
   const bars = merged
     .selectAll<SVGRectElement, GenerationBar>('rect.bar')
@@ -158,14 +203,15 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
     .join((enter) =>
       enter
         .append('rect')
-        .attr('data-testid', 'gen-bar')
         .attr('class', (b) => `bar bar-${b.type}`)
         .attr('rx', 2)
         .attr('y', innerHeight)
         .attr('height', 0),
     )
+    .attr('data-testid', model.mode === 'mglru' ? 'gen-bar' : 'list-bar')
     .attr('data-type', (b) => b.type)
     .attr('data-seq', (b) => b.seq)
+    .attr('data-list', (b) => b.list)
     .attr('data-pages', (b) => b.pages)
     .classed('dead', (b) => !b.live)
     .attr('x', barLeft)
@@ -174,17 +220,13 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
     .selectAll('title')
     .data((b) => [b])
     .join('title')
-    .text(
-      (b) =>
-        `seq ${b.seq}: ${formatCount(b.pages)} ${TYPE_LABEL[b.type]} pages (${formatPages(b.pages)})` +
-        (b.live ? '' : ` — older than min_seq[${b.type}]`),
-    );
+    .text((b) => b.title);
   bars
     .transition(transition)
     .attr('y', (b) => y(b.pages))
     .attr('height', (b) => innerHeight - y(b.pages));
 
-  // Page counts over the bars, when there is room for them.
+  // Page counts over the bars (and over their dots), when there is room for them.
   const showValues = xType.bandwidth() >= 26;
   merged
     .selectAll<SVGTextElement, GenerationBar>('text.bar-value')
@@ -194,15 +236,192 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, op
     .classed('zero', (b) => b.pages === 0)
     .text((b) => (b.pages >= 10_000 ? format('.3~s')(b.pages) : formatCount(b.pages)))
     .transition(transition)
-    .attr('y', (b) => y(b.pages) - 4);
+    .attr('y', (b) => Math.min(y(b.pages), dotsTop(b.column, b.type)) - 4);
 
   layer<SVGTextElement>(plotAny, 'text', 'empty-note')
     .attr('x', innerWidth / 2)
     .attr('y', innerHeight / 2)
-    .text(model.columns.length === 0 ? 'No generations' : '');
+    .text(model.columns.length === 0 ? (model.mode === 'mglru' ? 'No generations' : 'No lists') : '');
+
+  // The lane of shadow and swap entries: tracked pages that were reclaimed.
+  const laneTop = innerHeight + LANE.top;
+  const lane = layer<SVGGElement>(plotAny, 'g', 'lane').attr('transform', `translate(0,${laneTop})`);
+  layer<SVGRectElement>(lane as unknown as AnySelection<BaseType>, 'rect', 'lane-bg')
+    .attr('x', -4)
+    .attr('width', innerWidth + 8)
+    .attr('height', LANE.height)
+    .attr('rx', 4);
+  layer<SVGTextElement>(lane as unknown as AnySelection<BaseType>, 'text', 'lane-title')
+    .attr('x', -MARGIN.left + 8)
+    .attr('y', LANE.height / 2 + 4)
+    .text('evicted');
+  lane
+    .selectAll<SVGTextElement, FolioType>('text.lane-caption')
+    .data(FOLIO_TYPES)
+    .join('text')
+    .attr('class', (t) => `lane-caption lane-${t}`)
+    .attr('x', (_, i) => i * laneHalf + 4)
+    .attr('y', LANE.height / 2 + 4)
+    .text((t) => LANE_LABEL[t]);
+
+  /** A dot's centre in plot coordinates. */
+  const position = (d: FolioDot): [number, number] => {
+    if (d.column === null) {
+      const grid = laneGrid[d.kind];
+      const left = FOLIO_TYPES.indexOf(d.kind) * laneHalf + LANE_CAPTION;
+      const cell = gridCell(grid, d.slot, laneGridWidth);
+      const bottom = laneTop + LANE.height / 2 + (grid.rows * grid.spacing) / 2;
+      return [left + cell.x, bottom - cell.y];
+    }
+    const grid = dotGrid[d.kind];
+    const cell = gridCell(grid, d.slot, xType.bandwidth());
+    return [(x(d.column) ?? 0) + (xType(d.kind) ?? 0) + cell.x, innerHeight - 2 - cell.y];
+  };
+  const spacing = (d: FolioDot) => (d.column === null ? laneGrid : dotGrid)[d.kind].spacing;
+  const radius = (d: FolioDot) =>
+    d.column === null ? Math.max(1.5, spacing(d) * 0.32) : dotRadius(spacing(d), d.tier, model.mode);
+
+  drawDots(root, folios, { transition, position, spacing, radius, margin: MARGIN });
 }
 
-function drawLegend(legend: AnySelection<SVGGElement>, innerWidth: number): void {
+interface DotGeometry {
+  transition: Transition<BaseType, unknown, null, undefined>;
+  position(d: FolioDot): [number, number];
+  spacing(d: FolioDot): number;
+  radius(d: FolioDot): number;
+  margin: typeof MARGIN;
+}
+
+/**
+ * The tracked folios: a listbox of dots (one option per page) with one tab
+ * stop; arrows move between dots, Enter or Space selects, Escape clears.
+ */
+function drawDots(root: AnySelection<BaseType>, folios: FolioOptions, geometry: DotGeometry): void {
+  const { transition, position, spacing, radius, margin } = geometry;
+  const translate = (d: FolioDot) => {
+    const [cx, cy] = position(d);
+    return `translate(${cx},${cy})`;
+  };
+  const listbox = layer<SVGGElement>(root, 'g', 'folios')
+    .attr('role', 'listbox')
+    .attr('aria-label', folios.label)
+    .attr('aria-orientation', 'horizontal')
+    .attr('transform', `translate(${margin.left},${margin.top})`);
+  const listNode = listbox.node()!;
+  const focused = document.activeElement;
+
+  listbox.selectAll('g.folio.leaving').remove();
+  const join = listbox.selectAll<SVGGElement, FolioDot>('g.folio').data(folios.dots.dots, (d) => d.page);
+
+  const entering = join
+    .enter()
+    .append('g')
+    .attr('class', 'folio')
+    .attr('role', 'option')
+    .attr('data-testid', 'folio-dot')
+    .attr('opacity', 0)
+    .attr('transform', translate);
+  entering.append('circle').attr('class', 'hit');
+  entering.append('circle').attr('class', 'halo');
+  entering.append('circle').attr('class', 'dot').attr('r', 0);
+  entering.append('title');
+
+  join
+    .exit()
+    .classed('leaving', true)
+    .attr('role', null)
+    .attr('tabindex', null)
+    .attr('aria-hidden', 'true')
+    .transition(transition)
+    .attr('opacity', 0)
+    .remove();
+
+  const dots = entering.merge(join);
+  // Reading order = keyboard order; moving the focused dot in the DOM blurs it, so it is focused again.
+  dots.order();
+  if (focused instanceof SVGElement && focused.isConnected && document.activeElement !== focused) {
+    focused.focus({ preventScroll: true });
+  }
+
+  const { selected } = folios;
+  const pages = new Set(folios.dots.dots.map((d) => d.page));
+  const remembered = listNode.dataset.active;
+  const active =
+    selected !== null && pages.has(selected)
+      ? selected
+      : remembered && pages.has(remembered)
+        ? remembered
+        : (folios.dots.dots[0]?.page ?? null);
+  if (active) listNode.dataset.active = active;
+
+  dots
+    .attr('data-page', (d) => d.page)
+    .attr('data-kind', (d) => d.kind)
+    .attr('data-state', (d) => d.state)
+    .attr('data-column', (d) => d.column ?? 'lane')
+    .attr('data-seq', (d) => d.seq)
+    .attr('data-tier', (d) => d.tier)
+    .attr('aria-label', (d) => d.label)
+    .attr('aria-selected', (d) => String(d.page === selected))
+    .attr('tabindex', (d) => (d.page === active ? 0 : -1))
+    .attr('class', (d) => `folio folio-${d.kind} state-${d.state}${d.page === selected ? ' selected' : ''}`)
+    .on('click', (_, d) => folios.onSelect(d.page))
+    .on('focus', (_, d) => {
+      // Roving tab stop: the last dot focused is where Tab comes back to.
+      listNode.dataset.active = d.page;
+      listbox.selectAll<SVGGElement, FolioDot>('g.folio').attr('tabindex', (o) => (o.page === d.page ? 0 : -1));
+    })
+    .on('keydown', (event: KeyboardEvent, d) => onDotKey(event, d, listNode, folios));
+  dots.select('title').text((d) => d.label);
+  dots
+    .select('circle.hit')
+    .attr('r', (d) => spacing(d) / 2 + 0.5)
+    .attr('fill', 'transparent');
+  dots.select('circle.halo').attr('r', (d) => radius(d) + 4);
+  dots
+    .transition(transition)
+    .attr('opacity', 1)
+    .attr('transform', translate)
+    .select('circle.dot')
+    .attr('r', radius);
+}
+
+function onDotKey(event: KeyboardEvent, d: FolioDot, list: SVGGElement, folios: FolioOptions): void {
+  const options = Array.from(list.querySelectorAll<SVGGElement>(':scope > g.folio:not(.leaving)'));
+  const here = options.findIndex((o) => o.dataset.page === d.page);
+  let next: number | null = null;
+  switch (event.key) {
+    case 'ArrowRight':
+    case 'ArrowDown':
+      next = Math.min(options.length - 1, here + 1);
+      break;
+    case 'ArrowLeft':
+    case 'ArrowUp':
+      next = Math.max(0, here - 1);
+      break;
+    case 'Home':
+      next = 0;
+      break;
+    case 'End':
+      next = options.length - 1;
+      break;
+    case 'Enter':
+    case ' ':
+      folios.onSelect(d.page);
+      break;
+    case 'Escape':
+      folios.onSelect(null);
+      break;
+    default:
+      return;
+  }
+  // The page's own shortcuts (→ steps, Space plays) must not see these keys.
+  event.preventDefault();
+  event.stopPropagation();
+  if (next !== null) options[next]?.focus();
+}
+
+function drawLegend(legend: AnySelection<SVGGElement>, model: GenerationsModel): void {
   const items = legend
     .selectAll<SVGGElement, FolioType>('g.legend-item')
     .data(FOLIO_TYPES)
@@ -215,11 +434,27 @@ function drawLegend(legend: AnySelection<SVGGElement>, innerWidth: number): void
     .attr('transform', (_, i) => `translate(${i * 64},0)`);
   items.select('rect').attr('class', (t) => `swatch bar-${t}`);
   items.select('text').text((t) => TYPE_LABEL[t]);
-  legend
-    .selectAll('text.direction')
-    .data([0])
-    .join('text')
-    .attr('class', 'direction')
-    .attr('x', innerWidth)
-    .text('oldest → youngest (evicted from the oldest)');
+
+  // The dots: sizes by tier with MGLRU, and the hollow dots of reclaimed pages.
+  const key = layer<SVGGElement>(legend as unknown as AnySelection<BaseType>, 'g', 'dot-key').attr('transform', 'translate(140,0)');
+  const sizes = model.mode === 'mglru' ? [0, 1, 2, 3] : [1];
+  const samples = key
+    .selectAll<SVGCircleElement, number>('circle.sample')
+    .data(sizes)
+    .join('circle')
+    .attr('class', 'sample')
+    .attr('r', (tier) => dotRadius(9, tier, model.mode))
+    .attr('cy', -4);
+  samples.attr('cx', (_, i) => i * 10 + 4);
+  const cursor = sizes.length * 10 + 2;
+  const text = model.mode === 'mglru' ? 'tracked folio, tier 0–3' : 'tracked folio';
+  layer<SVGTextElement>(key as unknown as AnySelection<BaseType>, 'text', 'dot-text').attr('x', cursor).text(text);
+  const hollowX = cursor + (model.mode === 'mglru' ? 150 : 92);
+  layer<SVGCircleElement>(key as unknown as AnySelection<BaseType>, 'circle', 'hollow')
+    .attr('cx', hollowX)
+    .attr('cy', -4)
+    .attr('r', 3);
+  layer<SVGTextElement>(key as unknown as AnySelection<BaseType>, 'text', 'hollow-text')
+    .attr('x', hollowX + 8)
+    .text('evicted');
 }
