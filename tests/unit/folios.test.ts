@@ -37,6 +37,7 @@ function folio(page: string, state: string, extra: Partial<TrackedFolioView> = {
     page,
     kind: page.startsWith('anon') ? 'anon' : 'file',
     memcg: '/job',
+    node: state === 'resident' ? 0 : undefined,
     state,
     seq: undefined,
     tier: 0,

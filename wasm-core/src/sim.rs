@@ -21,7 +21,7 @@ use crate::mm::vmstat::{Counters, Item};
 use crate::mm::{AddressSpace, MappingId, MappingKind, MemcgId, Mm, MAX_NR_ZONES};
 use crate::rng::Rng;
 use crate::scenario::{parent_path, Scenario, ScenarioError};
-use crate::view::{Counter, EventView, Frame, GenView, LruvecView, TierView, TrackedFolioView};
+use crate::view::{Counter, EventView, Frame, GenView, KswapdView, LruvecView, MemcgLruView, MemcgView, NodeView, ReclaimRoundView, ReclaimView, TierView, TrackedFolioView, ZoneView};
 use crate::workload::{Generator, Target};
 
 /// A running workload.
@@ -285,12 +285,14 @@ impl Simulation {
                     seq: None,
                     tier: 0,
                     active: false,
+                    node: None,
                 };
                 match mm.slot(m as MappingId, idx) {
                     Slot::Folio(f) => {
                         v.state = "resident".into();
                         let lv = mm.folios.lruvec[f as usize];
                         v.memcg = mm.memcgs[mm.lruvec_memcg(lv) as usize].path.clone();
+                        v.node = Some(mm.lruvec_node(lv) as u32);
                         if let Some(gen) = mm.folios.lru_gen(f) {
                             v.seq = Some(mm.seq_of_gen(lv, mm.folios.type_of(f), gen));
                         }
@@ -576,7 +578,107 @@ impl Simulation {
             events_dropped: mm.events.dropped,
             folios: self.tracked_folios(),
             folio_events: mm.traces.iter().map(|t| self.trace_view(t)).collect(),
+            nodes: self.node_views(),
+            memcgs: self.memcg_views(),
+            pgsteal_cv: self.pgsteal_cv(),
+            reclaims: self.reclaim_log.iter().rev().take(64).rev().map(|r| reclaim_view(r, &mm.memcgs[r.memcg as usize].path)).collect(),
         }
+    }
+
+    fn node_views(&self) -> Vec<NodeView> {
+        let mm = &self.mm;
+        let step_start = self.step.saturating_sub(1) * self.scenario.step_ns;
+        mm.nodes
+            .iter()
+            .enumerate()
+            .map(|(n, p)| {
+                let k = &p.kswapd;
+                let unset = mm.kswapd_zoneidx_unset();
+                NodeView {
+                    node: n as u32,
+                    zones: p
+                        .zones
+                        .iter()
+                        .filter(|z| z.managed > 0)
+                        .map(|z| ZoneView {
+                            name: z.zone_type.name().into(),
+                            managed: z.managed,
+                            free: z.free_pages(),
+                            min: z.watermark[0],
+                            low: z.watermark[1],
+                            high: z.watermark[2],
+                            lowmem_reserve: z.lowmem_reserve,
+                        })
+                        .collect(),
+                    kswapd: KswapdView {
+                        mode: mode_name(k.mode).into(),
+                        transitions: k.timeline.iter().filter(|(t, _)| *t >= step_start && self.step > 0).map(|(t, m)| (*t, mode_name(*m).to_string())).collect(),
+                        failures: k.failures,
+                        pending_zoneidx: (k.highest_zoneidx != unset || !mm.knobs.kswapd_classzone_fix).then_some(k.highest_zoneidx.min(3) as u32),
+                        sleeps: k.sleeps,
+                        premature_sleeps: k.premature_sleeps,
+                    },
+                    memcg_lru: (mm.knobs.lru_gen_enabled && mm.knobs.memcg_lru).then(|| {
+                        let l = &p.memcg_lru;
+                        MemcgLruView {
+                            seq: l.seq,
+                            old_gen: (l.seq % 2) as u32,
+                            nr_memcgs: l.nr_memcgs,
+                            bins: l
+                                .fifo
+                                .iter()
+                                .map(|bins| bins.iter().map(|b| b.iter().map(|&lv| mm.memcgs[mm.lruvec_memcg(lv) as usize].path.clone()).collect()).collect())
+                                .collect(),
+                        }
+                    }),
+                }
+            })
+            .collect()
+    }
+
+    fn memcg_views(&self) -> Vec<MemcgView> {
+        let lim = |v: u64| (v != PAGE_COUNTER_MAX).then_some(v);
+        self.mm
+            .memcgs
+            .iter()
+            .map(|cg| MemcgView {
+                path: cg.path.clone(),
+                usage: cg.usage,
+                max: lim(cg.memory_max),
+                high: lim(cg.memory_high),
+                low: cg.memory_low,
+                min: cg.memory_min,
+                swap_usage: cg.swap_usage,
+                pgscan: cg.stat.get(Item::PgscanKswapd) + cg.stat.get(Item::PgscanDirect),
+                pgsteal: cg.stat.get(Item::PgstealKswapd) + cg.stat.get(Item::PgstealDirect),
+                events_low: cg.events.low,
+                events_max: cg.events.max,
+                events_oom: cg.events.oom,
+                events_oom_kill: cg.events.oom_kill,
+                leaf: cg.children.is_empty() && cg.id != 0,
+            })
+            .collect()
+    }
+
+    /// stddev(pgsteal) / mean(pgsteal) over the leaf memcgs (the fairness
+    /// metric of patch 001).
+    pub fn pgsteal_cv(&self) -> f64 {
+        let v: Vec<f64> = self
+            .mm
+            .memcgs
+            .iter()
+            .filter(|cg| cg.children.is_empty() && cg.id != 0)
+            .map(|cg| (cg.stat.get(Item::PgstealKswapd) + cg.stat.get(Item::PgstealDirect)) as f64)
+            .collect();
+        if v.len() < 2 {
+            return 0.0;
+        }
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        if mean == 0.0 {
+            return 0.0;
+        }
+        let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / v.len() as f64;
+        var.sqrt() / mean
     }
 
     fn lruvec_view(&self, lv: &Lruvec) -> LruvecView {
@@ -764,6 +866,27 @@ impl Simulation {
             }
         }
         Ok(())
+    }
+}
+
+fn mode_name(m: crate::mm::kswapd::KswapdMode) -> &'static str {
+    match m {
+        crate::mm::kswapd::KswapdMode::Asleep => "asleep",
+        crate::mm::kswapd::KswapdMode::Napping => "napping",
+        crate::mm::kswapd::KswapdMode::Running => "running",
+    }
+}
+
+fn reclaim_view(r: &MemoryReclaim, path: &str) -> ReclaimView {
+    ReclaimView {
+        memcg: path.to_string(),
+        requested: r.requested,
+        reclaimed: r.reclaimed,
+        overreclaim: r.reclaimed as i64 - r.requested as i64,
+        ok: r.ok,
+        start_ns: r.start_ns,
+        duration_ns: r.duration_ns,
+        rounds: r.rounds.iter().map(|b| ReclaimRoundView { batch: b.batch, reclaimed: b.reclaimed }).collect(),
     }
 }
 

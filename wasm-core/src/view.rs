@@ -159,6 +159,8 @@ pub struct TrackedFolioView {
     pub kind: String,
     /// The memcg its address space belongs to.
     pub memcg: String,
+    /// The node of the lruvec its folio is on (resident only).
+    pub node: Option<u32>,
     /// "resident", "evicted" (a shadow entry remains), "swapped" (a swap
     /// entry with its shadow), or "absent" (never touched).
     pub state: String,
@@ -168,6 +170,114 @@ pub struct TrackedFolioView {
     pub tier: u32,
     /// Classic LRU: on the active list.
     pub active: bool,
+}
+
+/// A zone's free pages against its watermarks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct ZoneView {
+    /// "DMA", "DMA32", "Normal", "Movable".
+    pub name: String,
+    pub managed: u64,
+    pub free: u64,
+    pub min: u64,
+    pub low: u64,
+    pub high: u64,
+    /// lowmem_reserve[j]: pages kept back from allocations that could use zone j.
+    pub lowmem_reserve: [u64; 4],
+}
+
+/// kswapd of one node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct KswapdView {
+    /// "asleep", "napping" or "running".
+    pub mode: String,
+    /// State changes during the last step: (simulated ns, mode).
+    pub transitions: Vec<(u64, String)>,
+    pub failures: u32,
+    /// The pending kswapd_highest_zoneidx (null = unset).
+    pub pending_zoneidx: Option<u32>,
+    pub sleeps: u64,
+    pub premature_sleeps: u64,
+}
+
+/// The memcg LRU of a node: which memcg sits in which generation and bin.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct MemcgLruView {
+    pub seq: u64,
+    /// The old generation (seq % 2).
+    pub old_gen: u32,
+    pub nr_memcgs: [u64; 2],
+    /// bins[gen][bin]: memcg paths, head first.
+    pub bins: Vec<Vec<Vec<String>>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct NodeView {
+    pub node: u32,
+    pub zones: Vec<ZoneView>,
+    pub kswapd: KswapdView,
+    /// Present with MGLRU and the memcg LRU.
+    pub memcg_lru: Option<MemcgLruView>,
+}
+
+/// A memcg's usage, limits and reclaim counters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct MemcgView {
+    pub path: String,
+    /// memory.current, pages.
+    pub usage: u64,
+    /// memory.max / high / low / min (null = max / 0).
+    pub max: Option<u64>,
+    pub high: Option<u64>,
+    pub low: u64,
+    pub min: u64,
+    /// memory.swap.current.
+    pub swap_usage: u64,
+    /// memory.stat pgscan and pgsteal (hierarchical).
+    pub pgscan: u64,
+    pub pgsteal: u64,
+    /// memory.events.
+    pub events_low: u64,
+    pub events_max: u64,
+    pub events_oom: u64,
+    pub events_oom_kill: u64,
+    pub leaf: bool,
+}
+
+/// One round of a memory.reclaim write.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct ReclaimRoundView {
+    pub batch: u64,
+    pub reclaimed: u64,
+}
+
+/// One write to memory.reclaim and what it did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct ReclaimView {
+    pub memcg: String,
+    pub requested: u64,
+    pub reclaimed: u64,
+    /// reclaimed - requested (negative: fell short).
+    pub overreclaim: i64,
+    /// false: -EAGAIN.
+    pub ok: bool,
+    pub start_ns: u64,
+    pub duration_ns: u64,
+    pub rounds: Vec<ReclaimRoundView>,
 }
 
 /// Everything the UI needs to draw one step: sent once per step, small.
@@ -190,4 +300,10 @@ pub struct Frame {
     pub folios: Vec<TrackedFolioView>,
     /// Decisions about tracked folios in the last step.
     pub folio_events: Vec<EventView>,
+    pub nodes: Vec<NodeView>,
+    pub memcgs: Vec<MemcgView>,
+    /// stddev / mean of pgsteal over the leaf memcgs (0 with fewer than two).
+    pub pgsteal_cv: f64,
+    /// The most recent memory.reclaim writes (at most 64), oldest first.
+    pub reclaims: Vec<ReclaimView>,
 }
