@@ -17,6 +17,16 @@ pub fn metrics(sim: &Simulation) -> Map<String, Value> {
     m.insert("sim_time_s".into(), json!(secs));
     m.insert("accesses".into(), json!(acc));
     m.insert("hit_ratio".into(), json!(if acc > 0 { hits as f64 / acc as f64 } else { 0.0 }));
+    if !sim.reclaim_log.is_empty() {
+        let req: u64 = sim.reclaim_log.iter().map(|r| r.requested).sum();
+        let got: u64 = sim.reclaim_log.iter().map(|r| r.reclaimed).sum();
+        m.insert("memory_reclaim_writes".into(), json!(sim.reclaim_log.len()));
+        m.insert("memory_reclaim_requested".into(), json!(req));
+        m.insert("memory_reclaim_reclaimed".into(), json!(got));
+        m.insert("memory_reclaim_eagain".into(), json!(sim.reclaim_log.iter().filter(|r| !r.ok).count()));
+        m.insert("memory_reclaim_rounds".into(), json!(sim.reclaim_log.iter().map(|r| r.rounds.len()).sum::<usize>()));
+    }
+    m.insert("pgsteal_cv".into(), json!(sim.pgsteal_cv()));
     for t in &sim.tasks {
         m.insert(format!("{}_ops_per_sec", t.name), json!(if secs > 0.0 { t.accesses as f64 / secs } else { 0.0 }));
         m.insert(format!("{}_hit_ratio", t.name), json!(if t.accesses > 0 { t.hits as f64 / t.accesses as f64 } else { 0.0 }));

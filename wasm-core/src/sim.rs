@@ -148,6 +148,7 @@ impl Simulation {
             writeback: Default::default(),
             traces: Vec::new(),
             current: Default::default(),
+            memcg_iter: Default::default(),
             alloc_latencies: Vec::new(),
         };
 

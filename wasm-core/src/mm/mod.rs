@@ -77,11 +77,15 @@ pub struct Knobs {
     pub memcg_lru: bool,
     /// Patch 003: how memory.reclaim sizes its rounds.
     pub proactive_batch: memcontrol::ProactiveBatch,
+    /// Kernels before ~6.11: shrink_node_memcgs() visits every memcg of the
+    /// subtree on every pass instead of a partial walk with a shared
+    /// iterator. false = v6.12.
+    pub memcg_full_walk: bool,
 }
 
 impl Default for Knobs {
     fn default() -> Self {
-        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying }
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false }
     }
 }
 
@@ -153,6 +157,9 @@ pub struct Mm {
     pub traces: Vec<trace::FolioTrace>,
     /// The task on whose behalf the engine runs now.
     pub current: Current,
+    /// mem_cgroup_iter's shared reclaim iterators: (target, node) -> the
+    /// position in the target's subtree where the next partial walk starts.
+    pub memcg_iter: std::collections::BTreeMap<(MemcgId, usize), usize>,
     /// Every page allocation's latency in simulated ns (fast path cost plus
     /// the slow path's direct reclaim), for percentiles.
     pub alloc_latencies: Vec<u32>,

@@ -319,12 +319,19 @@ impl Mm {
 
     /// shrink_node_memcgs() (v6.12): walk the target's subtree
     /// (mem_cgroup_iter), skipping memcgs protected by memory.min, and by
-    /// memory.low unless this is the low-reclaim retry; a partial walk stops
-    /// once nr_to_reclaim is met (not for kswapd).
+    /// memory.low unless this is the low-reclaim retry. A partial walk (not
+    /// kswapd) uses the shared iterator of (target, node), starting after the
+    /// memcg where the last partial walk stopped, and stops once
+    /// nr_to_reclaim is met; reaching the end of the tree resets the iterator.
+    /// With `memcg_full_walk` (kernels before ~6.11) every walk visits every memcg.
     pub fn shrink_node_memcgs(&mut self, node: usize, sc: &mut ScanControl) {
         let target = sc.target_mem_cgroup.unwrap_or(ROOT_MEMCG);
-        let partial = !sc.kswapd;
-        for memcg in self.memcg_subtree(target) {
+        let partial = !sc.kswapd && !self.knobs.memcg_full_walk;
+        let order = self.memcg_subtree(target);
+        // A walk that would start past the last memcg starts over at the target.
+        let start = if partial { self.memcg_iter.get(&(target, node)).copied().filter(|&p| p < order.len()).unwrap_or(0) } else { 0 };
+        let mut stopped_at = None;
+        for (i, &memcg) in order.iter().enumerate().skip(start) {
             if self.mem_cgroup_below_min(sc.target_mem_cgroup, memcg) {
                 continue;
             }
@@ -338,8 +345,14 @@ impl Mm {
             let lv = self.lruvec_id(memcg, node);
             self.shrink_lruvec(lv, sc);
             if partial && sc.nr_reclaimed >= sc.nr_to_reclaim {
+                stopped_at = Some(i);
                 break;
             }
+        }
+        if partial {
+            // mem_cgroup_iter_break() keeps the position; the end of the tree resets it.
+            let next = stopped_at.map_or(0, |i| i + 1);
+            self.memcg_iter.insert((target, node), next);
         }
     }
 

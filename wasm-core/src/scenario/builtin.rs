@@ -51,6 +51,22 @@ Builtin {
         ParamSpec { name: "watermark_scale_factor", default: 10.0, min: 1.0, max: 3000.0, integer: true, help: "vm.watermark_scale_factor: the gap between min, low and high watermarks, in 1/10000 of a zone" },
     ],
     build: global_pressure,
+},
+Builtin {
+    name: "proactive-root",
+    title: "memory.reclaim on the root of many memcgs",
+    description: "Sibling memcgs each read and write their own region at random, with no memory pressure; a userspace agent writes to the root's memory.reclaim at intervals. With MGLRU and the memcg LRU, each write is served by shrink_many walking the memcg LRU from a random bin (lru_gen_rotate_memcg moves reclaimed memcgs to the young generation), so every memcg gives back a similar share over time. Watch pgsteal per memcg, its coefficient of variation, and each write's rounds and overreclaim.",
+    params: &[
+        ParamSpec { name: "memcgs", default: 16.0, min: 2.0, max: 512.0, integer: true, help: "sibling memcgs under the root" },
+        ParamSpec { name: "pages_per_memcg", default: 512.0, min: 64.0, max: 65_536.0, integer: true, help: "pages each memcg's job touches" },
+        ParamSpec { name: "request", default: 256.0, min: 1.0, max: 1_048_576.0, integer: true, help: "pages per memory.reclaim write" },
+        ParamSpec { name: "interval_ms", default: 200.0, min: 10.0, max: 60_000.0, integer: true, help: "time between memory.reclaim writes" },
+        ParamSpec { name: "rate", default: 20_000.0, min: 100.0, max: 10_000_000.0, integer: true, help: "each job's accesses per simulated second" },
+        ParamSpec { name: "lru_gen", default: 1.0, min: 0.0, max: 1.0, integer: true, help: "1 = MGLRU, 0 = the classic active/inactive LRU" },
+        ParamSpec { name: "memcg_lru", default: 1.0, min: 0.0, max: 1.0, integer: true, help: "with MGLRU: 1 = the memcg LRU (v6.3+), 0 = walk every memcg (v6.1/6.2)" },
+        ParamSpec { name: "batch", default: 2.0, min: 0.0, max: 2.0, integer: true, help: "memory.reclaim batches: 0 = whole request (<= v6.6), 1 = 32 pages (v6.7-6.12), 2 = remaining/4 (v6.13+)" },
+    ],
+    build: proactive_root,
 }];
 
 fn global_pressure(p: &Params, seed: u64) -> Scenario {
@@ -100,6 +116,56 @@ fn global_pressure(p: &Params, seed: u64) -> Scenario {
         ],
         proactive: Vec::new(),
         knobs: Knobs::default(),
+    }
+}
+
+fn proactive_root(p: &Params, seed: u64) -> Scenario {
+    let n = p.u32("memcgs");
+    let pages = p.u32("pages_per_memcg");
+    let memcgs: Vec<MemcgSpec> = (0..n).map(|i| MemcgSpec { path: format!("/memcg{i}"), ..Default::default() }).collect();
+    let workloads = (0..n)
+        .map(|i| WorkloadSpec {
+            name: format!("job{i}"),
+            memcg: format!("/memcg{i}"),
+            node: 0,
+            pattern: Pattern::Uniform,
+            // fio --ioengine=mmap on /dev/zero: shared anonymous memory, swap-backed.
+            target: Target::Anon { pages, write_percent: 50 },
+            rate: p.u64("rate"),
+            start_ns: 0,
+            stop_ns: 0,
+            gfp: Default::default(),
+        })
+        .collect();
+    let mut knobs = Knobs { lru_gen_enabled: p.u32("lru_gen") == 1, memcg_lru: p.u32("memcg_lru") == 1, ..Knobs::default() };
+    knobs.proactive_batch = match p.u32("batch") {
+        0 => crate::mm::memcontrol::ProactiveBatch::Whole,
+        1 => crate::mm::memcontrol::ProactiveBatch::SwapClusterMax,
+        _ => crate::mm::memcontrol::ProactiveBatch::Decaying,
+    };
+    let interval = p.u64("interval_ms") * 1_000_000;
+    Scenario {
+        version: SCENARIO_VERSION,
+        name: "proactive-root".into(),
+        title: "memory.reclaim on the root of many memcgs".into(),
+        description: String::new(),
+        seed,
+        step_ns: 10_000_000,
+        duration_ns: 10_000_000_000,
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: (n * pages * 2).max(16_384) }] }],
+        min_free_kbytes: None,
+        watermark_scale_factor: 10,
+        swap_pages: u64::from(n * pages) * 2,
+        memcgs,
+        workloads,
+        proactive: vec![crate::scenario::ProactiveSpec {
+            memcg: "/".into(),
+            pages: p.u64("request"),
+            start_ns: interval,
+            interval_ns: interval,
+            count: 1_000_000,
+        }],
+        knobs,
     }
 }
 
