@@ -81,3 +81,18 @@ fn broken_scenario_file_names_the_field() {
     assert_eq!(code, 2);
     assert!(err.contains("scenario file"), "{err}");
 }
+
+#[test]
+fn a_misspelt_field_in_a_scenario_file_is_named() {
+    let dir = std::env::temp_dir().join(format!("reclaim-sim-typo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("typo.json");
+    std::fs::write(&f, r#"{"version": 1, "name": "x", "seed": 1, "stepNs": 1000000, "durationNs": 10000000,
+        "nodes": [{"zones": [{"zone": "Normal", "pages": 4096}]}],
+        "workloads": [{"name": "w", "memcg": "/", "pattern": {"kind": "uniform"}, "target": {"kind": "anon", "pages": 100}}],
+        "knobs": {"memcgLRU": false}}"#).unwrap();
+    let (code, out, err) = sim(&["run", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("memcgLRU"), "{err}");
+}

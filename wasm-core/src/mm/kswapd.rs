@@ -346,9 +346,14 @@ impl Mm {
     }
 
     /// kswapd_age_node(): with MGLRU (v6.12) lru_gen_age_node only checks
-    /// min_ttl (0: nothing to do); with the classic LRU, deactivate anon
+    /// min_ttl (0: nothing to do); without the memcg LRU (v6.1) it ages the
+    /// memcgs (lru_gen_age_node_61); with the classic LRU, deactivate anon
     /// pages of every memcg when the node's inactive anon list is low.
     fn kswapd_age_node(&mut self, node: usize, sc: &mut ScanControl) {
+        if self.knobs.lru_gen_enabled && !self.knobs.memcg_lru {
+            self.lru_gen_age_node_61(node, sc);
+            return;
+        }
         if self.knobs.lru_gen_enabled || self.swap.nr_free() == 0 {
             return;
         }

@@ -705,6 +705,9 @@ impl Mm {
                 }
                 clean.push(f);
             }
+            if type_ == super::LRU_GEN_ANON {
+                sc.last_evicted_anon = true;
+            }
             let item = if sc.kswapd { Item::PgstealKswapd } else { Item::PgstealDirect };
             self.count(memcg, item, reclaimed, !sc.cgroup_reclaim());
             self.count(memcg, Item::PgstealAnon.plus(type_), reclaimed, true);

@@ -18,6 +18,7 @@ pub mod lruvec;
 pub mod memcg_lru;
 pub mod memcontrol;
 pub mod mglru;
+pub mod mglru_v61;
 pub mod page_alloc;
 pub mod pgdat;
 pub mod swap;
@@ -60,7 +61,7 @@ pub type MappingId = u32;
 /// Switches: kernel behaviour that the scenario (and later, the patch
 /// experiments) choose. Defaults are the v6.12 baseline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Knobs {
     /// CONFIG_LRU_GEN with /sys/kernel/mm/lru_gen/enabled = y.
     pub lru_gen_enabled: bool,
@@ -81,11 +82,16 @@ pub struct Knobs {
     /// subtree on every pass instead of a partial walk with a shared
     /// iterator. false = v6.12.
     pub memcg_full_walk: bool,
+    /// Patch 000 (v6.1, "multi-gen LRU: optimize multiple memcgs"): applies
+    /// to MGLRU without the memcg LRU (v6.1/6.2). kswapd first reclaims
+    /// memcgs that can evict without aging, and the eviction loop backs off.
+    /// false = the MGLRU series before it.
+    pub optimize_multiple_memcgs: bool,
 }
 
 impl Default for Knobs {
     fn default() -> Self {
-        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false }
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true }
     }
 }
 

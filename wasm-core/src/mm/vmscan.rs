@@ -60,6 +60,11 @@ pub struct ScanControl {
     pub skipped_deactivate: bool,
     pub cache_trim_mode: bool,
     pub file_is_tiny: bool,
+    // MGLRU v6.1 (patch 000) state.
+    pub memcgs_need_aging: bool,
+    pub last_reclaimed: u64,
+    /// The last evict_folios() isolated anon folios (need_swapping).
+    pub last_evicted_anon: bool,
 }
 
 impl ScanControl {
@@ -91,6 +96,9 @@ impl ScanControl {
             skipped_deactivate: false,
             cache_trim_mode: false,
             file_is_tiny: false,
+            memcgs_need_aging: false,
+            last_reclaimed: 0,
+            last_evicted_anon: false,
         }
     }
 
@@ -310,7 +318,9 @@ impl Mm {
     /// shrink_lruvec(): one lruvec's share of a reclaim pass.
     pub fn shrink_lruvec(&mut self, lv: LruvecId, sc: &mut ScanControl) {
         self.cost_ns += cost::SHRINK_LRUVEC_NS;
-        if self.knobs.lru_gen_enabled {
+        if self.knobs.lru_gen_enabled && !self.knobs.memcg_lru {
+            self.lru_gen_shrink_lruvec_61(lv, sc);
+        } else if self.knobs.lru_gen_enabled {
             self.lru_gen_shrink_lruvec(lv, sc);
         } else {
             self.classic_shrink_lruvec(lv, sc);
@@ -326,7 +336,9 @@ impl Mm {
     /// With `memcg_full_walk` (kernels before ~6.11) every walk visits every memcg.
     pub fn shrink_node_memcgs(&mut self, node: usize, sc: &mut ScanControl) {
         let target = sc.target_mem_cgroup.unwrap_or(ROOT_MEMCG);
-        let partial = !sc.kswapd && !self.knobs.memcg_full_walk;
+        // v6.1/6.2 MGLRU (no memcg LRU) predates partial walks too.
+        let full_walk = self.knobs.memcg_full_walk || (self.knobs.lru_gen_enabled && !self.knobs.memcg_lru);
+        let partial = !sc.kswapd && !full_walk;
         let order = self.memcg_subtree(target);
         // A walk that would start past the last memcg starts over at the target.
         let start = if partial { self.memcg_iter.get(&(target, node)).copied().filter(|&p| p < order.len()).unwrap_or(0) } else { 0 };

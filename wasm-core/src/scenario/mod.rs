@@ -46,7 +46,7 @@ impl fmt::Display for ScenarioError {
 impl std::error::Error for ScenarioError {}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct ZoneSpec {
     pub zone: ZoneType,
@@ -54,14 +54,14 @@ pub struct ZoneSpec {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct NodeSpec {
     pub zones: Vec<ZoneSpec>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct MemcgSpec {
     /// "/a" or "/a/b"; parents must be listed first. The root "/" is implicit.
@@ -83,7 +83,7 @@ pub struct MemcgSpec {
 
 /// Writes to a memcg's memory.reclaim, as a userspace agent would make them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct ProactiveSpec {
     /// The memcg whose memory.reclaim is written ("/" for the root).
@@ -104,7 +104,7 @@ fn one() -> u64 {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct Scenario {
     pub version: u32,

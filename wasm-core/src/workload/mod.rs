@@ -79,7 +79,7 @@ impl Target {
 
 /// One workload of a scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct WorkloadSpec {
     pub name: String,
