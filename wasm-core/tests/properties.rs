@@ -27,11 +27,11 @@ fn target() -> impl Strategy<Value = Target> {
 }
 
 prop_compose! {
-    fn workload(i: usize)(pattern in pattern(), target in target(), memcg in 0usize..3, rate in prop_oneof![Just(0u64), 10_000u64..2_000_000]) -> WorkloadSpec {
+    fn workload(i: usize)(pattern in pattern(), target in target(), memcg in 0usize..3, rate in prop_oneof![Just(0u64), 10_000u64..2_000_000], node in 0u32..2) -> WorkloadSpec {
         WorkloadSpec {
             name: format!("w{i}"),
             memcg: ["/a", "/b", "/a/c"][memcg].into(),
-            node: 0,
+            node,
             pattern,
             target,
             rate,
@@ -69,7 +69,11 @@ prop_compose! {
             step_ns: 2_000_000,
             duration_ns: 2_000_000,
             // Sometimes smaller than what the memcgs may use: global pressure, kswapd, direct reclaim.
-            nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Dma32, pages: 2048 }, ZoneSpec { zone: ZoneType::Normal, pages: node_pages }] }],
+            // Two nodes (workloads pick one; allocations fall back to the other).
+            nodes: vec![
+                NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Dma32, pages: 2048 }, ZoneSpec { zone: ZoneType::Normal, pages: node_pages }] },
+                NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: node_pages / 2 }] },
+            ],
             min_free_kbytes: None,
             watermark_scale_factor: 10,
             swap_pages,

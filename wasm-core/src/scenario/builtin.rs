@@ -65,6 +65,7 @@ Builtin {
         ParamSpec { name: "lru_gen", default: 1.0, min: 0.0, max: 1.0, integer: true, help: "1 = MGLRU, 0 = the classic active/inactive LRU" },
         ParamSpec { name: "memcg_lru", default: 1.0, min: 0.0, max: 1.0, integer: true, help: "with MGLRU: 1 = the memcg LRU (v6.3+), 0 = walk every memcg (v6.1/6.2)" },
         ParamSpec { name: "batch", default: 2.0, min: 0.0, max: 2.0, integer: true, help: "memory.reclaim batches: 0 = whole request (<= v6.6), 1 = 32 pages (v6.7-6.12), 2 = remaining/4 (v6.13+)" },
+        ParamSpec { name: "node_pages", default: 0.0, min: 0.0, max: 4_194_304.0, integer: true, help: "pages of the node (0 = twice what the jobs touch: no global pressure)" },
     ],
     build: proactive_root,
 }];
@@ -152,7 +153,9 @@ fn proactive_root(p: &Params, seed: u64) -> Scenario {
         seed,
         step_ns: 10_000_000,
         duration_ns: 10_000_000_000,
-        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: (n * pages * 2).max(16_384) }] }],
+        nodes: vec![NodeSpec {
+            zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: if p.u32("node_pages") == 0 { (n * pages * 2).max(16_384) } else { p.u32("node_pages") } }],
+        }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: u64::from(n * pages) * 2,
