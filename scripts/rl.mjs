@@ -182,6 +182,8 @@ async function main() {
       buildWasm();
       log('TypeScript type check');
       run('tsc', ['-p', '.', '--noEmit']);
+      log('native reclaim-sim (release) for the native/wasm comparison');
+      cargo(['build', '--release', '--quiet', '--bin', 'reclaim-sim']);
       log('Vitest unit tests');
       run('vitest', ['run', '--config', 'vitest.config.ts']);
       log('static build for the browser tests');
