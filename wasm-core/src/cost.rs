@@ -36,3 +36,7 @@ pub const KSWAPD_MIN_ACTION_NS: u64 = 5_000;
 /// get_nr_to_scan / get_scan_count, the per-memcg shrink_slab call and
 /// vmpressure accounting, paid even when nothing is reclaimed there.
 pub const SHRINK_LRUVEC_NS: u64 = 3_000;
+/// A task whose memcg stays above memory.high after reclaim_high sleeps this
+/// long (the kernel scales the delay with the overage, up to 2 s per return
+/// to user space; a fixed 1 ms here).
+pub const MEMORY_HIGH_PENALTY_NS: u64 = 1_000_000;

@@ -347,7 +347,11 @@ impl Simulation {
         self.mm.writeback_complete_until(when);
         self.mm.cost_ns = 0;
         self.mm.current = Default::default();
-        let pages = if p.pages == 0 { self.mm.memcgs[memcg as usize].usage } else { p.pages };
+        let pages = match p.bytes {
+            Some(b) => b.div_ceil(4096),
+            None if p.pages == 0 => self.mm.memcgs[memcg as usize].usage,
+            None => p.pages,
+        };
         let result = self.mm.memory_reclaim(memcg, pages);
         let duration = self.mm.cost_ns.max(1);
         if self.reclaim_log.len() == RECLAIM_LOG_LEN {

@@ -45,3 +45,25 @@ fn usage_stays_within_memory_max_or_oom_is_recorded() {
         }
     }
 }
+
+/// memory.high: going above it reclaims (MEMCG_HIGH events) and keeps usage
+/// near the limit without OOM kills, even with no memory.max.
+#[test]
+fn memory_high_reclaims_and_throttles() {
+    let mut s = scenario::build(&ScenarioRequest { name: "mglru-basic".into(), seed: 2, params: BTreeMap::new() }).unwrap();
+    s.memcgs[0].memory_max = None;
+    s.memcgs[0].memory_high = Some(1500);
+    for lru_gen in [true, false] {
+        let mut sc = s.clone();
+        sc.knobs.lru_gen_enabled = lru_gen;
+        let mut sim = Simulation::new(sc).unwrap();
+        for _ in 0..200 {
+            sim.step();
+        }
+        let cg = &sim.mm.memcgs[1];
+        assert!(cg.events.high > 0, "lru_gen {lru_gen}");
+        assert!(cg.usage <= 1500 + 64, "lru_gen {lru_gen}: usage {} well above memory.high", cg.usage);
+        assert_eq!(cg.events.oom_kill, 0);
+        sim.check_invariants().unwrap();
+    }
+}

@@ -38,7 +38,7 @@ fn scenario(batch: ProactiveBatch, target: &str, pages: u64, lru_gen: bool) -> S
             MemcgSpec { path: "/p/c2".into(), ..Default::default() },
         ],
         workloads: (0..3).map(reader).collect(),
-        proactive: vec![ProactiveSpec { memcg: target.into(), pages, start_ns: 500_000_000, interval_ns: 100_000_000, count: 3 }],
+        proactive: vec![ProactiveSpec { memcg: target.into(), pages, bytes: None, start_ns: 500_000_000, interval_ns: 100_000_000, count: 3 }],
         knobs: Knobs { lru_gen_enabled: lru_gen, proactive_batch: batch, ..Knobs::default() },
     }
 }

@@ -86,6 +86,7 @@ prop_compose! {
             proactive: vec![ProactiveSpec {
                 memcg: ["/", "/a", "/b"][reclaim_target].into(),
                 pages: reclaim_pages,
+                bytes: None,
                 start_ns: 20_000_000,
                 interval_ns: 15_000_000,
                 count: 4,

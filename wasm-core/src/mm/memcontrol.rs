@@ -4,6 +4,9 @@
 use super::vmstat::Counters;
 use super::{MemcgId, Mm};
 
+/// MEMCG_CHARGE_BATCH: the charge batch, and reclaim_high's unit.
+pub const MEMCG_CHARGE_BATCH: u64 = 64;
+
 /// "max" for a limit.
 pub const PAGE_COUNTER_MAX: u64 = u64::MAX;
 
@@ -158,6 +161,7 @@ impl Mm {
         loop {
             let Some(over) = self.mem_over_limit(memcg, nr) else {
                 self.page_counter_charge(memcg, nr);
+                self.mem_cgroup_handle_over_high(memcg);
                 return Ok(());
             };
             self.memcgs[over as usize].events.max += 1;
@@ -215,6 +219,30 @@ impl Mm {
             ok,
             start_ns: self.now_ns,
             duration_ns: self.cost_ns - start_cost,
+        }
+    }
+
+    /// mem_cgroup_handle_over_high() (on the way back to user space after a
+    /// charge): every memcg from `memcg` up that is above memory.high counts
+    /// a MEMCG_HIGH event and is reclaimed by MEMCG_CHARGE_BATCH pages
+    /// (reclaim_high); a task whose memcg stays above memory.high is
+    /// throttled. Simplified: a fixed penalty (MEMORY_HIGH_PENALTY_NS)
+    /// instead of the kernel's overage-scaled delay.
+    fn mem_cgroup_handle_over_high(&mut self, memcg: MemcgId) {
+        let mut m = Some(memcg);
+        let mut still_over = false;
+        while let Some(id) = m {
+            let cg = &self.memcgs[id as usize];
+            if cg.usage > cg.memory_high {
+                self.memcgs[id as usize].events.high += 1;
+                self.try_to_free_mem_cgroup_pages(id, MEMCG_CHARGE_BATCH, true, false);
+                let cg = &self.memcgs[id as usize];
+                still_over |= cg.usage > cg.memory_high;
+            }
+            m = self.memcgs[id as usize].parent;
+        }
+        if still_over {
+            self.cost_ns += crate::cost::MEMORY_HIGH_PENALTY_NS;
         }
     }
 

@@ -164,6 +164,7 @@ fn proactive_root(p: &Params, seed: u64) -> Scenario {
         proactive: vec![crate::scenario::ProactiveSpec {
             memcg: "/".into(),
             pages: p.u64("request"),
+            bytes: None,
             start_ns: interval,
             interval_ns: interval,
             count: 1_000_000,

@@ -89,7 +89,11 @@ pub struct ProactiveSpec {
     /// The memcg whose memory.reclaim is written ("/" for the root).
     pub memcg: String,
     /// Pages per write; 0 = everything (the memcg's memory.current at the time).
+    #[serde(default)]
     pub pages: u64,
+    /// Or bytes per write ("echo 256M > memory.reclaim"), rounded up to pages.
+    #[serde(default)]
+    pub bytes: Option<u64>,
     pub start_ns: u64,
     /// Time between writes (0 = a single write).
     #[serde(default)]
@@ -256,6 +260,12 @@ impl Scenario {
             }
             if p.count > 1 && p.interval_ns < 1_000_000 {
                 return Err(range_err(f("intervalNs"), p.interval_ns, "1000000.. (1 ms) when count > 1"));
+            }
+            if p.bytes.is_some() && p.pages != 0 {
+                return Err(ScenarioError::new(f("bytes"), "give pages or bytes, not both"));
+            }
+            if p.bytes.is_some_and(|b| b == 0 || b > MAX_TOTAL_PAGES * 4096) {
+                return Err(range_err(f("bytes"), p.bytes.unwrap_or(0), &format!("1..={}", MAX_TOTAL_PAGES * 4096)));
             }
             if p.pages > MAX_TOTAL_PAGES {
                 return Err(range_err(f("pages"), p.pages, &format!("0..={MAX_TOTAL_PAGES}")));
