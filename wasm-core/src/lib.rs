@@ -11,6 +11,7 @@
 
 pub mod cost;
 pub mod event;
+pub mod experiment;
 pub mod mm;
 pub mod report;
 pub mod rng;

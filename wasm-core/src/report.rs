@@ -87,3 +87,58 @@ pub fn lru_gen(sim: &Simulation) -> String {
     }
     out
 }
+
+/// `compare --json`: {"experiment", "params", "seed", "variants": {"before": {"metrics": {...}}, ...}}.
+pub fn compare_json(c: &crate::experiment::Comparison) -> Value {
+    let variants: Map<String, Value> = c
+        .variants
+        .iter()
+        .map(|v| {
+            let metrics: Map<String, Value> = v.metrics.iter().map(|(k, x)| (k.clone(), json!(x))).collect();
+            (v.variant.clone(), json!({ "metrics": metrics }))
+        })
+        .collect();
+    json!({ "experiment": c.experiment, "params": c.params, "seed": c.seed, "variants": variants })
+}
+
+fn fmt_metric(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.0}")
+    } else if x.abs() >= 100.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+/// `compare` as a table: one row per metric, one column per variant, and
+/// the change from before to after.
+pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Comparison) -> String {
+    let mut out = format!("{} (seed {})\n{}\n\n", e.name, c.seed, e.patch);
+    let params: Vec<String> = c.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    out.push_str(&format!("params: {}\n\n", params.join(" ")));
+    out.push_str(&format!("{:<26}", "metric"));
+    for v in &c.variants {
+        out.push_str(&format!(" {:>20}", v.variant));
+    }
+    out.push_str(&format!(" {:>12}\n", "after/before"));
+    let names: Vec<&String> = c.variants[0].metrics.iter().map(|(k, _)| k).collect();
+    for (i, name) in names.iter().enumerate() {
+        out.push_str(&format!("{name:<26}"));
+        for v in &c.variants {
+            out.push_str(&format!(" {:>20}", fmt_metric(v.metrics[i].1)));
+        }
+        let b = c.variants[0].metrics[i].1;
+        let a = c.variants[1].metrics[i].1;
+        let change = if b != 0.0 { format!("{:+.1} %", (a / b - 1.0) * 100.0) } else { "-".into() };
+        out.push_str(&format!(" {change:>12}\n"));
+    }
+    out.push('\n');
+    for h in e.headlines {
+        out.push_str(&format!("patch author: {} {} -> {} (expected {})\n", h.metric, h.author_before, h.author_after, match h.direction {
+            crate::experiment::Direction::Lower => "lower after",
+            crate::experiment::Direction::Higher => "higher after",
+        }));
+    }
+    out
+}

@@ -1,6 +1,7 @@
 //! reclaim-sim: the engine's command line.
 //!
-//!     reclaim-sim list
+//!     reclaim-sim list [--params]
+//!     reclaim-sim compare EXPERIMENT [--param k=v]... [--seed N] [--json]
 //!     reclaim-sim run NAME|FILE.json [--param k=v]... [--seed N] [--steps N] [--json] [--lru-gen]
 //!
 //! Errors (unknown scenario or parameter, out-of-range value, bad file):
@@ -10,6 +11,7 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use reclaim_core::experiment;
 use reclaim_core::report;
 use reclaim_core::scenario::{self, Scenario};
 use reclaim_core::sim::Simulation;
@@ -29,6 +31,19 @@ enum Cmd {
         /// Also list each scenario's parameters with defaults and ranges.
         #[arg(long)]
         params: bool,
+    },
+    /// Runs every variant of an experiment on the same seed and prints their metrics.
+    Compare {
+        /// An experiment name (see `reclaim-sim list`).
+        name: String,
+        /// A parameter of the experiment, k=v (repeatable).
+        #[arg(long = "param", value_name = "K=V")]
+        params: Vec<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print one JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
     },
     /// Runs one scenario and prints its final counters.
     Run {
@@ -80,7 +95,28 @@ fn load(name: &str, params: &[String], seed: u64) -> Result<Scenario, UsageError
 
 fn run(cli: Cli) -> Result<(), UsageError> {
     match cli.cmd {
+        Cmd::Compare { name, params, seed, json } => {
+            let exp = experiment::find(&name).ok_or_else(|| {
+                let names: Vec<&str> = experiment::ALL.iter().map(|e| e.name).collect();
+                UsageError(format!("unknown experiment \"{name}\" (known: {})", names.join(", ")))
+            })?;
+            let params = parse_params(&params)?;
+            let cmp = exp.compare(&params, seed).map_err(|e| UsageError(e.to_string()))?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report::compare_json(&cmp)).expect("serialisable"));
+            } else {
+                print!("{}", report::compare_text(exp, &cmp));
+            }
+        }
         Cmd::List { params } => {
+            for e in experiment::ALL {
+                println!("{:<28} experiment: {}", e.name, e.title);
+                if params {
+                    for p in e.params {
+                        println!("    --param {}={} ({}..={}) {}", p.name, p.default, p.min, p.max, p.help);
+                    }
+                }
+            }
             let list = scenario::list();
             for s in &list.scenarios {
                 println!("{:<28} {}", s.name, s.title);

@@ -1,0 +1,105 @@
+//! memcg-lru-fairness (seed 001, "mm: multi-gen LRU: memcg LRU", Yu Zhao,
+//! 2022): many sibling memcgs, no global pressure, periodic writes to the
+//! root's memory.reclaim. Before: MGLRU off, the classic LRU with
+//! shrink_node_memcgs visiting every memcg on every pass (the 6.1-era walk).
+//! After: MGLRU with the memcg LRU (shrink_many over generations and bins).
+use super::{Direction, Experiment, Headline, Variant};
+use crate::mm::pgdat::ZoneType;
+use crate::mm::vmstat::Item;
+use crate::mm::memcontrol::ProactiveBatch;
+use crate::mm::Knobs;
+use crate::scenario::{MemcgSpec, NodeSpec, ParamSpec, Params, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
+use crate::sim::Simulation;
+use crate::workload::{Pattern, Target, WorkloadSpec};
+
+pub static EXPERIMENT: Experiment = Experiment {
+    name: "memcg-lru-fairness",
+    title: "memcg LRU: fair proactive reclaim over many memcgs",
+    patch: "001_cbca71238df087d5.txt: mm: multi-gen LRU: memcg LRU (Yu Zhao, 2022)",
+    description: "Sibling memcgs each read and write their own region at random (fio mmap randrw on /dev/zero: shared anonymous memory); nothing else presses on memory; every interval a userspace agent writes `request` pages to the root's memory.reclaim. Before the patch every reclaim pass visits every memcg at the current priority, so one write takes a bit from everybody until the priority loop is satisfied, then stops mid-walk: memcgs early in the walk give much more, and the total overshoots the request. With the memcg LRU, each pass starts at a random bin of the old generation, stops as soon as the request is met, and moves reclaimed memcgs to the young generation, so every memcg gives back about the same over time and the total matches the request.",
+    params: &[
+        ParamSpec { name: "memcgs", default: 128.0, min: 2.0, max: 512.0, integer: true, help: "sibling memcgs under the root" },
+        ParamSpec { name: "pages_per_memcg", default: 1024.0, min: 256.0, max: 16_384.0, integer: true, help: "pages each memcg's job reads and writes at random" },
+        ParamSpec { name: "request", default: 512.0, min: 32.0, max: 65_536.0, integer: true, help: "pages per write to the root's memory.reclaim" },
+        ParamSpec { name: "interval_ms", default: 100.0, min: 10.0, max: 10_000.0, integer: true, help: "time between writes" },
+        ParamSpec { name: "writes", default: 60.0, min: 5.0, max: 1000.0, integer: true, help: "number of writes" },
+        ParamSpec { name: "rate", default: 2000.0, min: 100.0, max: 100_000.0, integer: true, help: "each job's accesses per simulated second" },
+    ],
+    variants: &[
+        Variant { name: "before", description: "MGLRU off: the classic LRU; shrink_node_memcgs visits every memcg on every pass (v6.1/6.2)" },
+        Variant { name: "after", description: "MGLRU with the memcg LRU (v6.3+)" },
+        Variant { name: "mglru-no-memcg-lru", description: "MGLRU without the memcg LRU: every memcg on every pass (v6.1/6.2)" },
+    ],
+    headlines: &[
+        Headline { metric: "pgsteal_cv", direction: Direction::Lower, author_before: "75 %", author_after: "20 %" },
+        Headline { metric: "reclaim_ratio", direction: Direction::Lower, author_before: "425 %", author_after: "95 %" },
+    ],
+    build,
+    metrics,
+};
+
+fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
+    let n = p.u32("memcgs");
+    let pages = p.u32("pages_per_memcg");
+    let warmup: u64 = 1_000_000_000;
+    let interval = p.u64("interval_ms") * 1_000_000;
+    let writes = p.u64("writes");
+    // The kernel of the patch (v6.2-rc, December 2022): memory.reclaim asked
+    // for the whole remaining request each round, and shrink_node_memcgs
+    // visited every memcg on every pass. Only MGLRU and the memcg LRU differ.
+    let era = Knobs { proactive_batch: ProactiveBatch::Whole, memcg_full_walk: true, ..Knobs::default() };
+    let knobs = match variant {
+        "before" => Knobs { lru_gen_enabled: false, ..era },
+        "mglru-no-memcg-lru" => Knobs { memcg_lru: false, ..era },
+        _ => era,
+    };
+    Scenario {
+        version: SCENARIO_VERSION,
+        name: "memcg-lru-fairness".into(),
+        title: EXPERIMENT.title.into(),
+        description: String::new(),
+        seed,
+        step_ns: 10_000_000,
+        duration_ns: warmup + writes * interval,
+        // No global memory pressure: twice what the jobs touch.
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: (n * pages * 2).max(16_384) }] }],
+        min_free_kbytes: None,
+        watermark_scale_factor: 10,
+        swap_pages: u64::from(n * pages),
+        memcgs: (0..n).map(|i| MemcgSpec { path: format!("/memcg{i}"), ..Default::default() }).collect(),
+        workloads: (0..n)
+            .map(|i| WorkloadSpec {
+                name: format!("fio{i}"),
+                memcg: format!("/memcg{i}"),
+                node: 0,
+                pattern: Pattern::Uniform,
+                target: Target::Anon { pages, write_percent: 50 },
+                rate: p.u64("rate"),
+                start_ns: 0,
+                stop_ns: 0,
+                gfp: Default::default(),
+            })
+            .collect(),
+        proactive: vec![ProactiveSpec { memcg: "/".into(), pages: p.u64("request"), bytes: None, start_ns: warmup, interval_ns: interval, count: writes }],
+        knobs,
+    }
+}
+
+fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
+    let steal: Vec<f64> = sim
+        .mm
+        .memcgs
+        .iter()
+        .filter(|cg| cg.id != 0)
+        .map(|cg| (cg.stat.get(Item::PgstealKswapd) + cg.stat.get(Item::PgstealDirect)) as f64)
+        .collect();
+    let requested: u64 = sim.reclaim_log.iter().map(|r| r.requested).sum();
+    let total: f64 = steal.iter().sum();
+    vec![
+        ("pgsteal_cv", super::coefficient_of_variation(&steal)),
+        ("reclaim_ratio", if requested > 0 { total / requested as f64 } else { 0.0 }),
+        ("pgsteal_total", total),
+        ("requested_total", requested as f64),
+        ("eagain_writes", sim.reclaim_log.iter().filter(|r| !r.ok).count() as f64),
+    ]
+}

@@ -1,0 +1,141 @@
+//! The five built-in experiments, one per kernel patch: a parametric
+//! scenario run once per variant (the kernel before and after the patch, on
+//! the same seed), and the metrics the patch author reported.
+//!
+//! Variants only flip switches (`Knobs`); the workload and machine are the
+//! same. `compare` runs every variant and returns their metrics.
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::{ParamSpec, Params, Scenario, ScenarioError};
+use crate::sim::Simulation;
+
+#[cfg(target_arch = "wasm32")]
+use tsify::Tsify;
+
+mod memcg_lru_fairness;
+
+/// Which way a metric should move from `before` to `after`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub enum Direction {
+    Lower,
+    Higher,
+}
+
+/// A metric the patch author reported, with their before/after figures.
+#[derive(Clone, Copy, Debug)]
+pub struct Headline {
+    pub metric: &'static str,
+    pub direction: Direction,
+    /// The author's figures, as they reported them ("75 %", "425 %").
+    pub author_before: &'static str,
+    pub author_after: &'static str,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Variant {
+    pub name: &'static str,
+    pub description: &'static str,
+}
+
+pub struct Experiment {
+    pub name: &'static str,
+    pub title: &'static str,
+    /// The seed file and patch it reproduces.
+    pub patch: &'static str,
+    pub description: &'static str,
+    pub params: &'static [ParamSpec],
+    /// `before` and `after` first.
+    pub variants: &'static [Variant],
+    pub headlines: &'static [Headline],
+    pub build: fn(&Params, u64, &str) -> Scenario,
+    /// Metrics of a finished run, in display order.
+    pub metrics: fn(&Simulation, &Params) -> Vec<(&'static str, f64)>,
+}
+
+pub static ALL: &[&Experiment] = &[&memcg_lru_fairness::EXPERIMENT];
+
+pub fn find(name: &str) -> Option<&'static Experiment> {
+    ALL.iter().copied().find(|e| e.name == name)
+}
+
+/// One variant's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct VariantResult {
+    pub variant: String,
+    pub metrics: Vec<(String, f64)>,
+}
+
+/// `reclaim-sim compare`'s result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct Comparison {
+    pub experiment: String,
+    pub params: BTreeMap<String, f64>,
+    pub seed: u64,
+    pub variants: Vec<VariantResult>,
+}
+
+impl Experiment {
+    pub fn variant(&self, name: &str) -> Result<&Variant, ScenarioError> {
+        self.variants.iter().find(|v| v.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.variants.iter().map(|v| v.name).collect();
+            ScenarioError::new("variant", format!("unknown variant \"{name}\" of {} (known: {})", self.name, names.join(", ")))
+        })
+    }
+
+    /// The scenario of one variant.
+    pub fn scenario(&self, params: &BTreeMap<String, f64>, seed: u64, variant: &str) -> Result<Scenario, ScenarioError> {
+        self.variant(variant)?;
+        let p = Params::resolve(self.params, params)?;
+        let s = (self.build)(&p, seed, variant);
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Runs one variant to the end of its scenario and returns its metrics.
+    pub fn run(&self, params: &BTreeMap<String, f64>, seed: u64, variant: &str) -> Result<VariantResult, ScenarioError> {
+        let s = self.scenario(params, seed, variant)?;
+        let p = Params::resolve(self.params, params)?;
+        let end = s.duration_ns;
+        let mut sim = Simulation::new(s)?;
+        sim.run_until(end);
+        let metrics = (self.metrics)(&sim, &p).into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        Ok(VariantResult { variant: variant.to_string(), metrics })
+    }
+
+    /// Every variant on the same seed.
+    pub fn compare(&self, params: &BTreeMap<String, f64>, seed: u64) -> Result<Comparison, ScenarioError> {
+        let p = Params::resolve(self.params, params)?;
+        let variants = self.variants.iter().map(|v| self.run(params, seed, v.name)).collect::<Result<Vec<_>, _>>()?;
+        Ok(Comparison { experiment: self.name.to_string(), params: p.0, seed, variants })
+    }
+}
+
+/// stddev / mean of a set of values (0 for an empty or all-zero set).
+pub fn coefficient_of_variation(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    if mean == 0.0 {
+        return 0.0;
+    }
+    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / v.len() as f64;
+    var.sqrt() / mean
+}
+
+/// The p-th percentile (0..=100) of a sample, nearest-rank.
+pub fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    f64::from(sorted[rank.clamp(1, sorted.len()) - 1])
+}
