@@ -146,6 +146,24 @@ describe('folio dots', () => {
       ['/a@1', []],
     ]);
   });
+
+  it('puts a resident folio on the lruvec of its node', () => {
+    const lruvecs = [
+      { memcg: '/a', node: 0 },
+      { memcg: '/a', node: 1 },
+    ];
+    const byLruvec = foliosByLruvec(lruvecs, [
+      folio('file:x#0', 'resident', { memcg: '/a', node: 1 }),
+      folio('file:x#1', 'resident', { memcg: '/a', node: 0 }),
+      folio('file:x#2', 'evicted', { memcg: '/a' }),
+      // A node the frame has no lruvec for: the memcg's first one.
+      folio('file:x#3', 'resident', { memcg: '/a', node: 7 }),
+    ]);
+    expect([...byLruvec.entries()].map(([k, v]) => [k, v.map((f) => f.page)])).toEqual([
+      ['/a@0', ['file:x#1', 'file:x#2', 'file:x#3']],
+      ['/a@1', ['file:x#0']],
+    ]);
+  });
 });
 
 describe('dot grid', () => {

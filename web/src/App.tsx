@@ -3,27 +3,56 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { StepControls } from './controls/StepControls';
 import { ScenarioForm } from './controls/ScenarioForm';
+import { Tabs, tabId, tabPanelId, type TabInfo } from './controls/Tabs';
 import { findScenario } from './scenario/presets';
 import { encodeScenarioUrl } from './scenario/url';
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
 import { CountersTable } from './views/counters/CountersTable';
-import type { FolioHistory as History, TrackedFolioView } from './engine/pkg/reclaim_core';
+import type { FolioHistory as History, Frame, TrackedFolioView } from './engine/pkg/reclaim_core';
 import { errorMessage } from './engine/host';
 import { EventList } from './views/events/EventList';
 import { FolioHistory } from './views/folio/FolioHistory';
 import { foliosByLruvec } from './views/generations/folios';
 import { GenerationsView } from './views/generations/GenerationsView';
 import { lruvecKey } from './views/generations/model';
-import { MemcgUsage } from './views/memcg/MemcgUsage';
+import { MemcgUsage, memcgUsage } from './views/memcg/MemcgUsage';
+import { MemcgsView } from './views/memcg/MemcgsView';
+import { MemcgLruView } from './views/memcg-lru/MemcgLruView';
+import { KswapdTimeline } from './views/kswapd/KswapdTimeline';
+import { ReclaimView } from './views/reclaim/ReclaimView';
+import { ZonesView } from './views/zones/ZonesView';
+import type { FrameHistories } from './views/history';
 
 /** Transition length when stepping by hand; while playing it follows the tick. */
 const STEP_TRANSITION_MS = 450;
+/** With more lruvecs than this, the LRU tab shows one at a time (chosen from a list). */
+const MAX_LRUVECS_SHOWN = 4;
+/** With more memcgs than this, the usage meters above the LRU give way to the Memcgs tab. */
+const MAX_USAGE_ROWS = 4;
+
+type TabKey = 'lru' | 'system' | 'memcgs';
+const TABS_ID = 'views';
+
+/** The tabs this frame has something to show in. */
+function tabsFor(frame: Frame): TabInfo<TabKey>[] {
+  const tabs: TabInfo<TabKey>[] = [
+    { key: 'lru', label: 'LRU', note: `${frame.lruvecs.length} lruvec${frame.lruvecs.length === 1 ? '' : 's'}` },
+  ];
+  const zones = frame.nodes.reduce((n, node) => n + node.zones.length, 0);
+  if (frame.nodes.length > 0) tabs.push({ key: 'system', label: 'System', note: `${zones} zone${zones === 1 ? '' : 's'} · kswapd` });
+  if (frame.memcgs.length > 0 || frame.nodes.some((n) => n.memcgLru) || frame.reclaims.length > 0) {
+    tabs.push({ key: 'memcgs', label: 'Memcgs', note: `${frame.memcgs.length}` });
+  }
+  return tabs;
+}
 
 /** Whether a key press belongs to a form control rather than to the page's shortcuts. */
 function isTyping(target: EventTarget | null, key: string): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return true;
+  // A tab list moves between its tabs with the arrow keys.
+  if (target.getAttribute('role') === 'tab' && key.startsWith('Arrow')) return true;
   // Space presses a focused button; the arrow keys do nothing there.
   return key === ' ' && target.tagName === 'BUTTON';
 }
@@ -90,6 +119,13 @@ export function App() {
   }, [selected, frame]);
   const select = useCallback((page: string | null) => setSelected(page), []);
   const selectedLruvec = selectedFolio && frame?.lruvecs.find((l) => l.memcg === selectedFolio.memcg);
+
+  // The views' tabs: the LRU first; the others when the frame has something for them.
+  const [tab, setTab] = useState<TabKey>('lru');
+  const tabs = useMemo(() => (frame ? tabsFor(frame) : []), [frame]);
+  const shownTab = tabs.some((t) => t.key === tab) ? tab : 'lru';
+  const [chosenLruvec, setChosenLruvec] = useState<string | null>(null);
+  const transitionMs = state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS;
 
   // Keyboard: → steps, Space plays/pauses (not while typing in the form).
   useEffect(() => {
@@ -201,18 +237,35 @@ export function App() {
         <section className="main-column" aria-label="Reclaim state">
           {frame ? (
             <>
-              <MemcgUsage lruvecs={frame.lruvecs} />
-              {frame.lruvecs.map((l) => (
-                <GenerationsView
-                  key={lruvecKey(l)}
-                  lruvec={l}
-                  folios={folios.get(lruvecKey(l)) ?? []}
-                  selected={selected}
-                  onSelect={select}
-                  transitionMs={state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS}
-                />
-              ))}
-              <EventList step={frame.step} events={frame.events} dropped={frame.eventsDropped} />
+              <Tabs label="Views" idPrefix={TABS_ID} tabs={tabs} selected={shownTab} onSelect={(key) => setTab(key)} />
+              <div
+                className="tab-panel"
+                role="tabpanel"
+                id={tabPanelId(TABS_ID, shownTab)}
+                aria-labelledby={tabId(TABS_ID, shownTab)}
+              >
+                {shownTab === 'lru' && (
+                  <LruPanel
+                    frame={frame}
+                    folios={folios}
+                    selected={selected}
+                    onSelect={select}
+                    transitionMs={transitionMs}
+                    chosenLruvec={chosenLruvec}
+                    onChooseLruvec={setChosenLruvec}
+                  />
+                )}
+                {shownTab === 'system' && state.histories && <SystemPanel frame={frame} histories={state.histories} />}
+                {shownTab === 'memcgs' && state.histories && (
+                  <MemcgsPanel frame={frame} histories={state.histories} transitionMs={transitionMs} />
+                )}
+              </div>
+              <EventList
+                step={frame.step}
+                events={frame.events}
+                dropped={frame.eventsDropped}
+                kinds={state.histories?.kinds ?? []}
+              />
             </>
           ) : (
             <div className="card placeholder">{state.phase === 'failed' ? 'No engine.' : 'Starting the engine…'}</div>
@@ -241,5 +294,80 @@ export function App() {
         </aside>
       </main>
     </div>
+  );
+}
+
+interface LruPanelProps {
+  frame: Frame;
+  folios: Map<string, TrackedFolioView[]>;
+  selected: string | null;
+  onSelect(page: string | null): void;
+  transitionMs: number;
+  chosenLruvec: string | null;
+  onChooseLruvec(key: string): void;
+}
+
+/** The generations (or classic lists) of each lruvec; one at a time, chosen from a list, when there are many. */
+function LruPanel({ frame, folios, selected, onSelect, transitionMs, chosenLruvec, onChooseLruvec }: LruPanelProps) {
+  const many = frame.lruvecs.length > MAX_LRUVECS_SHOWN;
+  const chosen = many ? (frame.lruvecs.find((l) => lruvecKey(l) === chosenLruvec) ?? frame.lruvecs[0]) : undefined;
+  const shown = many ? (chosen ? [chosen] : []) : frame.lruvecs;
+  const showUsage = memcgUsage(frame.lruvecs).length <= MAX_USAGE_ROWS;
+  return (
+    <>
+      {showUsage && <MemcgUsage lruvecs={frame.lruvecs} />}
+      {many && chosen && (
+        <div className="card lruvec-picker">
+          <label htmlFor="lruvec-select">Lruvec</label>
+          <select id="lruvec-select" value={lruvecKey(chosen)} onChange={(e) => onChooseLruvec(e.target.value)}>
+            {frame.lruvecs.map((l) => (
+              <option key={lruvecKey(l)} value={lruvecKey(l)}>
+                {l.memcg} on node {l.node} — {formatCount(l.memoryCurrent)} pages
+              </option>
+            ))}
+          </select>
+          <span className="muted">
+            {formatCount(frame.lruvecs.length)} lruvecs: one shown at a time (every memcg is in the Memcgs tab)
+          </span>
+        </div>
+      )}
+      {shown.map((l) => (
+        <GenerationsView
+          key={lruvecKey(l)}
+          lruvec={l}
+          folios={folios.get(lruvecKey(l)) ?? []}
+          selected={selected}
+          onSelect={onSelect}
+          transitionMs={transitionMs}
+        />
+      ))}
+    </>
+  );
+}
+
+/** Per node: its kswapd over time, and its zones against their watermarks over the same time. */
+function SystemPanel({ frame, histories }: { frame: Frame; histories: FrameHistories }) {
+  return (
+    <>
+      {frame.nodes.map((n, i) => (
+        <div className="node-group" key={n.node}>
+          {histories.kswapd[i] && (
+            <KswapdTimeline node={n.node} track={histories.kswapd[i]} start={histories.start} end={histories.timeNs} />
+          )}
+          <ZonesView node={n} series={histories.zones} start={histories.start} end={histories.timeNs} />
+        </div>
+      ))}
+    </>
+  );
+}
+
+/** Every memcg's usage and reclaim, the memcg LRU of each node (when the kernel has one), the memory.reclaim writes. */
+function MemcgsPanel({ frame, histories, transitionMs }: { frame: Frame; histories: FrameHistories; transitionMs: number }) {
+  return (
+    <>
+      {frame.memcgs.length > 0 && <MemcgsView memcgs={frame.memcgs} cv={frame.pgstealCv} cvHistory={histories.cv} />}
+      {frame.nodes.map((n) => n.memcgLru && <MemcgLruView key={n.node} node={n.node} lru={n.memcgLru} transitionMs={transitionMs} />)}
+      {frame.reclaims.length > 0 && <ReclaimView reclaims={frame.reclaims} />}
+    </>
   );
 }

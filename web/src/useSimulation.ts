@@ -8,6 +8,7 @@ import { errorMessage } from './engine/host';
 import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
 import { completeRequest, defaultRequest } from './scenario/presets';
 import { decodeScenarioUrl, encodeScenarioUrl } from './scenario/url';
+import { advanceHistories, type FrameHistories } from './views/history';
 
 /** Minimum wall time between two play ticks. */
 export const TICK_MS = 120;
@@ -26,6 +27,8 @@ export interface SimulationState {
   frame: Frame | null;
   /** The frame shown before `frame` (null right after a start or reset). */
   previous: Frame | null;
+  /** What the views keep over time (series over the last frames), for `frame`'s run. */
+  histories: FrameHistories | null;
   playing: boolean;
   /** Problems reported to the user (bad URL values, engine errors); the app keeps working. */
   alerts: Notice[];
@@ -48,6 +51,7 @@ const initialState: SimulationState = {
   request: null,
   frame: null,
   previous: null,
+  histories: null,
   playing: false,
   alerts: [],
   fatal: null,
@@ -60,9 +64,22 @@ function reducer(state: SimulationState, action: Action): SimulationState {
     case 'loaded':
       return { ...state, scenarios: action.scenarios };
     case 'started':
-      return { ...state, phase: 'running', request: action.request, frame: action.frame, previous: null, playing: false };
+      return {
+        ...state,
+        phase: 'running',
+        request: action.request,
+        frame: action.frame,
+        previous: null,
+        histories: advanceHistories(null, action.frame),
+        playing: false,
+      };
     case 'stepped':
-      return { ...state, previous: state.frame, frame: action.frame };
+      return {
+        ...state,
+        previous: state.frame,
+        frame: action.frame,
+        histories: advanceHistories(state.histories, action.frame),
+      };
     case 'alert': {
       const added = action.messages.map((message) => ({ id: ++noticeId, message }));
       return { ...state, alerts: [...state.alerts, ...added].slice(-MAX_ALERTS) };

@@ -46,3 +46,10 @@ export function formatDuration(ns: number): string {
 function trim(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
+
+/** A time-axis tick in simulated time, in the unit the axis' span reads best in: "1.2 s", "850 ms". */
+export function formatTimeTick(ns: number, spanNs: number): string {
+  if (spanNs >= 2e9) return `${(ns / 1e9).toFixed(spanNs >= 20e9 ? 0 : 1)} s`;
+  if (spanNs >= 2e6) return `${(ns / 1e6).toFixed(spanNs >= 20e6 ? 0 : 1)} ms`;
+  return `${(ns / 1e3).toFixed(0)} µs`;
+}

@@ -1,8 +1,9 @@
 // The last step's engine decisions: which kernel function decided what, and
-// why. Identical decisions are listed once with a count.
+// why. Identical decisions are listed once with a count; kinds can be hidden.
+import { useState } from 'react';
 import type { EventView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
-import { groupEvents } from './model';
+import { groupEvents, visibleGroups } from './model';
 
 /** At most this many distinct decisions are listed; the rest are counted. */
 export const EVENT_LIST_CAP = 100;
@@ -11,12 +12,26 @@ export interface EventListProps {
   step: number;
   events: readonly EventView[];
   dropped: number;
+  /** The kinds seen so far in this run (the filter's choices), in order of first appearance. */
+  kinds: readonly string[];
 }
 
-export function EventList({ step, events, dropped }: EventListProps) {
+export function EventList({ step, events, dropped, kinds }: EventListProps) {
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const groups = groupEvents(events);
-  const shown = groups.slice(0, EVENT_LIST_CAP);
-  const unlisted = groups.slice(EVENT_LIST_CAP).reduce((sum, g) => sum + g.count, 0);
+  const visible = visibleGroups(groups, hidden);
+  const shown = visible.slice(0, EVENT_LIST_CAP);
+  const unlisted = visible.slice(EVENT_LIST_CAP).reduce((sum, g) => sum + g.count, 0);
+  const filtered = groups.length - visible.length;
+  const filteredEvents = groups.filter((g) => hidden.has(g.kind)).reduce((sum, g) => sum + g.count, 0);
+  const toggle = (kind: string, show: boolean) =>
+    setHidden((h) => {
+      const next = new Set(h);
+      if (show) next.delete(kind);
+      else next.add(kind);
+      return next;
+    });
+  const countOf = (kind: string) => events.reduce((n, e) => n + (e.kind === kind ? 1 : 0), 0);
   return (
     <section className="card events" aria-labelledby="events-heading">
       <div className="card-header">
@@ -27,14 +42,34 @@ export function EventList({ step, events, dropped }: EventListProps) {
           {formatCount(events.length + dropped)}
         </span>
       </div>
+      {kinds.length > 0 && (
+        <fieldset className="kind-filter" aria-label="Event kinds">
+          {kinds.map((kind) => {
+            const n = countOf(kind);
+            return (
+              <label key={kind} className={`kind-option kind-${kind.replace(/[^a-z0-9-]/gi, '-')}${n === 0 ? ' none' : ''}`}>
+                <input type="checkbox" checked={!hidden.has(kind)} onChange={(e) => toggle(kind, e.target.checked)}
+                  data-kind={kind} />
+                {kind}
+                <span className="kind-count" title="In this step">{formatCount(n)}</span>
+              </label>
+            );
+          })}
+        </fieldset>
+      )}
       {shown.length === 0 ? (
         <p className="empty">
-          {step === 0 ? 'Step forward to see what reclaim decides.' : 'No reclaim decisions in this step.'}
+          {step === 0
+            ? 'Step forward to see what reclaim decides.'
+            : filtered > 0
+              ? 'Every decision of this step is of a hidden kind.'
+              : 'No reclaim decisions in this step.'}
         </p>
       ) : (
         <ol className="event-list" aria-label="Events of the last step">
           {shown.map((g, i) => (
-            <li key={i} className={`event kind-${g.kind.replace(/[^a-z0-9-]/gi, '-')}`} data-function={g.function}>
+            <li key={i} className={`event kind-${g.kind.replace(/[^a-z0-9-]/gi, '-')}`} data-function={g.function}
+              data-kind={g.kind}>
               <span className="event-kind">{g.kind}</span>
               <code className="event-function" title={g.function}>{g.function}</code>
               <span className="event-reason">{g.reason}</span>
@@ -45,8 +80,9 @@ export function EventList({ step, events, dropped }: EventListProps) {
           ))}
         </ol>
       )}
-      {(unlisted > 0 || dropped > 0) && (
+      {(unlisted > 0 || dropped > 0 || filteredEvents > 0) && (
         <p className="card-footnote">
+          {filteredEvents > 0 && `${formatCount(filteredEvents)} events of hidden kinds. `}
           {unlisted > 0 && `${formatCount(unlisted)} more events not listed. `}
           {dropped > 0 && `${formatCount(dropped)} events of this step were not kept by the engine.`}
         </p>

@@ -24,3 +24,19 @@ export function groupEvents(events: readonly EventView[]): EventGroup[] {
   }
   return [...groups.values()];
 }
+
+/** Kinds seen so far, in order of first appearance, with this step's events' kinds added. */
+export function addKinds(seen: readonly string[], events: readonly Pick<EventView, 'kind'>[]): readonly string[] {
+  let next: string[] | null = null;
+  for (const e of events) {
+    if ((next ?? seen).includes(e.kind)) continue;
+    next ??= [...seen];
+    next.push(e.kind);
+  }
+  return next ?? seen;
+}
+
+/** The groups whose kind is not hidden. */
+export function visibleGroups(groups: readonly EventGroup[], hidden: ReadonlySet<string>): EventGroup[] {
+  return hidden.size === 0 ? [...groups] : groups.filter((g) => !hidden.has(g.kind));
+}

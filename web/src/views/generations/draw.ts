@@ -15,9 +15,9 @@ import {
   scaleLinear,
   select,
   type BaseType,
-  type Selection,
   type Transition,
 } from 'd3';
+import { layer, type AnySelection } from '../../util/d3';
 import { formatCount } from '../../util/format';
 import { dotRadius, fitGrid, gridCell, gridTop, type FolioDot, type FolioDotsModel, type Grid } from './folios';
 import { FOLIO_TYPES, type FolioType, type GenerationBar, type GenerationColumn, type GenerationsModel } from './model';
@@ -54,15 +54,6 @@ const formatTick = (value: { valueOf(): number }) => {
 };
 const TYPE_LABEL: Record<FolioType, string> = { anon: 'anon', file: 'file' };
 const LANE_LABEL: Record<FolioType, string> = { anon: 'anon: swapped', file: 'file: shadow' };
-
-type AnySelection<E extends BaseType> = Selection<E, unknown, null, undefined>;
-
-/** The child element of `parent` with this (single) class name, created on first use. */
-function layer<E extends BaseType>(parent: AnySelection<BaseType>, tag: string, className: string): AnySelection<E> {
-  const existing = parent.select<E>(`:scope > ${tag}.${className}`);
-  if (!existing.empty()) return existing as unknown as AnySelection<E>;
-  return parent.append(tag).attr('class', className) as unknown as AnySelection<E>;
-}
 
 export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, folios: FolioOptions, options: DrawOptions): void {
   const { width, height, duration } = options;

@@ -69,9 +69,9 @@ export function folioLabel(folio: TrackedFolioView, mode: GenerationsModel['mode
 }
 
 /**
- * The tracked pages drawn over each lruvec's chart, by lruvec key. A page
- * belongs to its memcg's lruvec; when a memcg has lruvecs on several nodes,
- * to the first one listed (the frame does not say which node a folio is on).
+ * The tracked pages drawn over each lruvec's chart, by lruvec key. A resident
+ * page belongs to the lruvec of its memcg on its folio's node; a page that is
+ * not resident (no node) to its memcg's first lruvec listed.
  */
 export function foliosByLruvec(
   lruvecs: readonly Pick<LruvecView, 'memcg' | 'node'>[],
@@ -82,7 +82,10 @@ export function foliosByLruvec(
   const result = new Map<string, TrackedFolioView[]>();
   for (const l of lruvecs) result.set(lruvecKey(l), []);
   for (const f of folios) {
-    const key = byMemcg.get(f.memcg);
+    // A resident folio sits on the lruvec of its node; the others (shadow
+    // and swap entries) are drawn with the memcg's first lruvec.
+    const onNode = f.node === undefined || f.node === null ? undefined : lruvecKey({ memcg: f.memcg, node: f.node });
+    const key = onNode !== undefined && result.has(onNode) ? onNode : byMemcg.get(f.memcg);
     if (key) result.get(key)!.push(f);
   }
   return result;

@@ -1,0 +1,106 @@
+// The system and memcg views' models against the real engine (the wasm
+// build): the frames of global-pressure and proactive-root carry what the
+// views draw, and the UI's histories and statistics agree with the engine.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import init, { Engine } from '../../web/src/engine/pkg/reclaim_core';
+import type { Frame } from '../../web/src/engine/pkg/reclaim_core';
+import { advanceHistories, type FrameHistories } from '../../web/src/views/history';
+import { kswapdModel } from '../../web/src/views/kswapd/model';
+import { coefficientOfVariation, memcgsModel } from '../../web/src/views/memcg/model';
+import { chipMoves, memcgLruLayout } from '../../web/src/views/memcg-lru/model';
+import { reclaimRows, roundsModel } from '../../web/src/views/reclaim/model';
+import { zoneChartModel, zoneKey } from '../../web/src/views/zones/model';
+
+const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
+
+beforeAll(async () => {
+  await init({ module_or_path: readFileSync(WASM) });
+});
+
+/** Runs a scenario one step at a time, feeding every frame to the histories. */
+function run(name: string, steps: number, onFrame?: (frame: Frame, previous: Frame) => void): { frame: Frame; histories: FrameHistories } {
+  const engine = new Engine({ name, seed: 1 });
+  try {
+    let frame = engine.frame();
+    let histories = advanceHistories(null, frame);
+    for (let i = 0; i < steps; i++) {
+      const next = engine.step(1);
+      onFrame?.(next, frame);
+      frame = next;
+      histories = advanceHistories(histories, frame);
+    }
+    return { frame, histories };
+  } finally {
+    engine.free();
+  }
+}
+
+describe('global-pressure', () => {
+  it('draws free pages against the watermarks and kswapd running between naps', () => {
+    const { frame, histories } = run('global-pressure', 120);
+    const node = frame.nodes[0]!;
+    expect(node.zones.map((z) => z.name)).toEqual(['DMA', 'DMA32', 'Normal']);
+    for (const z of node.zones) {
+      expect(z.min).toBeLessThan(z.low);
+      expect(z.low).toBeLessThan(z.high);
+      const points = histories.zones[zoneKey(0, z.name)]!;
+      expect(points).toHaveLength(121);
+      expect(points[points.length - 1]!.value).toBe(z.free);
+      const model = zoneChartModel(0, z, points);
+      expect(model.watermarks.map((w) => w.pages)).toEqual([z.min, z.low, z.high]);
+    }
+    // Normal ran down to its low watermark, then kswapd woke and kept it up.
+    const normal = histories.zones[zoneKey(0, 'Normal')]!.map((p) => p.value);
+    expect(Math.min(...normal)).toBeLessThan(node.zones[2]!.low + 1);
+    const kswapd = kswapdModel(0, histories.kswapd[0]!, histories.start, histories.timeNs);
+    const runs = kswapd.segments.filter((s) => s.mode === 'running');
+    expect(runs.length).toBeGreaterThan(0);
+    expect(kswapd.wakeups).toBe(runs.length);
+    expect(kswapd.segments.every((s) => s.observed)).toBe(true);
+    expect(kswapd.time.running + kswapd.time.napping + kswapd.time.asleep).toBe(histories.timeNs - histories.start);
+    // Seen step by step, the segments tile the window.
+    for (let i = 1; i < kswapd.segments.length; i++) expect(kswapd.segments[i]!.start).toBe(kswapd.segments[i - 1]!.end);
+    expect(histories.kinds).toContain('kswapd');
+  });
+});
+
+describe('proactive-root', () => {
+  it('shows every memcg on the memcg LRU, pgsteal per memcg, its CV, and the writes', () => {
+    let rotation: { step: number; moves: ReturnType<typeof chipMoves> } | null = null;
+    const { frame, histories } = run('proactive-root', 30, (next, previous) => {
+      const [a, b] = [previous.nodes[0]!.memcgLru, next.nodes[0]!.memcgLru];
+      if (!rotation && a && b) {
+        const moves = chipMoves(a, b);
+        if (moves.length > 0) rotation = { step: next.step, moves };
+      }
+    });
+    expect(frame.memcgs).toHaveLength(17);
+    const lru = frame.nodes[0]!.memcgLru!;
+    const layout = memcgLruLayout(0, lru, { width: 560 });
+    expect(layout.chips.map((c) => c.path).sort()).toEqual(frame.memcgs.map((m) => m.path).sort());
+    expect(lru.nrMemcgs[0] + lru.nrMemcgs[1]).toBe(17);
+
+    // The UI's CV over the leaves is the engine's.
+    const leaves = frame.memcgs.filter((m) => m.leaf).map((m) => m.pgsteal);
+    expect(frame.pgstealCv).toBeCloseTo(coefficientOfVariation(leaves), 9);
+    expect(frame.pgstealCv).toBeGreaterThan(0);
+    expect(histories.cv[histories.cv.length - 1]!.value).toBe(frame.pgstealCv);
+    const model = memcgsModel(frame.memcgs);
+    expect(model.rows.some((r) => r.leaf && r.pgstealAt > 0)).toBe(true);
+
+    // The first write (at 200 ms) and its rounds add up.
+    const rows = reclaimRows(frame.reclaims);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of frame.reclaims) {
+      expect(r.rounds.reduce((n, x) => n + x.reclaimed, 0)).toBe(r.reclaimed);
+      expect(r.overreclaim).toBe(r.reclaimed - r.requested);
+      expect(roundsModel(r).bars).toHaveLength(r.rounds.length);
+    }
+
+    // The write rotated memcgs on the memcg LRU (the browser test animates this step).
+    expect(rotation).not.toBeNull();
+    expect(rotation!.step).toBe(21);
+    expect(rotation!.moves.map((m) => m.path)).toContain('/memcg4');
+  });
+});

@@ -1,0 +1,520 @@
+// The DOM-free models of the system and memcg views: zone histories and
+// watermark labels, the kswapd timeline, memcg rows and the pgsteal CV
+// line, the memcg LRU layout, memory.reclaim rows and rounds, the event
+// kind filter, and the frame histories that feed them.
+import { describe, expect, it } from 'vitest';
+import type {
+  Frame,
+  KswapdView,
+  MemcgLruView,
+  MemcgView,
+  NodeView,
+  ReclaimView,
+  ZoneView,
+} from '../../web/src/engine/pkg/reclaim_core';
+import { addKinds, groupEvents, visibleGroups } from '../../web/src/views/events/model';
+import { advanceHistories } from '../../web/src/views/history';
+import { appendKswapd, kswapdModel, pendingZoneText, type KswapdTrack } from '../../web/src/views/kswapd/model';
+import { appendCv, coefficientOfVariation, formatCv, memcgsModel, sparkline, type MemcgRow } from '../../web/src/views/memcg/model';
+import { chipMoves, chipText, memcgLruLayout } from '../../web/src/views/memcg-lru/model';
+import { formatOverreclaim, reclaimRows, roundsModel } from '../../web/src/views/reclaim/model';
+import {
+  appendPoint,
+  appendZones,
+  spreadLabels,
+  zoneChartModel,
+  zoneIndex,
+  zoneLevel,
+  zoneReserves,
+  type TimePoint,
+} from '../../web/src/views/zones/model';
+
+const zone = (extra: Partial<ZoneView> = {}): ZoneView => ({
+  name: 'Normal',
+  managed: 16384,
+  free: 500,
+  min: 223,
+  low: 278,
+  high: 333,
+  lowmemReserve: [0, 0, 0, 0],
+  ...extra,
+});
+
+const kswapd = (extra: Partial<KswapdView> = {}): KswapdView => ({
+  mode: 'asleep',
+  transitions: [],
+  failures: 0,
+  pendingZoneidx: undefined,
+  sleeps: 0,
+  prematureSleeps: 0,
+  ...extra,
+});
+
+const node = (extra: Partial<NodeView> = {}): NodeView => ({
+  node: 0,
+  zones: [zone()],
+  kswapd: kswapd(),
+  memcgLru: undefined,
+  ...extra,
+});
+
+const STEP = 10_000_000;
+
+function frame(step: number, extra: Partial<Frame> = {}): Frame {
+  return {
+    scenario: 'test',
+    seed: 1,
+    step,
+    timeNs: step * STEP,
+    counters: [],
+    lruvecs: [],
+    events: [],
+    eventsDropped: 0,
+    folios: [],
+    folioEvents: [],
+    nodes: [node()],
+    memcgs: [],
+    pgstealCv: 0,
+    reclaims: [],
+    ...extra,
+  };
+}
+
+const points = (values: number[]): TimePoint[] => values.map((value, i) => ({ step: i, timeNs: i * STEP, value }));
+
+describe('zones model', () => {
+  it('keeps the last points of a series', () => {
+    let series: TimePoint[] = [];
+    for (let i = 0; i < 10; i++) series = appendPoint(series, { step: i, timeNs: i, value: i * 2 }, 4);
+    expect(series.map((p) => p.step)).toEqual([6, 7, 8, 9]);
+    // The input is not changed.
+    const before = [...series];
+    appendPoint(series, { step: 10, timeNs: 10, value: 0 }, 4);
+    expect(series).toEqual(before);
+  });
+
+  it('appends every zone of every node under its key', () => {
+    const nodes = [
+      node({ zones: [zone({ name: 'DMA', free: 1 }), zone({ name: 'Normal', free: 2 })] }),
+      node({ node: 1, zones: [zone({ name: 'Normal', free: 3 })] }),
+    ];
+    const once = appendZones({}, nodes, { step: 1, timeNs: 10 }, 300);
+    const twice = appendZones(once, nodes, { step: 2, timeNs: 20 }, 300);
+    expect(Object.keys(twice)).toEqual(['0/DMA', '0/Normal', '1/Normal']);
+    expect(twice['1/Normal']!.map((p) => [p.step, p.value])).toEqual([
+      [1, 3],
+      [2, 3],
+    ]);
+  });
+
+  it('names the level against the watermarks and the reserves against higher zones', () => {
+    expect(zoneLevel(zone({ free: 400 }))).toBe('above-high');
+    expect(zoneLevel(zone({ free: 300 }))).toBe('above-low');
+    expect(zoneLevel(zone({ free: 250 }))).toBe('below-low');
+    expect(zoneLevel(zone({ free: 100 }))).toBe('below-min');
+    expect(zoneIndex('DMA32')).toBe(1);
+    expect(zoneIndex('HighMem')).toBe(-1);
+    expect(zoneReserves({ name: 'DMA', lowmemReserve: [0, 16, 80, 80] })).toEqual([
+      { zone: 'DMA32', pages: 16 },
+      { zone: 'Normal', pages: 80 },
+      { zone: 'Movable', pages: 80 },
+    ]);
+    expect(zoneReserves({ name: 'Normal', lowmemReserve: [0, 0, 0, 0] })).toEqual([{ zone: 'Movable', pages: 0 }]);
+  });
+
+  it('scales to fit, to the watermarks, or automatically', () => {
+    const history = points([16384, 9000, 500]);
+    const fit = zoneChartModel(0, zone(), history, 'fit');
+    expect(fit.yMax).toBe(16384);
+    expect(fit.clipped).toBe(false);
+    expect(fit.label).toBe('Free pages of zone Normal on node 0');
+    expect(fit.watermarks.map((w) => [w.name, w.pages])).toEqual([
+      ['min', 223],
+      ['low', 278],
+      ['high', 333],
+    ]);
+    const zoomed = zoneChartModel(0, zone(), history, 'watermarks');
+    expect(zoomed.yMax).toBe(666);
+    expect(zoomed.clipped).toBe(true);
+    expect(zoomed.clipNote).toBe('earlier values above the view');
+    // Auto: zoomed once free pages are near the watermarks, keeping the current value in view.
+    const auto = zoneChartModel(0, zone({ free: 900 }), history, 'auto');
+    expect(auto.scale).toBe('watermarks');
+    expect(auto.yMax).toBe(Math.ceil(900 * 1.15));
+    expect(zoneChartModel(0, zone({ free: 5000 }), history, 'auto').scale).toBe('fit');
+    // Explicitly zoomed with free pages far above: says so.
+    expect(zoneChartModel(0, zone({ free: 5000 }), history, 'watermarks').clipNote).toBe('free now 5,000: above the view');
+  });
+
+  it('spreads labels that would overlap, centred on their values, inside the bounds', () => {
+    // Far apart: unchanged.
+    expect(spreadLabels([10, 50, 90], 11)).toEqual([10, 50, 90]);
+    // Three close values (high, low, min in pixels: high is on top).
+    const ys = [52, 50, 48];
+    const placed = spreadLabels(ys, 11);
+    const sorted = [...placed].sort((a, b) => a - b);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i]! - sorted[i - 1]!).toBeGreaterThanOrEqual(11 - 1e-9);
+    // Same order as the values, centred on their mean.
+    expect(placed[2]).toBeLessThan(placed[1]!);
+    expect(placed[1]).toBeLessThan(placed[0]!);
+    expect((placed[0]! + placed[1]! + placed[2]!) / 3).toBeCloseTo(50, 9);
+    // At the bottom edge the block moves up to stay inside.
+    const low = spreadLabels([99, 100, 100], 10, 0, 100);
+    expect(Math.max(...low)).toBeLessThanOrEqual(100);
+    expect(new Set(low.map((y) => Math.round(y))).size).toBe(3);
+    expect(spreadLabels([], 10)).toEqual([]);
+  });
+});
+
+describe('kswapd timeline model', () => {
+  const t = (step: number) => step * STEP;
+
+  function run(frames: { step: number; view: KswapdView }[], windowStart = 0): KswapdTrack {
+    let track: KswapdTrack | null = null;
+    for (const f of frames) track = appendKswapd(track, f.view, { step: f.step, timeNs: t(f.step) }, windowStart);
+    return track!;
+  }
+
+  it('builds segments from the sub-step transitions', () => {
+    const track = run([
+      { step: 0, view: kswapd() },
+      { step: 1, view: kswapd({ transitions: [[0, 'asleep']] }) },
+      // Woken in step 2, runs 60 µs, naps.
+      {
+        step: 2,
+        view: kswapd({
+          mode: 'napping',
+          transitions: [
+            [t(1) + 5_000_000, 'running'],
+            [t(1) + 5_060_000, 'napping'],
+          ],
+        }),
+      },
+      { step: 3, view: kswapd({ mode: 'napping' }) },
+    ]);
+    const model = kswapdModel(0, track, 0, t(3));
+    expect(model.segments.map((s) => [s.mode, s.start, s.end, s.observed])).toEqual([
+      ['asleep', 0, t(1) + 5_000_000, true],
+      ['running', t(1) + 5_000_000, t(1) + 5_060_000, true],
+      ['napping', t(1) + 5_060_000, t(3), true],
+    ]);
+    expect(model.wakeups).toBe(1);
+    expect(model.time.running).toBe(60_000);
+    expect(model.time.asleep + model.time.napping + model.time.running).toBe(t(3));
+    expect(model.mode).toBe('napping');
+    expect(model.label).toBe('kswapd timeline of node 0');
+  });
+
+  it('keeps a run of no length, and trusts the frame mode over missing transitions', () => {
+    const track = run([
+      { step: 0, view: kswapd() },
+      { step: 1, view: kswapd({ transitions: [[t(0) + 10, 'running'], [t(0) + 10, 'napping']], mode: 'napping' }) },
+      // The engine says running with no transition: the change is put at the frame's time.
+      { step: 2, view: kswapd({ mode: 'running' }) },
+    ]);
+    const model = kswapdModel(0, track, 0, t(2));
+    expect(model.segments.map((s) => [s.mode, s.start, s.end])).toEqual([
+      ['asleep', 0, 10],
+      ['running', 10, 10],
+      ['napping', 10, t(2)],
+      ['running', t(2), t(2)],
+    ]);
+    expect(model.wakeups).toBe(2);
+  });
+
+  it('marks steps not seen one by one as unobserved', () => {
+    const track = run([
+      { step: 0, view: kswapd() },
+      // Ten steps at once: only the last step's transitions are known.
+      { step: 10, view: kswapd({ mode: 'napping', transitions: [[t(9) + 100, 'running'], [t(9) + 200, 'napping']] }) },
+    ]);
+    const model = kswapdModel(0, track, 0, t(10));
+    expect(model.segments.map((s) => [s.mode, s.start, s.end, s.observed])).toEqual([
+      ['asleep', 0, t(9), false],
+      ['asleep', t(9), t(9) + 100, true],
+      ['running', t(9) + 100, t(9) + 200, true],
+      ['napping', t(9) + 200, t(10), true],
+    ]);
+  });
+
+  it('drops what ended before the window and clips the rest', () => {
+    let track: KswapdTrack | null = null;
+    for (let step = 0; step <= 20; step++) {
+      const mode = step % 2 === 1 ? 'running' : 'napping';
+      track = appendKswapd(track, kswapd({ mode, transitions: step > 0 ? [[t(step - 1) + 1, mode]] : [] }), { step, timeNs: t(step) }, t(Math.max(0, step - 5)));
+    }
+    expect(track!.segments.every((s) => s.end >= t(15))).toBe(true);
+    const model = kswapdModel(0, track!, t(15), t(20));
+    expect(model.segments[0]!.start).toBe(t(15));
+    expect(model.segments[model.segments.length - 1]!.end).toBe(t(20));
+    expect(model.time.asleep + model.time.napping + model.time.running).toBe(t(5));
+  });
+
+  it('restarts on a frame that is not later (a reset)', () => {
+    const track = run([
+      { step: 0, view: kswapd() },
+      { step: 5, view: kswapd({ mode: 'running' }) },
+      { step: 0, view: kswapd() },
+    ]);
+    expect(track.segments).toEqual([]);
+    expect(track.step).toBe(0);
+  });
+
+  it('names the pending zone index', () => {
+    expect(pendingZoneText(null)).toBe('unset');
+    expect(pendingZoneText(2)).toBe('2 (Normal)');
+    expect(pendingZoneText(7)).toBe('7');
+  });
+});
+
+describe('memcgs model', () => {
+  const memcg = (path: string, extra: Partial<MemcgView> = {}): MemcgView => ({
+    path,
+    usage: 0,
+    max: undefined,
+    high: undefined,
+    low: 0,
+    min: 0,
+    swapUsage: 0,
+    pgscan: 0,
+    pgsteal: 0,
+    eventsLow: 0,
+    eventsMax: 0,
+    eventsOom: 0,
+    eventsOomKill: 0,
+    leaf: true,
+    ...extra,
+  });
+
+  it('puts the rows on shared scales taken below the root and over the leaves', () => {
+    const model = memcgsModel([
+      memcg('/', { usage: 3000, pgscan: 400, pgsteal: 300, leaf: false }),
+      memcg('/a', { usage: 1000, max: 2000, low: 500, pgscan: 200, pgsteal: 100 }),
+      memcg('/b', { usage: 2000, high: 1800, pgscan: 200, pgsteal: 200 }),
+    ]);
+    expect(model.usageMax).toBe(2000);
+    expect(model.reclaimMax).toBe(200);
+    expect(model.leaves).toBe(2);
+    const [root, a, b] = model.rows as [MemcgRow, MemcgRow, MemcgRow];
+    expect(root.usageOffScale).toBe(true);
+    expect(root.reclaimOffScale).toBe(true);
+    expect(root.usageAt).toBe(1);
+    expect(root.depth).toBe(0);
+    expect(a.usageAt).toBe(0.5);
+    expect(a.marks).toEqual([
+      { name: 'max', pages: 2000, at: 1 },
+      { name: 'low', pages: 500, at: 0.25 },
+    ]);
+    expect(a.fill).toBe(0.5);
+    expect(a.level).toBe('ok');
+    expect(a.pgscanAt).toBe(1);
+    expect(a.pgstealAt).toBe(0.5);
+    expect(a.efficiency).toBe(0.5);
+    expect(a.depth).toBe(1);
+    // Limited by memory.high only: filled against it.
+    expect(b.fill).toBeCloseTo(2000 / 1800);
+    expect(b.level).toBe('full');
+    expect(b.usageOffScale).toBe(false);
+    expect(b.reclaimOffScale).toBe(false);
+  });
+
+  it('computes the coefficient of variation as the engine does', () => {
+    expect(coefficientOfVariation([])).toBe(0);
+    expect(coefficientOfVariation([5])).toBe(0);
+    expect(coefficientOfVariation([0, 0])).toBe(0);
+    expect(coefficientOfVariation([4, 4, 4])).toBe(0);
+    // One of four took everything: stddev sqrt(3) × mean.
+    expect(coefficientOfVariation([256, 0, 0, 0])).toBeCloseTo(Math.sqrt(3), 12);
+    expect(formatCv(Math.sqrt(3))).toBe('1.73');
+  });
+
+  it('draws the CV history as a small line', () => {
+    let series: TimePoint[] = [];
+    for (const [i, v] of [0, 0, 1.5, 1, 0.5].entries()) series = appendCv(series, v, { step: i, timeNs: i * 100 }, 4);
+    expect(series.map((p) => p.value)).toEqual([0, 1.5, 1, 0.5]);
+    const spark = sparkline(series, 104, 24, 2);
+    expect(spark.points[0]).toEqual([2, 22]);
+    expect(spark.points[1]).toEqual([2 + 100 / 3, 2]);
+    expect(spark.points[3]![0]).toBe(102);
+    expect(spark.last).toBe(0.5);
+    expect(sparkline([], 100, 20).points).toEqual([]);
+    // One point: no division by zero.
+    expect(sparkline([{ step: 0, timeNs: 5, value: 0 }], 100, 20).points[0]!.every(Number.isFinite)).toBe(true);
+  });
+});
+
+describe('memcg LRU layout', () => {
+  const lru: MemcgLruView = {
+    seq: 6,
+    oldGen: 0,
+    nrMemcgs: [3, 2],
+    bins: [
+      [['/memcg7'], [], ['/a/b', '/memcg10'], [], [], [], [], []],
+      [[], [], [], [], [], [], [], ['/', '/memcg15']],
+    ],
+  };
+
+  it('places every memcg in its generation and bin, head first', () => {
+    const layout = memcgLruLayout(0, lru, { width: 600 });
+    expect(layout.label).toBe('Memcg LRU of node 0');
+    expect(layout.style).toBe('chips');
+    expect(layout.chips.map((c) => [c.path, c.gen, c.bin, c.index, c.old])).toEqual([
+      ['/memcg7', 0, 0, 0, true],
+      ['/a/b', 0, 2, 0, true],
+      ['/memcg10', 0, 2, 1, true],
+      ['/', 1, 7, 0, false],
+      ['/memcg15', 1, 7, 1, false],
+    ]);
+    expect(layout.rows.map((r) => [r.gen, r.title, r.memcgs])).toEqual([
+      [0, 'old', 3],
+      [1, 'young', 2],
+    ]);
+    expect(layout.bins).toHaveLength(16);
+    // Inside their bins, the second below the first.
+    const [b2first, b2second] = [layout.chips[1]!, layout.chips[2]!];
+    const bin2 = layout.bins.find((b) => b.gen === 0 && b.bin === 2)!;
+    for (const c of [b2first, b2second]) {
+      expect(c.x).toBeGreaterThan(bin2.x);
+      expect(c.x).toBeLessThan(bin2.x + bin2.width);
+      expect(c.y).toBeGreaterThan(bin2.y);
+      expect(c.y).toBeLessThan(bin2.y + bin2.height);
+    }
+    expect(b2second.y).toBeGreaterThan(b2first.y);
+    expect(layout.chips[1]!.text).toBe('b');
+    expect(layout.chips[3]!.text).toBe('/');
+    expect(layout.chips[0]!.label).toBe('/memcg7: old generation (gen 0), bin 0, 1st from the head');
+    expect(layout.chips[2]!.label).toContain('2nd from the head');
+    // The rows swap titles when seq advances; the slots stay put.
+    const next = memcgLruLayout(0, { ...lru, seq: 7, oldGen: 1 }, { width: 600 });
+    expect(next.rows.map((r) => r.title)).toEqual(['young', 'old']);
+    expect(next.chips[0]!.y).toBe(layout.chips[0]!.y);
+  });
+
+  it('turns chips into dots when a bin is too crowded for text', () => {
+    const crowded: MemcgLruView = {
+      seq: 0,
+      oldGen: 0,
+      nrMemcgs: [40, 0],
+      bins: [[Array.from({ length: 40 }, (_, i) => `/m${i}`), [], [], [], [], [], [], []], [[], [], [], [], [], [], [], []]],
+    };
+    const layout = memcgLruLayout(0, crowded, { width: 600 });
+    expect(layout.style).toBe('dots');
+    expect(layout.chips).toHaveLength(40);
+    const bin = layout.bins[0]!;
+    for (const c of layout.chips) {
+      expect(c.x).toBeGreaterThan(bin.x);
+      expect(c.x).toBeLessThan(bin.x + bin.width);
+      expect(c.y).toBeLessThan(bin.y + bin.height);
+    }
+    expect(new Set(layout.chips.map((c) => `${c.x},${c.y}`)).size).toBe(40);
+  });
+
+  it('shortens chip text and finds the memcgs that moved', () => {
+    expect(chipText('/memcg10', 20)).toBe('memcg10');
+    expect(chipText('/memcg10', 5)).toBe('memc…');
+    expect(chipText('/', 3)).toBe('/');
+    const after: MemcgLruView = {
+      ...lru,
+      bins: [
+        [[], [], ['/a/b', '/memcg10'], [], [], [], [], []],
+        [[], [], [], ['/memcg7'], [], [], [], ['/', '/memcg15']],
+      ],
+    };
+    expect(chipMoves(lru, after)).toEqual([{ path: '/memcg7', from: { gen: 0, bin: 0 }, to: { gen: 1, bin: 3 } }]);
+  });
+});
+
+describe('memory.reclaim model', () => {
+  const write = (startNs: number, extra: Partial<ReclaimView> = {}): ReclaimView => ({
+    memcg: '/',
+    requested: 256,
+    reclaimed: 264,
+    overreclaim: 8,
+    ok: true,
+    startNs,
+    durationNs: 5_000_000,
+    rounds: [
+      { batch: 64, reclaimed: 104 },
+      { batch: 38, reclaimed: 52 },
+      { batch: 25, reclaimed: 52 },
+      { batch: 14, reclaimed: 56 },
+    ],
+    ...extra,
+  });
+
+  it('lists the writes newest first with their overreclaim', () => {
+    const rows = reclaimRows([write(200), write(400, { reclaimed: 200, overreclaim: -56, ok: false })]);
+    expect(rows.map((r) => [r.key, r.overreclaim, r.ok, r.rounds])).toEqual([
+      ['400:/', -56, false, 4],
+      ['200:/', 8, true, 4],
+    ]);
+    expect(rows[1]!.overPercent).toBeCloseTo(3.125);
+    expect(formatOverreclaim(rows[1]!)).toBe('+8 (+3.1%)');
+    expect(formatOverreclaim(rows[0]!)).toBe('−56 (−22%)');
+    expect(formatOverreclaim({ overreclaim: 0, overPercent: 0 })).toBe('0 (0%)');
+    expect(formatOverreclaim({ overreclaim: 3, overPercent: null })).toBe('+3');
+  });
+
+  it('charts the rounds: asked, reclaimed, what was left before each', () => {
+    const model = roundsModel(write(200));
+    expect(model.bars.map((b) => [b.round, b.batch, b.reclaimed, b.over])).toEqual([
+      [1, 64, 104, 40],
+      [2, 38, 52, 14],
+      [3, 25, 52, 27],
+      [4, 14, 56, 42],
+    ]);
+    expect(model.remaining).toEqual([256, 152, 100, 48]);
+    expect(model.yMax).toBe(104);
+    expect(model.summary).toContain('256 pages requested, 264 reclaimed in 4 rounds');
+    expect(roundsModel(write(0, { rounds: [] })).yMax).toBe(1);
+  });
+});
+
+describe('event kinds', () => {
+  const ev = (kind: string, reason = 'r') => ({ step: 1, timeNs: 0, kind, function: 'f', reason });
+
+  it('remembers the kinds seen in order of first appearance', () => {
+    const seen = addKinds([], [ev('eviction'), ev('aging'), ev('eviction')]);
+    expect(seen).toEqual(['eviction', 'aging']);
+    // Nothing new: the same array.
+    expect(addKinds(seen, [ev('aging')])).toBe(seen);
+    expect(addKinds(seen, [ev('kswapd')])).toEqual(['eviction', 'aging', 'kswapd']);
+  });
+
+  it('hides the groups of hidden kinds', () => {
+    const groups = groupEvents([ev('eviction'), ev('aging'), ev('eviction', 'other')]);
+    expect(visibleGroups(groups, new Set()).length).toBe(3);
+    expect(visibleGroups(groups, new Set(['eviction'])).map((g) => g.kind)).toEqual(['aging']);
+  });
+});
+
+describe('frame histories', () => {
+  it('keeps the last frames of every series and starts afresh on a reset', () => {
+    let h = advanceHistories(null, frame(0));
+    for (let step = 1; step <= 12; step++) {
+      h = advanceHistories(
+        h,
+        frame(step, {
+          nodes: [node({ zones: [zone({ free: 1000 - step })] })],
+          pgstealCv: step / 10,
+          events: step === 3 ? [{ step, timeNs: 0, kind: 'kswapd', function: 'balance_pgdat', reason: '' }] : [],
+        }),
+        5,
+      );
+    }
+    expect(h.step).toBe(12);
+    expect(h.times).toEqual([8, 9, 10, 11, 12].map((s) => s * STEP));
+    expect(h.start).toBe(8 * STEP);
+    expect(h.zones['0/Normal']!.map((p) => p.value)).toEqual([992, 991, 990, 989, 988]);
+    expect(h.cv.map((p) => p.value)).toEqual([0.8, 0.9, 1, 1.1, 1.2]);
+    expect(h.kinds).toEqual(['kswapd']);
+    expect(h.kswapd).toHaveLength(1);
+
+    const reset = advanceHistories(h, frame(0));
+    expect(reset.times).toEqual([0]);
+    expect(reset.kinds).toEqual([]);
+    expect(reset.zones['0/Normal']).toHaveLength(1);
+    // Another run (a new seed) at a later step also starts afresh.
+    expect(advanceHistories(h, frame(13, { seed: 2 })).times).toEqual([13 * STEP]);
+  });
+});

@@ -1,0 +1,90 @@
+// A node's kswapd over simulated time: asleep, napping (the short sleep of
+// kswapd_try_to_sleep before the full one) or running balance_pgdat, with
+// its counters. React owns the card and the <svg>; D3 draws inside it.
+import { useEffect, useId, useMemo, useRef } from 'react';
+import { formatCount } from '../../util/format';
+import { useElementWidth } from '../../util/hooks';
+import { drawKswapd } from './draw';
+import { KSWAPD_MODES, kswapdModel, type KswapdTrack } from './model';
+
+const HEIGHT = 46;
+
+const MODE_HELP: Record<string, string> = {
+  running: 'balance_pgdat: reclaiming until the zones are above their high watermark',
+  napping: 'kswapd_try_to_sleep: a short nap (HZ/10) before deciding to sleep for good',
+  asleep: 'asleep until an allocation finds a zone below its low watermark and wakes it',
+};
+
+export interface KswapdTimelineProps {
+  node: number;
+  track: KswapdTrack;
+  start: number;
+  end: number;
+}
+
+export function KswapdTimeline({ node, track, start, end }: KswapdTimelineProps) {
+  const model = useMemo(() => kswapdModel(node, track, start, end), [node, track, start, end]);
+  const containerRef = useRef<HTMLDivElement>(null);
+  const svgRef = useRef<SVGSVGElement>(null);
+  const width = useElementWidth(containerRef);
+  const summaryId = useId();
+  useEffect(() => {
+    if (svgRef.current && width > 0) drawKswapd(svgRef.current, model, { width, height: HEIGHT });
+  }, [model, width]);
+  const span = Math.max(1, model.end - model.start);
+  return (
+    <section className="card kswapd" aria-label={model.label} data-node={node} data-mode={model.mode}>
+      <div className="card-header">
+        <h2 className="card-title">
+          kswapd<span className="muted"> · node {node}</span>
+        </h2>
+        <span className={`mode-badge mode-${model.mode}`} data-testid="kswapd-mode" title={MODE_HELP[model.mode]}>
+          {model.mode}
+        </span>
+      </div>
+      <dl className="facts">
+        <div>
+          <dt title="Runs of balance_pgdat that started in the window">runs</dt>
+          <dd data-testid="kswapd-runs">{formatCount(model.wakeups)}</dd>
+        </div>
+        <div>
+          <dt title="Share of the window spent running">running</dt>
+          <dd>{((100 * model.time.running) / span).toFixed(model.time.running > 0 && model.time.running < span / 1000 ? 2 : 1)}%</dd>
+        </div>
+        <div>
+          <dt title="kswapd_failures: balance_pgdat runs that reclaimed nothing (kswapd gives up at 16)">failures</dt>
+          <dd data-testid="kswapd-failures">{formatCount(model.failures)}</dd>
+        </div>
+        <div>
+          <dt title="Times kswapd went to sleep for good (prepare_kswapd_sleep said the node was balanced)">sleeps</dt>
+          <dd data-testid="kswapd-sleeps">{formatCount(model.sleeps)}</dd>
+        </div>
+        <div>
+          <dt title="Sleeps for good while a zone the last wakeup asked for was still not balanced (checked for the wrong zone index before patch 002)">premature</dt>
+          <dd data-testid="kswapd-premature">{formatCount(model.prematureSleeps)}</dd>
+        </div>
+        <div>
+          <dt title="pgdat->kswapd_highest_zoneidx: the highest zone an allocation asked kswapd to balance">pending zone idx</dt>
+          <dd data-testid="kswapd-pending">{model.pendingText}</dd>
+        </div>
+      </dl>
+      <div ref={containerRef} className="chart kswapd-chart" style={{ height: HEIGHT }}>
+        <svg ref={svgRef} role="img" aria-label={`kswapd modes of node ${node} over simulated time`}
+          aria-describedby={summaryId} data-testid="kswapd-chart" />
+      </div>
+      <ul className="legend-row" aria-hidden="true">
+        {KSWAPD_MODES.map((m) => (
+          <li key={m} title={MODE_HELP[m]}>
+            <span className={`swatch mode-${m}`} /> {m}
+          </li>
+        ))}
+        <li title="Frames that came several steps apart: the mode in between is assumed unchanged">
+          <span className="swatch unobserved" /> not seen step by step (mode unknown)
+        </li>
+      </ul>
+      <p id={summaryId} className="visually-hidden">
+        {model.summary}
+      </p>
+    </section>
+  );
+}

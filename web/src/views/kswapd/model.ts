@@ -1,0 +1,163 @@
+// The kswapd timeline's model: what each node's kswapd did over simulated
+// time, as segments of one mode (asleep, napping, running). Built in the UI
+// from every frame: the mode changes the engine saw during the frame's last
+// step (`transitions`, with their simulated times, so a wake-up shorter than
+// a step still shows) and the mode at the end of the frame. DOM-free.
+import type { KswapdMode, KswapdView } from '../../engine/pkg/reclaim_core';
+import { formatCount } from '../../util/format';
+import { ZONE_NAMES } from '../zones/model';
+
+export const KSWAPD_MODES: readonly KswapdMode[] = ['asleep', 'napping', 'running'];
+
+export interface KswapdSegment {
+  start: number;
+  end: number;
+  mode: KswapdMode;
+  /**
+   * False for time inside steps the UI did not see one by one (the frame
+   * came several steps later, and `transitions` covers only its last step):
+   * there the mode is assumed unchanged.
+   */
+  observed: boolean;
+}
+
+/** One node's kswapd over the kept window: closed segments and the one still open. */
+export interface KswapdTrack {
+  segments: readonly KswapdSegment[];
+  /** The open segment: its start, mode and whether it is observed. */
+  open: { start: number; mode: KswapdMode; observed: boolean };
+  /** The frame the track was last brought up to. */
+  step: number;
+  timeNs: number;
+  /** The latest counters and state. */
+  view: KswapdView;
+}
+
+export function kswapdMode(mode: string): KswapdMode {
+  return mode === 'running' || mode === 'napping' ? mode : 'asleep';
+}
+
+/** Adds a closed segment, merging it into the previous one when they read the same. */
+function pushSegment(segments: KswapdSegment[], segment: KswapdSegment): void {
+  const last = segments[segments.length - 1];
+  // Wake-ups of no length still count (kswapd ran): keep them; drop empty stretches of the other modes.
+  if (segment.end <= segment.start && segment.mode !== 'running') return;
+  if (last && last.mode === segment.mode && last.observed === segment.observed && last.end >= segment.start) {
+    segments[segments.length - 1] = { ...last, end: Math.max(last.end, segment.end) };
+  } else {
+    segments.push(segment);
+  }
+}
+
+/**
+ * The track after a frame. `windowStart`: segments that ended before it are
+ * dropped. A first frame (no track) starts the track at the frame's time.
+ */
+export function appendKswapd(
+  track: KswapdTrack | null,
+  view: KswapdView,
+  at: { step: number; timeNs: number },
+  windowStart: number,
+): KswapdTrack {
+  const mode = kswapdMode(view.mode);
+  if (!track || at.step <= track.step) {
+    return { segments: [], open: { start: at.timeNs, mode, observed: true }, step: at.step, timeNs: at.timeNs, view };
+  }
+  const segments: KswapdSegment[] = track.segments.filter((s) => s.end >= windowStart);
+  let open = { ...track.open };
+  const steps = at.step - track.step;
+  const stepNs = (at.timeNs - track.timeNs) / steps;
+  const stepStart = at.timeNs - stepNs;
+  if (steps > 1 && stepStart > track.timeNs) {
+    // Steps not seen one by one: the mode carries on, unobserved, until the last step began.
+    pushSegment(segments, { start: open.start, end: track.timeNs, mode: open.mode, observed: open.observed });
+    pushSegment(segments, { start: track.timeNs, end: stepStart, mode: open.mode, observed: false });
+    open = { start: stepStart, mode: open.mode, observed: true };
+  }
+  const changes = [...view.transitions].sort((a, b) => a[0] - b[0]);
+  for (const [time, next] of changes) {
+    const m = kswapdMode(next);
+    if (m === open.mode) continue;
+    const t = Math.min(at.timeNs, Math.max(time, open.start));
+    pushSegment(segments, { start: open.start, end: t, mode: open.mode, observed: open.observed });
+    open = { start: t, mode: m, observed: true };
+  }
+  if (open.mode !== mode) {
+    // The frame's mode wins over a change the transitions missed.
+    pushSegment(segments, { start: open.start, end: at.timeNs, mode: open.mode, observed: open.observed });
+    open = { start: at.timeNs, mode, observed: true };
+  } else if (!open.observed) {
+    open = { ...open, observed: true };
+  }
+  return { segments, open, step: at.step, timeNs: at.timeNs, view };
+}
+
+export interface KswapdModel {
+  node: number;
+  mode: KswapdMode;
+  /** Segments clipped to [start, end], oldest first (the open one closed at `end`). */
+  segments: KswapdSegment[];
+  start: number;
+  end: number;
+  /** Simulated ns spent in each mode within the window. */
+  time: Record<KswapdMode, number>;
+  /** Times kswapd started running within the window. */
+  wakeups: number;
+  failures: number;
+  sleeps: number;
+  prematureSleeps: number;
+  /** kswapd_highest_zoneidx: the zone index it is asked to balance for (null = unset). */
+  pendingZoneidx: number | null;
+  /** "2 (Normal)" or "unset". */
+  pendingText: string;
+  label: string;
+  summary: string;
+}
+
+export function pendingZoneText(index: number | null): string {
+  if (index === null) return 'unset';
+  const name = ZONE_NAMES[index];
+  return name ? `${index} (${name})` : String(index);
+}
+
+/** The timeline over [start, end] (the kept window of frames). */
+export function kswapdModel(node: number, track: KswapdTrack, start: number, end: number): KswapdModel {
+  const all = [...track.segments, { ...track.open, end: track.timeNs }];
+  const segments: KswapdSegment[] = [];
+  const time: Record<KswapdMode, number> = { asleep: 0, napping: 0, running: 0 };
+  let wakeups = 0;
+  for (const s of all) {
+    if (s.end < start || s.start > end) continue;
+    const clipped = { ...s, start: Math.max(s.start, start), end: Math.min(s.end, end) };
+    segments.push(clipped);
+    time[s.mode] += clipped.end - clipped.start;
+    if (s.mode === 'running') wakeups += 1;
+  }
+  const view = track.view;
+  const pending = view.pendingZoneidx ?? null;
+  const mode = kswapdMode(view.mode);
+  const label = `kswapd timeline of node ${node}`;
+  const span = Math.max(0, end - start);
+  const percent = (ns: number) => (span > 0 ? `${((100 * ns) / span).toFixed(ns > 0 && ns < span / 1000 ? 2 : 1)}%` : '0%');
+  const summary =
+    `kswapd of node ${node} is ${mode}. Over the window: running ${percent(time.running)} of the time in ` +
+    `${formatCount(wakeups)} run${wakeups === 1 ? '' : 's'}, napping ${percent(time.napping)}, asleep ${percent(time.asleep)}. ` +
+    `${formatCount(view.failures)} failures, ${formatCount(view.sleeps)} sleeps, ${formatCount(view.prematureSleeps)} premature sleeps; ` +
+    `pending zone index ${pendingZoneText(pending)}.`;
+  return {
+    node,
+    mode,
+    segments,
+    start,
+    end,
+    time,
+    wakeups,
+    failures: view.failures,
+    sleeps: view.sleeps,
+    prematureSleeps: view.prematureSleeps,
+    pendingZoneidx: pending,
+    pendingText: pendingZoneText(pending),
+    label,
+    summary,
+  };
+}

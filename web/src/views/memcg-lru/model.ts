@@ -1,0 +1,195 @@
+// The memcg LRU view's model: a node's memcg LRU (mm/vmscan.c, struct
+// lru_gen_memcg: fifo[MEMCG_NR_GENS][MEMCG_NR_BINS]) as two rows, one per
+// generation slot, of eight bins, and where each memcg's chip goes in its
+// bin. The rows stay in slot order (gen 0 on top) and are labelled old or
+// young from the LRU's seq, so a chip moves only when lru_gen_rotate_memcg
+// moves its memcg. DOM-free: geometry in plain numbers.
+import type { MemcgLruView } from '../../engine/pkg/reclaim_core';
+import { formatCount } from '../../util/format';
+
+export const MEMCG_NR_GENS = 2;
+export const MEMCG_NR_BINS = 8;
+
+export interface LruChip {
+  /** The memcg's path: the chip's key across frames. */
+  path: string;
+  /** The text on the chip (the path's last part, "/" for the root), possibly shortened. */
+  text: string;
+  gen: number;
+  bin: number;
+  /** Its place in the bin, head first. */
+  index: number;
+  old: boolean;
+  /** The chip's centre. */
+  x: number;
+  y: number;
+  /** "/memcg4: old generation (gen 0), bin 6, 1st from the head". */
+  label: string;
+}
+
+export interface LruRow {
+  gen: number;
+  old: boolean;
+  /** "old · gen 0". */
+  title: string;
+  memcgs: number;
+  y: number;
+  height: number;
+}
+
+export interface LruBin {
+  gen: number;
+  bin: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  count: number;
+}
+
+export interface MemcgLruLayout {
+  node: number;
+  seq: number;
+  oldGen: number;
+  nrMemcgs: [number, number];
+  /** Chips with text, or dots when the bins are too crowded for text. */
+  style: 'chips' | 'dots';
+  rows: LruRow[];
+  bins: LruBin[];
+  chips: LruChip[];
+  /** Chip (or dot) size. */
+  chipWidth: number;
+  chipHeight: number;
+  width: number;
+  height: number;
+  label: string;
+  summary: string;
+}
+
+export interface LruGeometry {
+  width: number;
+  /** Room at the left for the row titles. */
+  gutter?: number;
+  /** Space at the top for the bin numbers. */
+  header?: number;
+  /** Tallest a row gets before chips turn into dots. */
+  maxRowHeight?: number;
+}
+
+const CHIP_HEIGHT = 16;
+const CHIP_GAP = 3;
+const DOT = 8;
+const DOT_GAP = 3;
+/** Approximate width of a character of the chips' 10.5 px font. */
+const CHAR_WIDTH = 6.1;
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+}
+
+/** The chip text: the last part of the path ("/" for the root), shortened to `chars`. */
+export function chipText(path: string, chars: number): string {
+  const base = path === '/' ? '/' : (path.split('/').filter(Boolean).pop() ?? path);
+  if (base.length <= chars) return base;
+  return chars <= 1 ? base.slice(0, 1) : `${base.slice(0, chars - 1)}…`;
+}
+
+export function memcgLruLayout(node: number, view: MemcgLruView, geometry: LruGeometry): MemcgLruLayout {
+  const gutter = geometry.gutter ?? 74;
+  const header = geometry.header ?? 18;
+  const maxRowHeight = geometry.maxRowHeight ?? 132;
+  const width = Math.max(gutter + MEMCG_NR_BINS * 24, geometry.width);
+  const binWidth = (width - gutter) / MEMCG_NR_BINS;
+  const inner = Math.max(8, binWidth - 6);
+  const bins = (gen: number) => view.bins[gen] ?? [];
+  const crowd = Math.max(0, ...[0, 1].flatMap((g) => bins(g).map((b) => b.length)));
+
+  // Chips stacked one per line while the tallest bin fits; dots in a grid otherwise.
+  const chipRows = crowd * (CHIP_HEIGHT + CHIP_GAP) + CHIP_GAP;
+  const style: 'chips' | 'dots' = chipRows <= maxRowHeight && inner >= 28 ? 'chips' : 'dots';
+  const perLine = style === 'chips' ? 1 : Math.max(1, Math.floor((inner + DOT_GAP) / (DOT + DOT_GAP)));
+  const pitch = style === 'chips' ? CHIP_HEIGHT + CHIP_GAP : DOT + DOT_GAP;
+  const lines = Math.ceil(Math.max(1, crowd) / perLine);
+  const rowHeight = Math.max(style === 'chips' ? 2 * (CHIP_HEIGHT + CHIP_GAP) + CHIP_GAP : 28, lines * pitch + CHIP_GAP + 4);
+  const chars = Math.max(1, Math.floor((inner - 8) / CHAR_WIDTH));
+
+  const rows: LruRow[] = [];
+  const binBoxes: LruBin[] = [];
+  const chips: LruChip[] = [];
+  for (let gen = 0; gen < MEMCG_NR_GENS; gen++) {
+    const y = header + gen * (rowHeight + 8);
+    const old = gen === view.oldGen;
+    rows.push({ gen, old, title: old ? 'old' : 'young', memcgs: view.nrMemcgs[gen] ?? 0, y, height: rowHeight });
+    for (let bin = 0; bin < MEMCG_NR_BINS; bin++) {
+      const x = gutter + bin * binWidth;
+      const paths = bins(gen)[bin] ?? [];
+      binBoxes.push({ gen, bin, x: x + 1, y, width: binWidth - 2, height: rowHeight, count: paths.length });
+      paths.forEach((path, index) => {
+        const line = Math.floor(index / perLine);
+        const col = index % perLine;
+        const cx =
+          style === 'chips'
+            ? x + binWidth / 2
+            : x + (binWidth - (perLine * (DOT + DOT_GAP) - DOT_GAP)) / 2 + col * (DOT + DOT_GAP) + DOT / 2;
+        const cy = y + CHIP_GAP + 2 + line * pitch + (style === 'chips' ? CHIP_HEIGHT : DOT) / 2;
+        chips.push({
+          path,
+          text: chipText(path, chars),
+          gen,
+          bin,
+          index,
+          old,
+          x: cx,
+          y: cy,
+          label: `${path}: ${old ? 'old' : 'young'} generation (gen ${gen}), bin ${bin}, ${ordinal(index + 1)} from the head`,
+        });
+      });
+    }
+  }
+  const height = header + MEMCG_NR_GENS * (rowHeight + 8);
+  const [oldCount, youngCount] = [view.nrMemcgs[view.oldGen] ?? 0, view.nrMemcgs[1 - view.oldGen] ?? 0];
+  const summary =
+    `Memcg LRU of node ${node}: seq ${view.seq}; the old generation (gen ${view.oldGen}) holds ${formatCount(oldCount)} ` +
+    `memcg${oldCount === 1 ? '' : 's'}, the young one (gen ${1 - view.oldGen}) ${formatCount(youngCount)}. ` +
+    'shrink_many reclaims from the old generation starting at a random bin; lru_gen_rotate_memcg moves a memcg it reclaimed to the young generation.';
+  return {
+    node,
+    seq: view.seq,
+    oldGen: view.oldGen,
+    nrMemcgs: view.nrMemcgs,
+    style,
+    rows,
+    bins: binBoxes,
+    chips,
+    chipWidth: style === 'chips' ? inner : DOT,
+    chipHeight: style === 'chips' ? CHIP_HEIGHT : DOT,
+    width,
+    height,
+    label: `Memcg LRU of node ${node}`,
+    summary,
+  };
+}
+
+export interface ChipMove {
+  path: string;
+  from: { gen: number; bin: number };
+  to: { gen: number; bin: number };
+}
+
+/** Memcgs whose generation or bin changed between two frames (the rotations to animate). */
+export function chipMoves(before: MemcgLruView, after: MemcgLruView): ChipMove[] {
+  const where = (view: MemcgLruView) => {
+    const map = new Map<string, { gen: number; bin: number }>();
+    view.bins.forEach((bins, gen) => bins.forEach((paths, bin) => paths.forEach((p) => map.set(p, { gen, bin }))));
+    return map;
+  };
+  const a = where(before);
+  const moves: ChipMove[] = [];
+  for (const [path, to] of where(after)) {
+    const from = a.get(path);
+    if (from && (from.gen !== to.gen || from.bin !== to.bin)) moves.push({ path, from, to });
+  }
+  return moves;
+}

@@ -1,0 +1,172 @@
+// Every memcg: usage against memory.max/high (with low and min marked),
+// pgscan and pgsteal on one shared scale, memory.events, and the pgsteal
+// coefficient of variation over the leaves (the fairness the memcg LRU
+// improves) as a number and a line over time. React renders the rows; the
+// scales are d3's (in the model), the small line is drawn by D3.
+import { line, select } from 'd3';
+import { useEffect, useId, useMemo, useRef } from 'react';
+import type { MemcgView } from '../../engine/pkg/reclaim_core';
+import { formatCount } from '../../util/format';
+import type { TimePoint } from '../zones/model';
+import { formatCv, memcgsModel, sparkline, type MemcgRow } from './model';
+
+const SPARK = { width: 120, height: 28 };
+
+export interface MemcgsViewProps {
+  memcgs: readonly MemcgView[];
+  cv: number;
+  cvHistory: readonly TimePoint[];
+}
+
+const pct = (at: number) => `${(at * 100).toFixed(2)}%`;
+
+export function MemcgsView({ memcgs, cv, cvHistory }: MemcgsViewProps) {
+  const model = useMemo(() => memcgsModel(memcgs), [memcgs]);
+  const noteId = useId();
+  return (
+    <section className="card memcgs" aria-label="Memcgs">
+      <div className="card-header">
+        <h2 className="card-title">
+          Memcgs <span className="muted">· {formatCount(model.rows.length)}</span>
+        </h2>
+        <CvFigure cv={cv} history={cvHistory} leaves={model.leaves} />
+      </div>
+      <div className="memcg-scroll">
+        <table className="memcg-table" aria-label="Memcg usage and reclaim" aria-describedby={noteId}>
+          <thead>
+            <tr>
+              <th scope="col">memcg</th>
+              <th scope="col" className="bar-col">
+                usage <span className="muted">/ limits</span>
+              </th>
+              <th scope="col" className="bar-col">
+                <span className="key key-scan" /> pgscan <span className="key key-steal" /> pgsteal
+              </th>
+              <th scope="col" className="num" title="memory.events max: times usage hit memory.max">
+                max
+              </th>
+              <th scope="col" className="num" title="memory.events oom">
+                oom
+              </th>
+              <th scope="col" className="num" title="memory.events oom_kill">
+                kill
+              </th>
+              <th scope="col" className="num" title="memory.events low: reclaimed while under memory.low">
+                low
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {model.rows.map((r) => (
+              <MemcgRowView key={r.path} row={r} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="card-footnote" id={noteId}>
+        {model.scaleNote}
+      </p>
+    </section>
+  );
+}
+
+function limitText(r: MemcgRow): string {
+  if (r.max !== null) return `max ${formatCount(r.max)}`;
+  if (r.high !== null) return `high ${formatCount(r.high)}`;
+  return 'no limit';
+}
+
+function MemcgRowView({ row: r }: { row: MemcgRow }) {
+  const marks = r.marks.map((m) => `memory.${m.name} ${formatCount(m.pages)}`).join(', ');
+  return (
+    <tr data-memcg={r.path} className={r.leaf ? 'leaf' : 'parent'}>
+      <th scope="row" className="mono memcg-path" style={{ paddingLeft: 10 + Math.min(r.depth, 6) * 8 }} title={r.path}>
+        {r.path}
+      </th>
+      <td className="bar-col">
+        <div className={`hbar usage meter-${r.level}`} aria-hidden="true" title={marks || undefined}>
+          <div className="hbar-fill" style={{ width: pct(r.usageAt) }} />
+          {r.marks.map((m) => (
+            <span key={m.name} className={`mark mark-${m.name}`} style={{ left: pct(m.at) }} />
+          ))}
+          {r.usageOffScale && <span className="off-scale">›</span>}
+        </div>
+        <div className="bar-text">
+          <strong data-testid="memcg-usage">{formatCount(r.usage)}</strong>
+          <span className="muted"> · {limitText(r)}</span>
+          {r.low > 0 && <span className="muted"> · low {formatCount(r.low)}</span>}
+          {r.min > 0 && <span className="muted"> · min {formatCount(r.min)}</span>}
+          {r.swapUsage > 0 && <span className="muted"> · swap {formatCount(r.swapUsage)}</span>}
+        </div>
+      </td>
+      <td className="bar-col">
+        <div className="hbar thin scan" aria-hidden="true">
+          <div className="hbar-fill" data-testid="pgscan-bar" style={{ width: pct(r.pgscanAt) }} />
+        </div>
+        <div className="hbar thin steal" aria-hidden="true">
+          <div className="hbar-fill" data-testid="pgsteal-bar" data-value={r.pgsteal} style={{ width: pct(r.pgstealAt) }} />
+          {r.reclaimOffScale && <span className="off-scale">›</span>}
+        </div>
+        <div className="bar-text">
+          <span data-testid="memcg-pgscan">{formatCount(r.pgscan)}</span>
+          <span className="muted"> / </span>
+          <strong data-testid="memcg-pgsteal">{formatCount(r.pgsteal)}</strong>
+          {!r.leaf && <span className="muted" title="A parent's counters include its children's"> · total</span>}
+        </div>
+      </td>
+      <td className={`num event-num${r.eventsMax ? ' nonzero' : ''}`}>{formatCount(r.eventsMax)}</td>
+      <td className={`num event-num${r.eventsOom ? ' nonzero alarm' : ''}`}>{formatCount(r.eventsOom)}</td>
+      <td className={`num event-num${r.eventsOomKill ? ' nonzero alarm' : ''}`}>{formatCount(r.eventsOomKill)}</td>
+      <td className={`num event-num${r.eventsLow ? ' nonzero' : ''}`}>{formatCount(r.eventsLow)}</td>
+    </tr>
+  );
+}
+
+function CvFigure({ cv, history, leaves }: { cv: number; history: readonly TimePoint[]; leaves: number }) {
+  const svgRef = useRef<SVGSVGElement>(null);
+  const spark = useMemo(() => sparkline(history, SPARK.width, SPARK.height), [history]);
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const path = line<[number, number]>()(spark.points) ?? '';
+    select(svg)
+      .selectAll('path.spark')
+      .data([path])
+      .join('path')
+      .attr('class', 'spark')
+      .attr('data-testid', 'cv-line')
+      .attr('data-points', spark.points.length)
+      .attr('d', (d) => d);
+    const last = spark.points[spark.points.length - 1];
+    select(svg)
+      .selectAll('circle.spark-now')
+      .data(last ? [last] : [])
+      .join('circle')
+      .attr('class', 'spark-now')
+      .attr('r', 2.5)
+      .attr('cx', (d) => d[0])
+      .attr('cy', (d) => d[1]);
+  }, [spark]);
+  const explain =
+    leaves < 2
+      ? 'Coefficient of variation of pgsteal over the leaf memcgs: needs two leaves or more.'
+      : `Coefficient of variation of pgsteal over the ${leaves} leaf memcgs: standard deviation / mean. ` +
+        '0 means every memcg gave back the same; the memcg LRU keeps it low.';
+  return (
+    <div className="cv" title={explain}>
+      <span className="cv-label">pgsteal CV</span>
+      <strong className="cv-value" data-testid="pgsteal-cv">
+        {leaves < 2 ? '–' : formatCv(cv)}
+      </strong>
+      <svg
+        ref={svgRef}
+        className="sparkline"
+        width={SPARK.width}
+        height={SPARK.height}
+        viewBox={`0 0 ${SPARK.width} ${SPARK.height}`}
+        role="img"
+        aria-label={`pgsteal CV over the last ${history.length} frames, up to ${formatCv(spark.yMax)}`}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+// Draws one memory.reclaim write's rounds into an <svg> React owns: per
+// round, the batch asked for (outlined) beside what it reclaimed (filled).
+import { axisBottom, axisLeft, scaleBand, scaleLinear, select } from 'd3';
+import { layer, root } from '../../util/d3';
+import { formatCount } from '../../util/format';
+import type { RoundBar, RoundsModel } from './model';
+
+const MARGIN = { top: 10, right: 12, bottom: 22, left: 44 };
+const MAX_GROUP = 64;
+
+export function drawRounds(node: SVGSVGElement, model: RoundsModel, size: { width: number; height: number }): void {
+  const { width, height } = size;
+  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
+  const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
+  select(node).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  const plot = layer<SVGGElement>(root(node), 'g', 'plot')
+    .attr('aria-hidden', 'true')
+    .attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+
+  const span = Math.min(innerWidth, Math.max(1, model.bars.length) * MAX_GROUP);
+  const x = scaleBand<number>()
+    .domain(model.bars.map((b) => b.round))
+    .range([0, span])
+    .paddingInner(0.25)
+    .paddingOuter(0.1);
+  const half = x.bandwidth() / 2;
+  const y = scaleLinear().domain([0, model.yMax]).nice(3).range([innerHeight, 0]);
+  const ticks = y.ticks(3).filter(Number.isInteger);
+  layer<SVGGElement>(plot, 'g', 'grid').call(
+    axisLeft(y)
+      .tickValues(ticks)
+      .tickSize(-innerWidth)
+      .tickFormat(() => ''),
+  );
+  layer<SVGGElement>(plot, 'g', 'y-axis').call(axisLeft(y).tickValues(ticks).tickFormat((v) => formatCount(v.valueOf())));
+  layer<SVGGElement>(plot, 'g', 'x-axis')
+    .attr('transform', `translate(0,${innerHeight})`)
+    .call(
+      axisBottom(x)
+        .tickSizeOuter(0)
+        .tickFormat((r) => (model.bars.length > 16 && r % 4 !== 1 ? '' : `#${r}`)),
+    );
+
+  const groups = plot
+    .selectAll<SVGGElement, RoundBar>('g.round')
+    .data(model.bars, (b) => String(b.round))
+    .join((enter) => {
+      const g = enter.append('g').attr('class', 'round');
+      g.append('rect').attr('class', 'asked');
+      g.append('rect').attr('class', 'got');
+      g.append('title');
+      return g;
+    })
+    .attr('data-testid', 'reclaim-round')
+    .attr('data-batch', (b) => b.batch)
+    .attr('data-reclaimed', (b) => b.reclaimed)
+    .attr('transform', (b) => `translate(${x(b.round) ?? 0},0)`);
+  groups
+    .select('rect.asked')
+    .attr('x', 0)
+    .attr('width', Math.max(1, half - 1))
+    .attr('y', (b) => y(b.batch))
+    .attr('height', (b) => innerHeight - y(b.batch));
+  groups
+    .select('rect.got')
+    .attr('x', half)
+    .attr('width', Math.max(1, half - 1))
+    .attr('y', (b) => y(b.reclaimed))
+    .attr('height', (b) => innerHeight - y(b.reclaimed));
+  groups.select('title').text((b) => b.label);
+}
