@@ -222,19 +222,21 @@ describe('kswapd timeline model', () => {
     expect(model.wakeups).toBe(2);
   });
 
-  it('marks steps not seen one by one as unobserved', () => {
+  it('places every transition of a multi-step frame', () => {
     const track = run([
       { step: 0, view: kswapd() },
-      // Ten steps at once: only the last step's transitions are known.
-      { step: 10, view: kswapd({ mode: 'napping', transitions: [[t(9) + 100, 'running'], [t(9) + 200, 'napping']] }) },
+      // Ten steps at once: the frame carries the transitions of all ten.
+      { step: 10, view: kswapd({ mode: 'napping', transitions: [[t(2) + 50, 'running'], [t(2) + 90, 'napping'], [t(9) + 100, 'running'], [t(9) + 200, 'napping']] }) },
     ]);
     const model = kswapdModel(0, track, 0, t(10));
     expect(model.segments.map((s) => [s.mode, s.start, s.end, s.observed])).toEqual([
-      ['asleep', 0, t(9), false],
-      ['asleep', t(9), t(9) + 100, true],
+      ['asleep', 0, t(2) + 50, true],
+      ['running', t(2) + 50, t(2) + 90, true],
+      ['napping', t(2) + 90, t(9) + 100, true],
       ['running', t(9) + 100, t(9) + 200, true],
       ['napping', t(9) + 200, t(10), true],
     ]);
+    expect(model.wakeups).toBe(2);
   });
 
   it('drops what ended before the window and clips the rest', () => {

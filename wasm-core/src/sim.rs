@@ -54,6 +54,8 @@ pub struct Simulation {
     step: u64,
     /// The last HISTORY_LEN decisions about each tracked page.
     history: BTreeMap<(MappingId, u32), VecDeque<EventView>>,
+    /// Where the current frame's window began (see begin_frame), if set.
+    frame_start_ns: Option<u64>,
     /// Scheduled memory.reclaim writers: (memcg, spec index, writes done).
     proactive: Vec<(MemcgId, usize, u64)>,
     /// Every memory.reclaim write so far (the last RECLAIM_LOG_LEN).
@@ -204,13 +206,19 @@ impl Simulation {
             proactive.push((memcg, j, 0));
             queue.push(Reverse((p.start_ns, (tasks.len() + j) as u32)));
         }
-        Ok(Simulation { scenario, mm, tasks, queue, step: 0, history: BTreeMap::new(), proactive, reclaim_log: VecDeque::new() })
+        Ok(Simulation { scenario, mm, tasks, queue, step: 0, history: BTreeMap::new(), frame_start_ns: None, proactive, reclaim_log: VecDeque::new() })
     }
 
     /// Records events for views (off by default: the CLI and benchmarks do
     /// not pay for them).
     pub fn set_event_log(&mut self, on: bool) {
         self.mm.events.enabled = on;
+    }
+
+    /// Starts a frame window: the next frame() reports kswapd transitions
+    /// since now, however many steps are taken before it.
+    pub fn begin_frame(&mut self) {
+        self.frame_start_ns = Some(self.mm.now_ns);
     }
 
     pub fn step_count(&self) -> u64 {
@@ -592,7 +600,8 @@ impl Simulation {
 
     fn node_views(&self) -> Vec<NodeView> {
         let mm = &self.mm;
-        let step_start = self.step.saturating_sub(1) * self.scenario.step_ns;
+        // Transitions since the frame began (begin_frame), or during the last step.
+        let step_start = self.frame_start_ns.unwrap_or(self.step.saturating_sub(1) * self.scenario.step_ns);
         mm.nodes
             .iter()
             .enumerate()

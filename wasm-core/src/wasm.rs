@@ -30,8 +30,10 @@ impl Engine {
         Ok(Engine { sim })
     }
 
-    /// Advances `n` steps and returns the frame after the last one.
+    /// Advances `n` steps and returns the frame after the last one (kswapd
+    /// transitions cover all `n` steps; events cover the last step).
     pub fn step(&mut self, n: u32) -> Result<Ts<Frame>, JsError> {
+        self.sim.begin_frame();
         for _ in 0..n {
             self.sim.step();
         }

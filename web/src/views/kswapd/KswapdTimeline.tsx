@@ -78,9 +78,11 @@ export function KswapdTimeline({ node, track, start, end }: KswapdTimelineProps)
             <span className={`swatch mode-${m}`} /> {m}
           </li>
         ))}
-        <li title="Frames that came several steps apart: the mode in between is assumed unchanged">
-          <span className="swatch unobserved" /> not seen step by step (mode unknown)
-        </li>
+        {model.segments.some((s) => !s.observed) && (
+          <li title="Time between frames that do not follow each other (after a seek): the mode in between is assumed unchanged">
+            <span className="swatch unobserved" /> not observed (mode unknown)
+          </li>
+        )}
       </ul>
       <p id={summaryId} className="visually-hidden">
         {model.summary}

@@ -23,7 +23,7 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
   const end = model.end > start ? model.end : start + 1;
   const x = scaleLinear().domain([start, end]).range([0, innerWidth]);
 
-  // Time not seen step by step is hatched: its mode is not known.
+  // Time the frames did not cover is hatched: its mode is not known.
   let hatchId = node.dataset.hatch;
   if (!hatchId) {
     hatchId = uniqueId('kswapd-hatch');
@@ -69,7 +69,7 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
       (s) =>
         s.observed
           ? `${s.mode} for ${formatDuration(s.end - s.start)} from ${formatMs(s.start)}`
-          : `${formatDuration(s.end - s.start)} from ${formatMs(s.start)} not seen step by step (the frame came several steps later): mode unknown`,
+          : `${formatDuration(s.end - s.start)} from ${formatMs(s.start)} not observed (no transitions for it): mode unknown`,
     );
 
   const span = end - start;

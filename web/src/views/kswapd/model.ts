@@ -1,8 +1,9 @@
 // The kswapd timeline's model: what each node's kswapd did over simulated
 // time, as segments of one mode (asleep, napping, running). Built in the UI
-// from every frame: the mode changes the engine saw during the frame's last
-// step (`transitions`, with their simulated times, so a wake-up shorter than
-// a step still shows) and the mode at the end of the frame. DOM-free.
+// from every frame: the mode changes the engine saw since the previous frame
+// (`transitions`, with their simulated times, covering every step of a
+// multi-step frame, so a wake-up shorter than a step still shows) and the
+// mode at the end of the frame. DOM-free.
 import type { KswapdMode, KswapdView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 import { ZONE_NAMES } from '../zones/model';
@@ -14,9 +15,9 @@ export interface KswapdSegment {
   end: number;
   mode: KswapdMode;
   /**
-   * False for time inside steps the UI did not see one by one (the frame
-   * came several steps later, and `transitions` covers only its last step):
-   * there the mode is assumed unchanged.
+   * False for time the UI has no transitions for (a frame that does not
+   * follow the previous one, e.g. after a seek): there the mode is assumed
+   * unchanged. Frames from step(n) cover all n steps.
    */
   observed: boolean;
 }
@@ -65,15 +66,6 @@ export function appendKswapd(
   }
   const segments: KswapdSegment[] = track.segments.filter((s) => s.end >= windowStart);
   let open = { ...track.open };
-  const steps = at.step - track.step;
-  const stepNs = (at.timeNs - track.timeNs) / steps;
-  const stepStart = at.timeNs - stepNs;
-  if (steps > 1 && stepStart > track.timeNs) {
-    // Steps not seen one by one: the mode carries on, unobserved, until the last step began.
-    pushSegment(segments, { start: open.start, end: track.timeNs, mode: open.mode, observed: open.observed });
-    pushSegment(segments, { start: track.timeNs, end: stepStart, mode: open.mode, observed: false });
-    open = { start: stepStart, mode: open.mode, observed: true };
-  }
   const changes = [...view.transitions].sort((a, b) => a[0] - b[0]);
   for (const [time, next] of changes) {
     const m = kswapdMode(next);
