@@ -40,3 +40,9 @@ pub const SHRINK_LRUVEC_NS: u64 = 3_000;
 /// long (the kernel scales the delay with the overage, up to 2 s per return
 /// to user space; a fixed 1 ms here).
 pub const MEMORY_HIGH_PENALTY_NS: u64 = 1_000_000;
+/// Per memcg in the reclaim target's subtree, paid once per reclaim round:
+/// flushing the subtree's per-cpu memcg statistics (mem_cgroup_flush_stats
+/// before the scan balance is computed) and the per-memcg set-up of the
+/// round. This is what makes many small rounds slow on a large cgroup tree
+/// (patch 003).
+pub const ROUND_PER_MEMCG_NS: u64 = 5_000;

@@ -15,6 +15,7 @@ use crate::sim::Simulation;
 use tsify::Tsify;
 
 mod memcg_lru_fairness;
+mod proactive_batching;
 
 /// Which way a metric should move from `before` to `after`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,7 +57,7 @@ pub struct Experiment {
     pub metrics: fn(&Simulation, &Params) -> Vec<(&'static str, f64)>,
 }
 
-pub static ALL: &[&Experiment] = &[&memcg_lru_fairness::EXPERIMENT];
+pub static ALL: &[&Experiment] = &[&memcg_lru_fairness::EXPERIMENT, &proactive_batching::EXPERIMENT];
 
 pub fn find(name: &str) -> Option<&'static Experiment> {
     ALL.iter().copied().find(|e| e.name == name)
