@@ -38,6 +38,8 @@ pub struct Task {
     pub stop_ns: u64,
     /// gfp_zone() of its allocations.
     pub highest_zoneidx: usize,
+    /// Free its anonymous memory when it ends.
+    pub free_on_exit: bool,
     /// Minimum ns between accesses (1e9 / rate), 0 = unpaced.
     pub interval_ns: u64,
     pub accesses: u64,
@@ -193,6 +195,7 @@ impl Simulation {
                 start_ns: w.start_ns,
                 stop_ns: w.stop_ns,
                 highest_zoneidx: w.gfp.zone(),
+                free_on_exit: w.free_on_exit,
                 interval_ns: if w.rate > 0 { 1_000_000_000 / w.rate } else { 0 },
                 accesses: 0,
                 hits: 0,
@@ -373,6 +376,15 @@ impl Simulation {
         }
     }
 
+    /// A task ends; with free_on_exit its anonymous memory goes (exit_mmap).
+    fn task_exit(&mut self, i: usize) {
+        self.tasks[i].alive = false;
+        let m = self.tasks[i].mapping;
+        if self.tasks[i].free_on_exit && self.mm.mappings[m as usize].kind == MappingKind::Anon {
+            self.free_anon_mapping(m);
+        }
+    }
+
     /// One access of task `i` at `when` (or a memory.reclaim write).
     fn run_task(&mut self, when: u64, i: usize) {
         if i >= self.tasks.len() {
@@ -382,14 +394,14 @@ impl Simulation {
         if !self.tasks[i].alive {
             return;
         }
-        if self.tasks[i].stop_ns != 0 && when >= self.tasks[i].stop_ns {
-            self.tasks[i].alive = false;
-            return;
-        }
         self.mm.now_ns = when;
         self.mm.writeback_complete_until(when);
+        if self.tasks[i].stop_ns != 0 && when >= self.tasks[i].stop_ns {
+            self.task_exit(i);
+            return;
+        }
         let Some((page, op)) = self.tasks[i].gen.next_access() else {
-            self.tasks[i].alive = false;
+            self.task_exit(i);
             return;
         };
         self.mm.cost_ns = 0;

@@ -26,6 +26,7 @@ fn machine(lru_gen: bool, max: Option<u64>) -> Simulation {
         start_ns: 0,
         stop_ns: 0,
         gfp: Default::default(),
+        free_on_exit: false,
     };
     Simulation::new(Scenario {
         version: SCENARIO_VERSION,

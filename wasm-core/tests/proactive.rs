@@ -18,6 +18,7 @@ fn scenario(batch: ProactiveBatch, target: &str, pages: u64, lru_gen: bool) -> S
         start_ns: 0,
         stop_ns: 0,
         gfp: Default::default(),
+        free_on_exit: false,
     };
     Scenario {
         version: SCENARIO_VERSION,

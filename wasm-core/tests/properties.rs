@@ -38,6 +38,7 @@ prop_compose! {
             start_ns: 0,
             stop_ns: 0,
             gfp: Default::default(),
+            free_on_exit: false,
         }
     }
 }

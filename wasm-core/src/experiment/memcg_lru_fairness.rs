@@ -78,6 +78,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
                 start_ns: 0,
                 stop_ns: 0,
                 gfp: Default::default(),
+                free_on_exit: false,
             })
             .collect(),
         proactive: vec![ProactiveSpec { memcg: "/".into(), pages: p.u64("request"), bytes: None, start_ns: warmup, interval_ns: interval, count: writes }],

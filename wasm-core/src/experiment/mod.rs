@@ -14,6 +14,7 @@ use crate::sim::Simulation;
 #[cfg(target_arch = "wasm32")]
 use tsify::Tsify;
 
+mod kswapd_classzone;
 mod memcg_lru_fairness;
 mod proactive_batching;
 
@@ -57,7 +58,7 @@ pub struct Experiment {
     pub metrics: fn(&Simulation, &Params) -> Vec<(&'static str, f64)>,
 }
 
-pub static ALL: &[&Experiment] = &[&memcg_lru_fairness::EXPERIMENT, &proactive_batching::EXPERIMENT];
+pub static ALL: &[&Experiment] = &[&memcg_lru_fairness::EXPERIMENT, &proactive_batching::EXPERIMENT, &kswapd_classzone::EXPERIMENT];
 
 pub fn find(name: &str) -> Option<&'static Experiment> {
     ALL.iter().copied().find(|e| e.name == name)

@@ -68,6 +68,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
                 start_ns: 0,
                 stop_ns: 0,
                 gfp: Default::default(),
+                free_on_exit: false,
             });
         }
         if file > 0 {
@@ -81,6 +82,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
                 start_ns: 0,
                 stop_ns: 0,
                 gfp: Default::default(),
+                free_on_exit: false,
             });
         }
     }

@@ -102,6 +102,7 @@ fn global_pressure(p: &Params, seed: u64) -> Scenario {
                 start_ns: 0,
                 stop_ns: 0,
                 gfp: Default::default(),
+                free_on_exit: false,
             },
             WorkloadSpec {
                 name: "streamer".into(),
@@ -113,6 +114,7 @@ fn global_pressure(p: &Params, seed: u64) -> Scenario {
                 start_ns: 0,
                 stop_ns: 0,
                 gfp: Default::default(),
+                free_on_exit: false,
             },
         ],
         proactive: Vec::new(),
@@ -136,6 +138,7 @@ fn proactive_root(p: &Params, seed: u64) -> Scenario {
             start_ns: 0,
             stop_ns: 0,
             gfp: Default::default(),
+            free_on_exit: false,
         })
         .collect();
     let mut knobs = Knobs { lru_gen_enabled: p.u32("lru_gen") == 1, memcg_lru: p.u32("memcg_lru") == 1, ..Knobs::default() };
@@ -206,6 +209,7 @@ fn mglru_basic(p: &Params, seed: u64) -> Scenario {
         start_ns: 0,
         stop_ns: 0,
         gfp: Default::default(),
+        free_on_exit: false,
     }];
     if p.u32("anon_pages") > 0 {
         workloads.push(WorkloadSpec {
@@ -218,6 +222,7 @@ fn mglru_basic(p: &Params, seed: u64) -> Scenario {
             start_ns: 0,
             stop_ns: 0,
             gfp: Default::default(),
+            free_on_exit: false,
         });
     }
     Scenario {

@@ -100,6 +100,10 @@ pub struct WorkloadSpec {
     /// The zones its page allocations may use.
     #[serde(default)]
     pub gfp: crate::mm::page_alloc::Gfp,
+    /// When the task ends (stopNs, or the end of a sequential pass), its
+    /// anonymous memory is freed, as at exit.
+    #[serde(default)]
+    pub free_on_exit: bool,
 }
 
 /// A workload's generator state.
@@ -201,6 +205,7 @@ mod tests {
             start_ns: 0,
             stop_ns: 0,
             gfp: Default::default(),
+            free_on_exit: false,
         }
     }
 

@@ -1,0 +1,137 @@
+//! kswapd-classzone (seed 002, "mm, vmscan: prevent kswapd sleeping
+//! prematurely due to mismatched classzone_idx", Mel Gorman, 2017).
+//!
+//! One node with small DMA and DMA32 zones and a larger Normal zone;
+//! readers stream files in bursts with gaps, so kswapd is woken, balances,
+//! and decides whether to sleep. Before the patch, with no wakeup since it
+//! last looked, kswapd's zone index read 0: its sleep check only asked
+//! whether ZONE_DMA was balanced, and ZONE_DMA (which the allocations can
+//! barely use, being protected by lowmem_reserve) usually is. kswapd went to
+//! sleep while Normal was below its watermarks, and the next allocations
+//! had to reclaim directly.
+use super::{percentile, Direction, Experiment, Headline, Variant};
+use crate::mm::pgdat::ZoneType;
+use crate::mm::vmstat::Item;
+use crate::mm::Knobs;
+use crate::scenario::{MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
+use crate::sim::Simulation;
+use crate::workload::{FileOp, Pattern, Target, WorkloadSpec};
+
+pub static EXPERIMENT: Experiment = Experiment {
+    name: "kswapd-classzone",
+    title: "kswapd's zone index: premature sleeps and direct reclaim",
+    patch: "002_f511d3b6a19ec428.txt: mm, vmscan: prevent kswapd sleeping prematurely due to mismatched classzone_idx (Mel Gorman, 2017)",
+    description: "Readers stream files through the page cache, and allocators fill and free anonymous memory, in bursts separated by gaps, on a node with a small ZONE_DMA, a ZONE_DMA32 and a larger ZONE_NORMAL. Allocations below the low watermark wake kswapd for the highest zone they may use. Before the patch, once kswapd had balanced and found no new wakeup, it decided whether to sleep with zone index 0: pgdat_balanced() then looked at ZONE_DMA alone, which the allocations barely touch and which is nearly always above its high watermark, so kswapd slept while ZONE_NORMAL was still low, and the next burst's allocations ran into the min watermark and reclaimed directly (allocation stalls). With the patch the unset index reads MAX_NR_ZONES, the sleep check uses the zone kswapd balanced for, and kswapd keeps the Normal zone above its watermarks.",
+    params: &[
+        ParamSpec { name: "normal_pages", default: 32_768.0, min: 4096.0, max: 1_048_576.0, integer: true, help: "pages of ZONE_NORMAL" },
+        ParamSpec { name: "dma32_pages", default: 8192.0, min: 1024.0, max: 1_048_576.0, integer: true, help: "pages of ZONE_DMA32" },
+        ParamSpec { name: "readers", default: 8.0, min: 1.0, max: 64.0, integer: true, help: "streaming readers per burst" },
+        ParamSpec { name: "allocators", default: 8.0, min: 0.0, max: 64.0, integer: true, help: "tasks per burst that allocate anonymous memory as fast as they can, then exit and free it" },
+        ParamSpec { name: "alloc_pages", default: 2048.0, min: 64.0, max: 262_144.0, integer: true, help: "pages each allocator touches in a burst" },
+        ParamSpec { name: "bursts", default: 10.0, min: 2.0, max: 100.0, integer: true, help: "number of bursts" },
+        ParamSpec { name: "burst_ms", default: 300.0, min: 20.0, max: 5000.0, integer: true, help: "length of a burst" },
+        ParamSpec { name: "gap_ms", default: 300.0, min: 0.0, max: 5000.0, integer: true, help: "gap between bursts" },
+    ],
+    variants: &[
+        Variant { name: "before", description: "no recent wakeup reads as zone index 0 (kswapd_classzone_idx, before v4.12)" },
+        Variant { name: "after", description: "no recent wakeup reads as MAX_NR_ZONES: the sleep check uses the balanced zone (v4.12+)" },
+    ],
+    headlines: &[
+        Headline { metric: "kswapd_premature_sleeps", direction: Direction::Lower, author_before: "(not reported)", author_after: "(not reported)" },
+        Headline { metric: "pgscan_direct", direction: Direction::Lower, author_before: "6,579,706", author_after: "6,256,811" },
+        Headline { metric: "alloc_latency_p95_us", direction: Direction::Lower, author_before: "175.5 ms (p95 allocation)", author_after: "101.6 ms (-42 %)" },
+        Headline { metric: "alloc_latency_p99_us", direction: Direction::Lower, author_before: "247.0 ms (p99 allocation)", author_after: "125.8 ms (-49 %)" },
+        Headline { metric: "kswapd_efficiency", direction: Direction::Higher, author_before: "98 % (vanilla), 75 % (clear-v2)", author_after: "98 %" },
+    ],
+    build,
+    metrics,
+};
+
+fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
+    let normal = p.u32("normal_pages");
+    let dma32 = p.u32("dma32_pages");
+    let total = 1024 + dma32 + normal;
+    let burst = p.u64("burst_ms") * 1_000_000;
+    let gap = p.u64("gap_ms") * 1_000_000;
+    let bursts = p.u64("bursts");
+    let mut workloads = Vec::new();
+    for b in 0..bursts {
+        for r in 0..p.u32("readers") {
+            let start = 200_000_000 + b * (burst + gap);
+            workloads.push(WorkloadSpec {
+                name: format!("burst{b}-reader{r}"),
+                memcg: "/simoop".into(),
+                node: 0,
+                pattern: Pattern::Uniform,
+                // Each reader has its own file, together twice the node's memory.
+                target: Target::File { pages: total * 2 / p.u32("readers"), op: FileOp::Read, file: Some(format!("file{r}")), write_percent: 0 },
+                rate: 0,
+                start_ns: start,
+                stop_ns: start + burst,
+                gfp: Default::default(),
+                free_on_exit: false,
+            });
+        }
+        for a in 0..p.u32("allocators") {
+            let start = 200_000_000 + b * (burst + gap);
+            workloads.push(WorkloadSpec {
+                name: format!("burst{b}-alloc{a}"),
+                memcg: "/simoop".into(),
+                node: 0,
+                pattern: Pattern::Sequential,
+                target: Target::Anon { pages: p.u32("alloc_pages"), write_percent: 100 },
+                rate: 0,
+                start_ns: start,
+                stop_ns: start + burst,
+                gfp: Default::default(),
+                free_on_exit: true,
+            });
+        }
+    }
+    Scenario {
+        version: SCENARIO_VERSION,
+        name: "kswapd-classzone".into(),
+        title: EXPERIMENT.title.into(),
+        description: String::new(),
+        seed,
+        step_ns: 10_000_000,
+        duration_ns: 200_000_000 + bursts * (burst + gap),
+        nodes: vec![NodeSpec {
+            zones: vec![
+                ZoneSpec { zone: ZoneType::Dma, pages: 1024 },
+                ZoneSpec { zone: ZoneType::Dma32, pages: dma32 },
+                ZoneSpec { zone: ZoneType::Normal, pages: normal },
+            ],
+        }],
+        min_free_kbytes: None,
+        watermark_scale_factor: 10,
+        swap_pages: 0,
+        memcgs: vec![MemcgSpec { path: "/simoop".into(), ..Default::default() }],
+        workloads,
+        proactive: Vec::new(),
+        // The kernel of 2017 had no MGLRU: the classic LRU.
+        knobs: Knobs { lru_gen_enabled: false, kswapd_classzone_fix: variant != "before", ..Knobs::default() },
+    }
+}
+
+fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
+    let v = &sim.mm.vmstat;
+    let mut lat = sim.mm.alloc_latencies.clone();
+    lat.sort_unstable();
+    let scan_k = v.get(Item::PgscanKswapd);
+    let steal_k = v.get(Item::PgstealKswapd);
+    let k = &sim.mm.nodes[0].kswapd;
+    let accesses: u64 = sim.tasks.iter().map(|t| t.accesses).sum();
+    vec![
+        ("kswapd_premature_sleeps", k.premature_sleeps as f64),
+        ("pgscan_direct", v.get(Item::PgscanDirect) as f64),
+        ("pgsteal_direct", v.get(Item::PgstealDirect) as f64),
+        ("alloc_latency_p95_us", percentile(&lat, 95.0) / 1000.0),
+        ("alloc_latency_p99_us", percentile(&lat, 99.0) / 1000.0),
+        ("kswapd_efficiency", if scan_k > 0 { steal_k as f64 / scan_k as f64 } else { 0.0 }),
+        ("pgscan_kswapd", scan_k as f64),
+        ("allocstall", (v.get(Item::AllocstallDma) + v.get(Item::AllocstallDma32) + v.get(Item::AllocstallNormal) + v.get(Item::AllocstallMovable)) as f64),
+        ("kswapd_sleeps", k.sleeps as f64),
+        ("reads_per_sec", accesses as f64 / (sim.time() as f64 / 1e9)),
+    ]
+}
