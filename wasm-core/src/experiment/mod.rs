@@ -17,6 +17,7 @@ use tsify::Tsify;
 mod kswapd_classzone;
 mod memcg_lru_fairness;
 mod proactive_batching;
+mod refault_distance;
 
 /// Which way a metric should move from `before` to `after`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,7 +59,7 @@ pub struct Experiment {
     pub metrics: fn(&Simulation, &Params) -> Vec<(&'static str, f64)>,
 }
 
-pub static ALL: &[&Experiment] = &[&memcg_lru_fairness::EXPERIMENT, &proactive_batching::EXPERIMENT, &kswapd_classzone::EXPERIMENT];
+pub static ALL: &[&Experiment] = &[&memcg_lru_fairness::EXPERIMENT, &proactive_batching::EXPERIMENT, &kswapd_classzone::EXPERIMENT, &refault_distance::EXPERIMENT];
 
 pub fn find(name: &str) -> Option<&'static Experiment> {
     ALL.iter().copied().find(|e| e.name == name)

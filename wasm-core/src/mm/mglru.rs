@@ -417,15 +417,21 @@ impl Mm {
         if !carryover {
             return;
         }
+        let hist = lru_hist_from_seq(self.lruvecs[lv as usize].lrugen.min_seq[type_]);
+        let patch004 = self.knobs.refault_distance_mglru;
         let lrugen = &mut self.lruvecs[lv as usize].lrugen;
-        let hist = lru_hist_from_seq(lrugen.min_seq[type_]);
         for tier in 0..MAX_NR_TIERS {
-            lrugen.avg_refaulted[type_][tier] = (lrugen.avg_refaulted[type_][tier] + lrugen.refaulted[hist][type_][tier]) / 2;
-            let mut sum = lrugen.avg_total[type_][tier] + lrugen.evicted[hist][type_][tier];
+            let refaulted = lrugen.avg_refaulted[type_][tier] + lrugen.refaulted[hist][type_][tier];
+            let mut total = lrugen.avg_total[type_][tier] + lrugen.evicted[hist][type_][tier];
             if tier > 0 {
-                sum += lrugen.protected[hist][type_][tier - 1];
+                total += lrugen.protected[hist][type_][tier - 1];
             }
-            lrugen.avg_total[type_][tier] = sum / 2;
+            if patch004 {
+                // Raised tiers can refault more than they evicted (patch 004).
+                total = total.max(refaulted);
+            }
+            lrugen.avg_refaulted[type_][tier] = refaulted / 2;
+            lrugen.avg_total[type_][tier] = total / 2;
             lrugen.refaulted[hist][type_][tier] = 0;
             lrugen.evicted[hist][type_][tier] = 0;
             if tier > 0 {

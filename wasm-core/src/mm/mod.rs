@@ -87,11 +87,16 @@ pub struct Knobs {
     /// memcgs that can evict without aging, and the eviction loop backs off.
     /// false = the MGLRU series before it.
     pub optimize_multiple_memcgs: bool,
+    /// Patch 004 (RFC v3, 2023, not merged): MGLRU also checks the shadow's
+    /// refault distance against the (simplified) workingset size: a refault
+    /// within it is activated or promoted a tier, even when its generation
+    /// is gone. false = mainline.
+    pub refault_distance_mglru: bool,
 }
 
 impl Default for Knobs {
     fn default() -> Self {
-        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true }
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true, refault_distance_mglru: false }
     }
 }
 

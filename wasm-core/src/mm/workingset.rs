@@ -20,6 +20,13 @@ pub const EVICTION_MASK: u64 = (1 << EVICTION_BITS) - 1;
 const MEMCG_ID_BITS: u32 = 16;
 const NODE_BITS: u32 = 4;
 
+/// With patch 004 an MGLRU shadow's eviction field holds the generation token
+/// in its high bits and a nonresident_age timestamp in the low
+/// LRU_GEN_EVICTION_BITS (LRU_GEN_EVICTION_BITS = EVICTION_BITS -
+/// LRU_REFS_WIDTH - LRU_GEN_WIDTH in the kernel; 22 bits here).
+pub const LRU_GEN_EVICTION_BITS: u32 = 22;
+const LRU_GEN_EVICTION_MASK: u64 = (1 << LRU_GEN_EVICTION_BITS) - 1;
+
 /// A decoded shadow entry (unpack_shadow).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shadow {
@@ -95,9 +102,15 @@ impl Mm {
         let tier = lru_tier_from_refs(refs);
         let lrugen = &mut self.lruvecs[lv as usize].lrugen;
         let min_seq = lrugen.min_seq[type_];
-        let token = (min_seq << LRU_REFS_WIDTH) | u64::from(refs.saturating_sub(1));
+        let mut token = (min_seq << LRU_REFS_WIDTH) | u64::from(refs.saturating_sub(1));
         let hist = lru_hist_from_seq(min_seq);
         lrugen.evicted[hist][type_][tier] += 1;
+        if self.knobs.refault_distance_mglru {
+            // Patch 004: a nonresident_age timestamp rides along, and evictions age it.
+            let age = self.lruvecs[lv as usize].nonresident_age & LRU_GEN_EVICTION_MASK;
+            token = (token << LRU_GEN_EVICTION_BITS) | age;
+            self.workingset_age_nonresident(lv, 1);
+        }
         let memcg = self.lruvec_memcg(lv);
         let node = self.lruvec_node(lv);
         pack_shadow(memcg, node, token, refs != 0)
@@ -118,8 +131,48 @@ impl Mm {
     fn lru_gen_test_recent(&self, s: &Shadow, type_: usize) -> (LruvecId, bool) {
         let lv = self.lruvec_id(s.memcg, s.node);
         let min_seq = self.lruvecs[lv as usize].lrugen.min_seq[type_];
-        let recent = (s.eviction >> LRU_REFS_WIDTH) == (min_seq & (EVICTION_MASK >> LRU_REFS_WIDTH));
+        let (token, bits) = self.lru_gen_token(s);
+        let mask = EVICTION_MASK >> (LRU_REFS_WIDTH + bits);
+        let recent = (token >> LRU_REFS_WIDTH) == (min_seq & mask);
         (lv, recent)
+    }
+
+    /// The generation token of an MGLRU shadow, and how many low bits of
+    /// the eviction field a patch-004 timestamp took.
+    fn lru_gen_token(&self, s: &Shadow) -> (u64, u32) {
+        if self.knobs.refault_distance_mglru {
+            (s.eviction >> LRU_GEN_EVICTION_BITS, LRU_GEN_EVICTION_BITS)
+        } else {
+            (s.eviction, 0)
+        }
+    }
+
+    /// lru_test_refault() (patch 004, shared by both LRUs in the patch): the
+    /// refault distance SP (nonresident_age now minus at eviction) against
+    /// the workingset: with active = AF (+ AA with swap), if active >=
+    /// IF + IA the refault counts when SP < IF + IA, else when
+    /// SP < active + (file ? IA : IF). With MGLRU the two youngest
+    /// generations count as active.
+    pub fn lru_test_refault(&self, lv: LruvecId, eviction: u64, bits: u32, file: bool) -> bool {
+        let mask = (1u64 << bits) - 1;
+        let distance = self.lruvecs[lv as usize].nonresident_age.wrapping_sub(eviction) & mask;
+        let node = self.lruvec_node(lv);
+        let mut sizes = [0u64; 4];
+        for m in self.memcg_subtree(self.lruvec_memcg(lv)) {
+            let l = crate::sim::lruvec_lru_sizes(&self.lruvecs[self.lruvec_id(m, node) as usize], self.knobs.lru_gen_enabled);
+            for (a, b) in sizes.iter_mut().zip(l) {
+                *a += b;
+            }
+        }
+        let [ia, aa, ifile, af] = sizes;
+        let swap = self.nr_swap_pages_for(self.lruvec_memcg(lv)) > 0;
+        let active = af + if swap { aa } else { 0 };
+        let inactive_anon = if swap { ia } else { 0 };
+        if active >= inactive_anon + ifile {
+            distance < inactive_anon + ifile
+        } else {
+            distance < active + if file { inactive_anon } else { ifile }
+        }
     }
 
     /// lru_gen_refault() (v6.12): only a shadow from the folio's own lruvec
@@ -127,6 +180,10 @@ impl Mm {
     /// WORKINGSET_ACTIVATE; in a fault or with refs >= 3, the folio gets all
     /// refs bits and PG_workingset (tier 3) and WORKINGSET_RESTORE counts.
     fn lru_gen_refault(&mut self, f: FolioId, shadow: u64, in_fault: bool) {
+        if self.knobs.refault_distance_mglru {
+            self.lru_gen_refault_distance(f, shadow, in_fault);
+            return;
+        }
         let s = unpack_shadow(shadow);
         let type_ = self.folios.type_of(f);
         let (lv, recent) = self.lru_gen_test_recent(&s, type_);
@@ -153,6 +210,60 @@ impl Mm {
         self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent, tier, restore });
         let now = self.now_ns;
         self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent, tier, restore, function: "lru_gen_refault" });
+    }
+
+    /// lru_gen_refault() with patch 004: a refault counts when it is recent
+    /// (its generation is still the oldest) or its refault distance fits the
+    /// workingset (lru_test_refault). A qualified refault of a folio with
+    /// refs is activated (youngest generation); its tier for the PID
+    /// controller is raised by one; PG_workingset is restored. Recent
+    /// refaults feed refaulted[] of the current generation, the others go
+    /// straight into the averages (their generation is gone).
+    fn lru_gen_refault_distance(&mut self, f: FolioId, shadow: u64, in_fault: bool) {
+        let s = unpack_shadow(shadow);
+        let type_ = self.folios.type_of(f);
+        let lv = self.lruvec_id(s.memcg, s.node);
+        if lv != self.folios.lruvec[f as usize] {
+            return;
+        }
+        let memcg = self.lruvec_memcg(lv);
+        self.count(memcg, Item::WorkingsetRefaultAnon.plus(type_), 1, true);
+        let refault = self.lru_test_refault(lv, s.eviction & LRU_GEN_EVICTION_MASK, LRU_GEN_EVICTION_BITS, type_ == LRU_GEN_FILE);
+        let (_, recent) = self.lru_gen_test_recent(&s, type_);
+        if !recent && !refault {
+            let now = self.now_ns;
+            self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: false, tier: 0, restore: false });
+            self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent: false, tier: 0, restore: false, function: "lru_gen_refault" });
+            return;
+        }
+        let (token, _) = self.lru_gen_token(&s);
+        let refs = (token & ((1 << LRU_REFS_WIDTH) - 1)) as u32 + u32::from(s.workingset);
+        let mut tier = lru_tier_from_refs(refs);
+        if refault {
+            if refs > 0 {
+                self.folios.set(f, pg::ACTIVE);
+            }
+            if refs != 1 << LRU_REFS_WIDTH {
+                tier = lru_tier_from_refs(refs + 1);
+            }
+            self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
+        }
+        let restore = refault || in_fault || refs == 1 << LRU_REFS_WIDTH;
+        if restore {
+            self.count(memcg, Item::WorkingsetRestoreAnon.plus(type_), 1, true);
+            self.folios.set(f, pg::WORKINGSET);
+        }
+        let lrugen = &mut self.lruvecs[lv as usize].lrugen;
+        if recent {
+            let hist = lru_hist_from_seq(lrugen.min_seq[type_]);
+            lrugen.refaulted[hist][type_][tier] += 1;
+        } else {
+            lrugen.avg_total[type_][tier] += 1;
+            lrugen.avg_refaulted[type_][tier] += 1;
+        }
+        self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: true, tier, restore });
+        let now = self.now_ns;
+        self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent: true, tier, restore, function: "lru_gen_refault" });
     }
 
     /// Pages on a classic list of `memcg`'s lruvec on `node`, including its
