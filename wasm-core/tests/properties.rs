@@ -51,6 +51,7 @@ prop_compose! {
         batch in 0usize..3,
         memcg_full_walk in any::<bool>(),
         optimize_multiple_memcgs in any::<bool>(),
+        refault_distance_mglru in any::<bool>(),
         reclaim_target in 0usize..3,
         reclaim_pages in 0u64..2000,
         node_pages in prop_oneof![Just(6144u32), 1500u32..4000],
@@ -92,7 +93,7 @@ prop_compose! {
                 interval_ns: 15_000_000,
                 count: 4,
             }],
-            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix, memcg_lru, proactive_batch: [ProactiveBatch::Whole, ProactiveBatch::SwapClusterMax, ProactiveBatch::Decaying][batch], memcg_full_walk, optimize_multiple_memcgs },
+            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix, memcg_lru, proactive_batch: [ProactiveBatch::Whole, ProactiveBatch::SwapClusterMax, ProactiveBatch::Decaying][batch], memcg_full_walk, optimize_multiple_memcgs, refault_distance_mglru },
         }
     }
 }
