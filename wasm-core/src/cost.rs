@@ -46,3 +46,8 @@ pub const MEMORY_HIGH_PENALTY_NS: u64 = 1_000_000;
 /// round. This is what makes many small rounds slow on a large cgroup tree
 /// (patch 003).
 pub const ROUND_PER_MEMCG_NS: u64 = 5_000;
+/// The storage device's service time per 4 KiB I/O (about 100k IOPS, a
+/// SATA-SSD-class device): I/Os occupy the one device back to back, so swap
+/// traffic delays page-cache reads and the other way round. The latency an
+/// I/O adds is its queueing wait plus its own latency constant above.
+pub const IO_SERVICE_NS: u64 = 10_000;

@@ -148,6 +148,7 @@ impl Simulation {
             events: EventLog::default(),
             totalram_pages: total,
             cost_ns: 0,
+            io_busy_until: 0,
             dirty_list: Vec::new(),
             writeback: Default::default(),
             traces: Vec::new(),

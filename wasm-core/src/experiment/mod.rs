@@ -16,6 +16,7 @@ use tsify::Tsify;
 
 mod kswapd_classzone;
 mod memcg_lru_fairness;
+mod multi_memcg_kswapd;
 mod proactive_batching;
 mod refault_distance;
 
@@ -59,7 +60,9 @@ pub struct Experiment {
     pub metrics: fn(&Simulation, &Params) -> Vec<(&'static str, f64)>,
 }
 
-pub static ALL: &[&Experiment] = &[&memcg_lru_fairness::EXPERIMENT, &proactive_batching::EXPERIMENT, &kswapd_classzone::EXPERIMENT, &refault_distance::EXPERIMENT];
+pub static ALL: &[&Experiment] = &[
+    &memcg_lru_fairness::EXPERIMENT,
+    &multi_memcg_kswapd::EXPERIMENT, &proactive_batching::EXPERIMENT, &kswapd_classzone::EXPERIMENT, &refault_distance::EXPERIMENT];
 
 pub fn find(name: &str) -> Option<&'static Experiment> {
     ALL.iter().copied().find(|e| e.name == name)

@@ -160,6 +160,8 @@ pub struct Mm {
     /// Simulated time spent by the current actor (task or reclaimer) since
     /// the caller last took it; the simulation charges it to the actor.
     pub cost_ns: u64,
+    /// The storage device is busy until this time (IO_SERVICE_NS per I/O).
+    pub io_busy_until: u64,
     /// Page-cache folios dirtied since the flusher last ran.
     pub dirty_list: Vec<FolioId>,
     /// Writes in flight: (completion time, folio), in completion order.
@@ -212,6 +214,25 @@ impl Mm {
         let swap = self.swap.pages as usize * (4 + 8 + 4);
         let queues = self.dirty_list.capacity() * 4 + self.writeback.capacity() * 16;
         (folios, slots, lruvecs + memcgs + swap + queues)
+    }
+
+    /// One 4 KiB I/O on the shared storage device, issued by the current
+    /// actor at `now + cost_ns`: it waits for the device, occupies it for
+    /// IO_SERVICE_NS, and returns the time the actor waits for the device
+    /// (queueing only; the caller adds the I/O's own latency).
+    pub fn device_io(&mut self) -> u64 {
+        let t = self.now_ns + self.cost_ns;
+        let start = t.max(self.io_busy_until);
+        self.io_busy_until = start + crate::cost::IO_SERVICE_NS;
+        start - t
+    }
+
+    /// An I/O nobody waits for (the flusher's writeback): occupies the
+    /// device and returns when it completes.
+    pub fn device_io_async(&mut self, latency: u64) -> u64 {
+        let start = self.now_ns.max(self.io_busy_until);
+        self.io_busy_until = start + crate::cost::IO_SERVICE_NS;
+        start + latency
     }
 
     /// __count_vm_events() plus __count_memcg_events() for the memcg and its

@@ -48,10 +48,10 @@ impl Mm {
     }
 
     /// wakeup_flusher_threads(): start writeback of every dirty page-cache
-    /// folio; each completes WRITEBACK_NS from now.
+    /// folio; each takes its turn on the device and completes WRITEBACK_NS
+    /// after it starts.
     pub fn wakeup_flusher_threads(&mut self) {
         let list = std::mem::take(&mut self.dirty_list);
-        let done = self.now_ns + cost::WRITEBACK_NS;
         for &f in &list {
             let fl = self.folios.flags[f as usize];
             if fl & pg::DIRTY == 0 || fl & pg::WRITEBACK != 0 || fl & pg::FREE != 0 || fl & pg::ANON != 0 {
@@ -63,6 +63,7 @@ impl Mm {
             let cg = &mut self.memcgs[memcg as usize];
             cg.nr_dirty -= 1;
             cg.nr_writeback += 1;
+            let done = self.device_io_async(cost::WRITEBACK_NS);
             self.writeback.push_back((done, f));
             self.count(memcg, Item::Pgpgout, 1, true);
         }

@@ -1,0 +1,108 @@
+//! multi-memcg-kswapd (seed 000, "mm: multi-gen LRU: optimize multiple
+//! memcgs", Yu Zhao, 2022): a memcached-like anonymous working set in one
+//! memcg and fio-like buffered random reads in another, under global memory
+//! pressure with swap, MGLRU without the memcg LRU (v6.1).
+//!
+//! Before the patch kswapd ages every memcg on each balance_pgdat pass and
+//! evicts from each in proportion to its size, so memcached's anonymous
+//! pages age into the oldest generations and get swapped out while fio's
+//! single-use page cache would have done. With the patch kswapd skips the
+//! aging pass while some memcg can still evict without aging (fio's), and
+//! backs off once it has reclaimed enough.
+use super::{Direction, Experiment, Headline, Variant};
+use crate::mm::pgdat::ZoneType;
+use crate::mm::vmstat::Item;
+use crate::mm::Knobs;
+use crate::scenario::{MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
+use crate::sim::Simulation;
+use crate::workload::{FileOp, Pattern, Target, WorkloadSpec};
+
+pub static EXPERIMENT: Experiment = Experiment {
+    name: "multi-memcg-kswapd",
+    title: "kswapd over several memcgs: reclaim single-use page cache first",
+    patch: "000_50dac21c8cf0c7e0.txt: mm: multi-gen LRU: optimize multiple memcgs (Yu Zhao, 2022)",
+    description: "Two memcgs on one node under global pressure, with swap: /memcached holds a key-value store in anonymous memory and serves reads at a fixed offered rate; /fio runs buffered random reads over files much larger than memory. Before the patch, kswapd ages every memcg on each pass (lru_gen_age_node) and scans each in proportion to its size, so memcached's pages drift into the oldest generations and are swapped out, and its reads stall on swap-ins. With the patch, kswapd first evicts from memcgs that can drop pages without aging (fio's single-use page cache), skips the aging pass while that works (memcgs_need_aging), and backs off once enough is reclaimed; memcached is left alone.",
+    params: &[
+        ParamSpec { name: "memory_pages", default: 32_768.0, min: 8192.0, max: 1_048_576.0, integer: true, help: "the node's memory, in pages" },
+        ParamSpec { name: "anon_pages", default: 24_000.0, min: 1024.0, max: 1_048_576.0, integer: true, help: "memcached's key-value store, in pages" },
+        ParamSpec { name: "anon_rate", default: 500_000.0, min: 10_000.0, max: 10_000_000.0, integer: true, help: "memcached's offered reads per simulated second" },
+        ParamSpec { name: "file_pages", default: 200_000.0, min: 16_384.0, max: 4_194_304.0, integer: true, help: "size of fio's files, in pages" },
+        ParamSpec { name: "fio_jobs", default: 16.0, min: 1.0, max: 64.0, integer: true, help: "fio jobs (each one synchronous read at a time)" },
+        ParamSpec { name: "seconds", default: 20.0, min: 2.0, max: 600.0, integer: true, help: "simulated seconds" },
+    ],
+    variants: &[
+        Variant { name: "before", description: "the MGLRU series before this patch: kswapd ages all memcgs, proportional scans, no back-off" },
+        Variant { name: "after", description: "v6.1: memcgs that evict without aging first (memcgs_need_aging), back-off in should_abort_scan" },
+    ],
+    headlines: &[
+        Headline { metric: "anon_ops_per_sec", direction: Direction::Higher, author_before: "862,768 ops/s", author_after: "1,911,022 ops/s (+119..123 %)" },
+        Headline { metric: "file_iops", direction: Direction::Higher, author_before: "1880k IOPS", author_after: "2252k IOPS (+19..21 %)" },
+        Headline { metric: "pswpout", direction: Direction::Lower, author_before: "(not reported)", author_after: "(not reported)" },
+        Headline { metric: "workingset_refault_anon", direction: Direction::Lower, author_before: "(not reported)", author_after: "(not reported)" },
+    ],
+    build,
+    metrics,
+};
+
+fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
+    let mut workloads = vec![WorkloadSpec {
+        name: "memcached".into(),
+        memcg: "/memcached".into(),
+        node: 0,
+        pattern: Pattern::Uniform,
+        target: Target::Anon { pages: p.u32("anon_pages"), write_percent: 10 },
+        rate: p.u64("anon_rate"),
+        start_ns: 0,
+        stop_ns: 0,
+        gfp: Default::default(),
+        free_on_exit: false,
+    }];
+    for j in 0..p.u32("fio_jobs") {
+        workloads.push(WorkloadSpec {
+            name: format!("fio{j}"),
+            memcg: "/fio".into(),
+            node: 0,
+            pattern: Pattern::Uniform,
+            target: Target::File { pages: p.u32("file_pages"), op: FileOp::Read, file: Some("fio".into()), write_percent: 0 },
+            rate: 0,
+            start_ns: 0,
+            stop_ns: 0,
+            gfp: Default::default(),
+            free_on_exit: false,
+        });
+    }
+    let mem = p.u32("memory_pages");
+    Scenario {
+        version: SCENARIO_VERSION,
+        name: "multi-memcg-kswapd".into(),
+        title: EXPERIMENT.title.into(),
+        description: String::new(),
+        seed,
+        step_ns: 10_000_000,
+        duration_ns: p.u64("seconds") * 1_000_000_000,
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Dma32, pages: mem / 8 }, ZoneSpec { zone: ZoneType::Normal, pages: mem - mem / 8 }] }],
+        min_free_kbytes: None,
+        watermark_scale_factor: 10,
+        swap_pages: u64::from(mem) * 2,
+        memcgs: vec![MemcgSpec { path: "/memcached".into(), ..Default::default() }, MemcgSpec { path: "/fio".into(), ..Default::default() }],
+        workloads,
+        proactive: Vec::new(),
+        // v6.1: MGLRU without the memcg LRU.
+        knobs: Knobs { memcg_lru: false, optimize_multiple_memcgs: variant == "after", ..Knobs::default() },
+    }
+}
+
+fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
+    let secs = sim.time() as f64 / 1e9;
+    let v = &sim.mm.vmstat;
+    let anon: u64 = sim.tasks.iter().filter(|t| t.name == "memcached").map(|t| t.accesses).sum();
+    let fio: u64 = sim.tasks.iter().filter(|t| t.name.starts_with("fio")).map(|t| t.accesses).sum();
+    vec![
+        ("anon_ops_per_sec", anon as f64 / secs),
+        ("file_iops", fio as f64 / secs),
+        ("pswpout", v.get(Item::Pswpout) as f64),
+        ("workingset_refault_anon", v.get(Item::WorkingsetRefaultAnon) as f64),
+        ("pgsteal_kswapd", v.get(Item::PgstealKswapd) as f64),
+        ("pgsteal_direct", v.get(Item::PgstealDirect) as f64),
+    ]
+}
