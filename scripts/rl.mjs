@@ -9,10 +9,11 @@
 //   node scripts/rl.mjs build            setup, static site in dist/
 //   node scripts/rl.mjs sim -- ARGS      native `reclaim-sim ARGS` (release build)
 //   node scripts/rl.mjs bench            benchmarks that print figures (native and wasm under Node)
+//   node scripts/rl.mjs experiments      regenerate docs/experiments.md (all experiments, seeds 1-5)
 //
 // Only Node built-ins are used here: this script runs before node_modules exists.
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, readdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -168,6 +169,15 @@ async function main() {
       cargo(['build', '--release', '--quiet', '--bin', 'reclaim-sim']);
       run(path.join(CORE, 'target', 'release', 'reclaim-sim'), args);
       break;
+    case 'experiments': {
+      setup({ browser: false });
+      cargo(['build', '--release', '--quiet', '--bin', 'reclaim-sim']);
+      const out = spawnSync(path.join(CORE, 'target', 'release', 'reclaim-sim'), ['experiments-doc'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      if (out.status !== 0) throw new Error(`reclaim-sim experiments-doc failed: ${out.stderr}`);
+      writeFileSync(path.join(ROOT, 'docs', 'experiments.md'), out.stdout);
+      log('wrote docs/experiments.md');
+      break;
+    }
     case 'bench':
       setup({ browser: false });
       buildWasm();

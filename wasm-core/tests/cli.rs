@@ -96,3 +96,33 @@ fn a_misspelt_field_in_a_scenario_file_is_named() {
     assert!(out.is_empty());
     assert!(err.contains("memcgLRU"), "{err}");
 }
+
+#[test]
+fn compare_json_follows_the_contract() {
+    let (code, out, err) = sim(&["compare", "kswapd-classzone", "--json", "--seed", "2", "--param", "bursts=3"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["experiment"], "kswapd-classzone");
+    assert_eq!(v["seed"], 2);
+    assert_eq!(v["params"]["bursts"], 3.0);
+    for variant in ["before", "after"] {
+        let m = &v["variants"][variant]["metrics"];
+        assert!(m["kswapd_premature_sleeps"].is_number(), "{variant}: {m}");
+        assert!(m["pgscan_direct"].is_number());
+    }
+}
+
+#[test]
+fn compare_rejects_unknown_experiments_and_bad_parameters() {
+    for (args, needle) in [
+        (vec!["compare", "no-such-experiment"], "unknown experiment"),
+        (vec!["compare", "memcg-lru-fairness", "--param", "memcgs=1"], "2..=512"),
+        (vec!["compare", "memcg-lru-fairness", "--param", "bogus=1"], "unknown parameter"),
+    ] {
+        let (code, out, err) = sim(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

@@ -45,6 +45,9 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Runs every experiment at its defaults for seeds 1-5 and prints
+    /// docs/experiments.md (medians next to the patch authors' figures).
+    ExperimentsDoc,
     /// Runs one scenario and prints its final counters.
     Run {
         /// A built-in scenario name, or a scenario file (.json).
@@ -107,6 +110,9 @@ fn run(cli: Cli) -> Result<(), UsageError> {
             } else {
                 print!("{}", report::compare_text(exp, &cmp));
             }
+        }
+        Cmd::ExperimentsDoc => {
+            print!("{}", report::experiments_doc().map_err(|e| UsageError(e.to_string()))?);
         }
         Cmd::List { params } => {
             for e in experiment::ALL {

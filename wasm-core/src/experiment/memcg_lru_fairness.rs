@@ -31,8 +31,8 @@ pub static EXPERIMENT: Experiment = Experiment {
         Variant { name: "mglru-no-memcg-lru", description: "MGLRU without the memcg LRU: every memcg on every pass (v6.1/6.2)" },
     ],
     headlines: &[
-        Headline { metric: "pgsteal_cv", direction: Direction::Lower, author_before: "75 %", author_after: "20 %" },
-        Headline { metric: "reclaim_ratio", direction: Direction::Lower, author_before: "425 %", author_after: "95 %" },
+        Headline { metric: "pgsteal_cv", direction: Direction::Lower, author_before: "75 %", author_after: "20 %", baseline: "before" },
+        Headline { metric: "reclaim_ratio", direction: Direction::Lower, author_before: "425 %", author_after: "95 %", baseline: "before" },
     ],
     build,
     metrics,

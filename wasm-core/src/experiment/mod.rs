@@ -37,6 +37,8 @@ pub struct Headline {
     /// The author's figures, as they reported them ("75 %", "425 %").
     pub author_before: &'static str,
     pub author_after: &'static str,
+    /// The variant `after` is compared with ("before" for most metrics).
+    pub baseline: &'static str,
 }
 
 #[derive(Clone, Copy, Debug)]
