@@ -26,7 +26,7 @@ class FakeWorker implements WorkerLike {
   }
 }
 
-const list: ScenarioList = { defaultScenario: 's', scenarios: [] };
+const list: ScenarioList = { defaultScenario: 's', scenarios: [], experiments: [] };
 const frame = (step: number) => ({ step }) as unknown as Frame;
 
 describe('EngineClient', () => {

@@ -177,6 +177,7 @@ describe('presets', () => {
         ],
       },
     ],
+    experiments: [],
   };
 
   it('builds the default request from the list', () => {

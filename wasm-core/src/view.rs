@@ -20,6 +20,10 @@ pub struct ScenarioRequest {
     pub seed: u64,
     #[serde(default)]
     pub params: BTreeMap<String, f64>,
+    /// For an experiment: which variant to run ("before", "after", ...;
+    /// default "after").
+    #[serde(default)]
+    pub variant: Option<String>,
 }
 
 /// One parameter of a built-in scenario with its default and accepted range.
@@ -52,6 +56,43 @@ pub struct ScenarioInfo {
 pub struct ScenarioList {
     pub default_scenario: String,
     pub scenarios: Vec<ScenarioInfo>,
+    pub experiments: Vec<ExperimentInfo>,
+}
+
+/// One variant of an experiment (the kernel before or after the patch, ...).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct VariantInfo {
+    pub name: String,
+    pub description: String,
+}
+
+/// A metric the patch author reported, and which way it should move.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct HeadlineInfo {
+    pub metric: String,
+    /// "lower" or "higher" (after compared with `baseline`).
+    pub direction: String,
+    pub baseline: String,
+    pub author_before: String,
+    pub author_after: String,
+}
+
+/// A built-in experiment: one kernel patch, before and after.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct ExperimentInfo {
+    pub name: String,
+    pub title: String,
+    pub patch: String,
+    pub description: String,
+    pub params: Vec<ParamInfo>,
+    pub variants: Vec<VariantInfo>,
+    pub headlines: Vec<HeadlineInfo>,
 }
 
 /// One counter under its kernel name, as /proc/vmstat or memory.stat prints it.

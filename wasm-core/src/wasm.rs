@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::scenario;
 use crate::sim::Simulation;
+use crate::experiment::Comparison;
 use crate::view::{FolioHistory, Frame, ScenarioList, ScenarioRequest};
 
 #[wasm_bindgen]
@@ -60,6 +61,16 @@ impl Engine {
     pub fn step_count(&self) -> f64 {
         self.sim.step_count() as f64
     }
+}
+
+/// Runs every variant of an experiment on the same seed (what
+/// `reclaim-sim compare` prints). Takes about a second per variant.
+#[wasm_bindgen(js_name = compareExperiment)]
+pub fn compare_experiment(request: Ts<ScenarioRequest>) -> Result<Ts<Comparison>, JsError> {
+    let request = request.to_rust().map_err(|e| JsError::new(&format!("compare request: {e}")))?;
+    let exp = crate::experiment::find(&request.name).ok_or_else(|| JsError::new(&format!("unknown experiment \"{}\"", request.name)))?;
+    let cmp = exp.compare(&request.params, request.seed).map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(cmp.into_ts()?)
 }
 
 /// The built-in scenarios with their parameters and ranges.

@@ -8,7 +8,7 @@ use reclaim_core::view::ScenarioRequest;
 
 fn sim(params: &[(&str, f64)], seed: u64) -> Simulation {
     let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    let req = ScenarioRequest { name: "mglru-basic".into(), seed, params };
+    let req = ScenarioRequest { name: "mglru-basic".into(), seed, params, variant: None };
     Simulation::new(scenario::build(&req).expect("valid request")).expect("valid scenario")
 }
 
@@ -109,7 +109,7 @@ fn invariant_checker_detects_corruption() {
 /// The same scenario on the classic active/inactive LRU.
 fn classic(params: &[(&str, f64)], seed: u64) -> Simulation {
     let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    let req = ScenarioRequest { name: "mglru-basic".into(), seed, params };
+    let req = ScenarioRequest { name: "mglru-basic".into(), seed, params, variant: None };
     let mut sc = scenario::build(&req).expect("valid request");
     sc.knobs.lru_gen_enabled = false;
     Simulation::new(sc).expect("valid scenario")
@@ -141,7 +141,7 @@ fn dirty_page_cache_is_written_back_and_reclaimed() {
     use reclaim_core::workload::{FileOp, Target};
     for lru_gen in [true, false] {
         for op in [FileOp::Write, FileOp::MmapWrite] {
-            let req = ScenarioRequest { name: "mglru-basic".into(), seed: 2, params: BTreeMap::new() };
+            let req = ScenarioRequest { name: "mglru-basic".into(), seed: 2, params: BTreeMap::new(), variant: None };
             let mut sc = scenario::build(&req).unwrap();
             sc.knobs.lru_gen_enabled = lru_gen;
             sc.workloads[0].target = Target::File { pages: 4096, op, file: None, write_percent: 50 };

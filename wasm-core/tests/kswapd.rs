@@ -8,7 +8,7 @@ use reclaim_core::sim::Simulation;
 use reclaim_core::view::ScenarioRequest;
 
 fn global_pressure(fix: bool, seed: u64) -> Simulation {
-    let req = ScenarioRequest { name: "global-pressure".into(), seed, params: BTreeMap::new() };
+    let req = ScenarioRequest { name: "global-pressure".into(), seed, params: BTreeMap::new(), variant: None };
     let mut s = scenario::build(&req).unwrap();
     s.knobs.kswapd_classzone_fix = fix;
     Simulation::new(s).unwrap()
@@ -17,7 +17,7 @@ fn global_pressure(fix: bool, seed: u64) -> Simulation {
 /// The same, with the streamer reading in bursts (1 s on, 1 s off) so that
 /// kswapd balances the node and then decides whether to sleep.
 fn bursty(fix: bool, seed: u64) -> Simulation {
-    let req = ScenarioRequest { name: "global-pressure".into(), seed, params: BTreeMap::new() };
+    let req = ScenarioRequest { name: "global-pressure".into(), seed, params: BTreeMap::new(), variant: None };
     let mut s = scenario::build(&req).unwrap();
     s.knobs.kswapd_classzone_fix = fix;
     let streamer = s.workloads.pop().unwrap();
@@ -90,7 +90,7 @@ fn global_oom_kills_the_biggest_anon_user() {
     let mut params = BTreeMap::new();
     params.insert("anon_pages".to_string(), 40_000.0);
     params.insert("anon_rate".to_string(), 10_000_000.0);
-    let req = ScenarioRequest { name: "global-pressure".into(), seed: 1, params };
+    let req = ScenarioRequest { name: "global-pressure".into(), seed: 1, params, variant: None };
     let mut s = scenario::build(&req).unwrap();
     s.swap_pages = 0;
     let mut s = Simulation::new(s).unwrap();

@@ -8,7 +8,7 @@ use reclaim_core::view::ScenarioRequest;
 
 fn basic(params: &[(&str, f64)], swap: bool) -> Simulation {
     let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    let mut s = scenario::build(&ScenarioRequest { name: "mglru-basic".into(), seed: 1, params }).unwrap();
+    let mut s = scenario::build(&ScenarioRequest { name: "mglru-basic".into(), seed: 1, params, variant: None }).unwrap();
     if !swap {
         s.swap_pages = 0;
     }
@@ -50,7 +50,7 @@ fn usage_stays_within_memory_max_or_oom_is_recorded() {
 /// near the limit without OOM kills, even with no memory.max.
 #[test]
 fn memory_high_reclaims_and_throttles() {
-    let mut s = scenario::build(&ScenarioRequest { name: "mglru-basic".into(), seed: 2, params: BTreeMap::new() }).unwrap();
+    let mut s = scenario::build(&ScenarioRequest { name: "mglru-basic".into(), seed: 2, params: BTreeMap::new(), variant: None }).unwrap();
     s.memcgs[0].memory_max = None;
     s.memcgs[0].memory_high = Some(1500);
     for lru_gen in [true, false] {

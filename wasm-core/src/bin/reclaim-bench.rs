@@ -49,7 +49,7 @@ fn many_memcgs() {
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
-    let req = ScenarioRequest { name: "proactive-root".into(), seed: 1, params };
+    let req = ScenarioRequest { name: "proactive-root".into(), seed: 1, params, variant: None };
     // Three runs: wall-clock time on a shared VM varies run to run; the
     // median is the figure.
     let mut times = Vec::new();
@@ -81,7 +81,7 @@ fn main() {
     many_memcgs();
     for (label, name, params, warmup, measured) in workloads() {
         let params: BTreeMap<String, f64> = params.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-        let req = ScenarioRequest { name: name.into(), seed: 1, params };
+        let req = ScenarioRequest { name: name.into(), seed: 1, params, variant: None };
         let mut sim = Simulation::new(scenario::build(&req).expect("valid")).expect("valid");
         // Warm up until the memcg is at its limit and reclaim is steady.
         for _ in 0..warmup {

@@ -66,6 +66,9 @@ enum Cmd {
         /// Print the lruvecs in the format of /sys/kernel/debug/lru_gen.
         #[arg(long = "lru-gen")]
         lru_gen: bool,
+        /// For an experiment: the variant to run (default: after).
+        #[arg(long)]
+        variant: Option<String>,
     },
 }
 
@@ -82,7 +85,7 @@ fn parse_params(raw: &[String]) -> Result<BTreeMap<String, f64>, UsageError> {
     Ok(out)
 }
 
-fn load(name: &str, params: &[String], seed: u64) -> Result<Scenario, UsageError> {
+fn load(name: &str, params: &[String], seed: u64, variant: Option<String>) -> Result<Scenario, UsageError> {
     if name.ends_with(".json") {
         if !params.is_empty() {
             return Err(UsageError("--param applies to built-in scenarios, not to scenario files".into()));
@@ -92,7 +95,7 @@ fn load(name: &str, params: &[String], seed: u64) -> Result<Scenario, UsageError
         s.seed = seed;
         return Ok(s);
     }
-    let req = ScenarioRequest { name: name.to_string(), seed, params: parse_params(params)? };
+    let req = ScenarioRequest { name: name.to_string(), seed, params: parse_params(params)?, variant };
     scenario::build(&req).map_err(|e| UsageError(e.to_string()))
 }
 
@@ -133,8 +136,8 @@ fn run(cli: Cli) -> Result<(), UsageError> {
                 }
             }
         }
-        Cmd::Run { name, params, seed, steps, json, lru_gen } => {
-            let s = load(&name, &params, seed)?;
+        Cmd::Run { name, params, seed, steps, json, lru_gen, variant } => {
+            let s = load(&name, &params, seed, variant)?;
             let steps = steps.unwrap_or(s.duration_ns / s.step_ns);
             if steps == 0 || steps > 10_000_000 {
                 return Err(UsageError(format!("--steps {steps} is out of range 1..=10000000")));

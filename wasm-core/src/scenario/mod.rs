@@ -290,8 +290,10 @@ pub fn parent_path(path: &str) -> &str {
     }
 }
 
-/// The built-in scenarios with their parameters.
+/// The built-in scenarios and experiments with their parameters.
 pub fn list() -> ScenarioList {
+    use crate::experiment::{Direction, ALL as EXPERIMENTS};
+    use crate::view::{ExperimentInfo, HeadlineInfo, VariantInfo};
     ScenarioList {
         default_scenario: builtin::DEFAULT.to_string(),
         scenarios: builtin::ALL
@@ -303,13 +305,46 @@ pub fn list() -> ScenarioList {
                 params: b.params.iter().map(ParamSpec::info).collect(),
             })
             .collect(),
+        experiments: EXPERIMENTS
+            .iter()
+            .map(|e| ExperimentInfo {
+                name: e.name.to_string(),
+                title: e.title.to_string(),
+                patch: e.patch.to_string(),
+                description: e.description.to_string(),
+                params: e.params.iter().map(ParamSpec::info).collect(),
+                variants: e.variants.iter().map(|v| VariantInfo { name: v.name.to_string(), description: v.description.to_string() }).collect(),
+                headlines: e
+                    .headlines
+                    .iter()
+                    .map(|h| HeadlineInfo {
+                        metric: h.metric.to_string(),
+                        direction: match h.direction {
+                            Direction::Lower => "lower".into(),
+                            Direction::Higher => "higher".into(),
+                        },
+                        baseline: h.baseline.to_string(),
+                        author_before: h.author_before.to_string(),
+                        author_after: h.author_after.to_string(),
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }
 
-/// Expands a request (built-in name, seed, parameters) into a validated scenario.
+/// Expands a request (built-in scenario or experiment name, seed,
+/// parameters, variant) into a validated scenario.
 pub fn build(req: &ScenarioRequest) -> Result<Scenario, ScenarioError> {
+    if let Some(e) = crate::experiment::find(&req.name) {
+        return e.scenario(&req.params, req.seed, req.variant.as_deref().unwrap_or("after"));
+    }
+    if let Some(v) = &req.variant {
+        return Err(ScenarioError::new("variant", format!("\"{}\" is a scenario, not an experiment: it has no variant \"{v}\"", req.name)));
+    }
     let b = builtin::ALL.iter().find(|b| b.name == req.name).ok_or_else(|| {
-        let names: Vec<&str> = builtin::ALL.iter().map(|b| b.name).collect();
+        let mut names: Vec<&str> = builtin::ALL.iter().map(|b| b.name).collect();
+        names.extend(crate::experiment::ALL.iter().map(|e| e.name));
         ScenarioError::new("scenario", format!("unknown scenario \"{}\" (known: {})", req.name, names.join(", ")))
     })?;
     let params = Params::resolve(b.params, &req.params)?;
