@@ -24,11 +24,11 @@ pub static EXPERIMENT: Experiment = Experiment {
     description: "Two memcgs on one node under global pressure, with swap: /memcached holds a key-value store in anonymous memory and serves reads at a fixed offered rate; /fio runs buffered random reads over files much larger than memory. Before the patch, kswapd ages every memcg on each pass (lru_gen_age_node) and scans each in proportion to its size, so memcached's pages drift into the oldest generations and are swapped out, and its reads stall on swap-ins. With the patch, kswapd first evicts from memcgs that can drop pages without aging (fio's single-use page cache), skips the aging pass while that works (memcgs_need_aging), and backs off once enough is reclaimed; memcached is left alone.",
     params: &[
         ParamSpec { name: "memory_pages", default: 32_768.0, min: 8192.0, max: 1_048_576.0, integer: true, help: "the node's memory, in pages" },
-        ParamSpec { name: "anon_pages", default: 24_000.0, min: 1024.0, max: 1_048_576.0, integer: true, help: "memcached's key-value store, in pages" },
+        ParamSpec { name: "anon_pages", default: 16_000.0, min: 1024.0, max: 1_048_576.0, integer: true, help: "memcached's key-value store, in pages" },
         ParamSpec { name: "anon_rate", default: 500_000.0, min: 10_000.0, max: 10_000_000.0, integer: true, help: "memcached's offered reads per simulated second" },
         ParamSpec { name: "file_pages", default: 200_000.0, min: 16_384.0, max: 4_194_304.0, integer: true, help: "size of fio's files, in pages" },
         ParamSpec { name: "fio_jobs", default: 16.0, min: 1.0, max: 64.0, integer: true, help: "fio jobs (each one synchronous read at a time)" },
-        ParamSpec { name: "seconds", default: 20.0, min: 2.0, max: 600.0, integer: true, help: "simulated seconds" },
+        ParamSpec { name: "seconds", default: 10.0, min: 2.0, max: 600.0, integer: true, help: "simulated seconds" },
     ],
     variants: &[
         Variant { name: "before", description: "the MGLRU series before this patch: kswapd ages all memcgs, proportional scans, no back-off" },
