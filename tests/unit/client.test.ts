@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EngineClient, EngineError, type WorkerLike } from '../../web/src/engine/client';
 import type { WorkerCommand, WorkerReply } from '../../web/src/engine/protocol';
 import { makeRequest } from '../../web/src/scenario/params';
-import type { Frame, ScenarioList } from '../../web/src/engine/pkg/reclaim_core';
+import type { Comparison, Frame, ScenarioList } from '../../web/src/engine/pkg/reclaim_core';
 
 class FakeWorker implements WorkerLike {
   sent: WorkerCommand[] = [];
@@ -75,6 +75,20 @@ describe('EngineClient', () => {
     const step = client.step(1);
     worker.reply({ id: 4, type: 'history', history: { page: 'x', events: [] } });
     await expect(step).rejects.toThrow(/unexpected reply history/);
+  });
+
+  it('asks for a comparison and checks the reply type', async () => {
+    const worker = new FakeWorker();
+    const client = new EngineClient(worker);
+    const request = makeRequest('exp', 3, { a: 1 });
+    const compared = client.compare(request);
+    const wrong = client.compare(request);
+    expect(worker.sent[0]).toEqual({ id: 1, type: 'compare', request });
+    const comparison: Comparison = { experiment: 'exp', seed: 3, params: new Map([['a', 1]]), variants: [] };
+    worker.reply({ id: 1, type: 'comparison', comparison });
+    worker.reply({ id: 2, type: 'frame', frame: frame(0) });
+    await expect(compared).resolves.toEqual(comparison);
+    await expect(wrong).rejects.toThrow(/unexpected reply frame/);
   });
 
   it('fails everything when the engine cannot load', async () => {

@@ -3,12 +3,13 @@
 // the contract the page relies on, without a browser.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import init, { Engine, listScenarios } from '../../web/src/engine/pkg/reclaim_core';
-import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from '../../web/src/engine/pkg/reclaim_core';
+import init, { Engine, compareExperiment, listScenarios } from '../../web/src/engine/pkg/reclaim_core';
+import type { Comparison, FolioHistory, Frame, ScenarioList, ScenarioRequest } from '../../web/src/engine/pkg/reclaim_core';
 import { createEngineHost, type EngineHost } from '../../web/src/engine/host';
 import type { CommandBody, WorkerCommand } from '../../web/src/engine/protocol';
 import { makeRequest, paramRecord } from '../../web/src/scenario/params';
-import { defaultRequest } from '../../web/src/scenario/presets';
+import { completeRequest, defaultRequest } from '../../web/src/scenario/presets';
+import { comparisonTable } from '../../web/src/views/comparison/model';
 import { decodeScenarioUrl, encodeScenarioUrl } from '../../web/src/scenario/url';
 
 const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
@@ -21,7 +22,7 @@ beforeAll(async () => {
   scenarios = listScenarios();
 });
 
-const newHost = () => createEngineHost({ Engine, listScenarios });
+const newHost = () => createEngineHost({ Engine, listScenarios, compareExperiment });
 
 function frameOf(host: EngineHost, command: CommandBody): Frame {
   const reply = host.handle({ ...command, id: nextId++ } as WorkerCommand);
@@ -33,6 +34,12 @@ function historyOf(host: EngineHost, page: string): FolioHistory {
   const reply = host.handle({ type: 'history', page, id: nextId++ });
   if (reply.type !== 'history') throw new Error(`expected a history, got ${JSON.stringify(reply)}`);
   return reply.history;
+}
+
+function comparisonOf(host: EngineHost, request: ScenarioRequest): Comparison {
+  const reply = host.handle({ type: 'compare', request, id: nextId++ });
+  if (reply.type !== 'comparison') throw new Error(`expected a comparison, got ${JSON.stringify(reply)}`);
+  return reply.comparison;
 }
 
 function errorOf(host: EngineHost, command: CommandBody): string {
@@ -201,5 +208,84 @@ describe('engine host', () => {
     expect(frameOf(host, { type: 'init', request: good }).step).toBe(0);
     expect(errorOf(host, { type: 'step', n: 0 })).toMatch(/whole number/);
     expect(frameOf(host, { type: 'step', n: 1 }).step).toBe(1);
+  });
+});
+
+describe('experiments', () => {
+  // The fastest comparison (about 0.3 s native, a little more in wasm).
+  const NAME = 'kswapd-classzone';
+
+  it('lists the five experiments with before and after first and headlines on known variants', () => {
+    expect(scenarios.experiments.map((e) => e.name).sort()).toEqual(
+      ['kswapd-classzone', 'memcg-lru-fairness', 'multi-memcg-kswapd', 'proactive-reclaim-batching', 'refault-distance-mglru'],
+    );
+    for (const e of scenarios.experiments) {
+      expect(e.patch, e.name).toMatch(/\.txt: /);
+      expect(e.variants.slice(0, 2).map((v) => v.name), e.name).toEqual(['before', 'after']);
+      const variants = new Set(e.variants.map((v) => v.name));
+      for (const h of e.headlines) {
+        expect(variants.has(h.baseline), `${e.name}.${h.metric} baseline`).toBe(true);
+        expect(['lower', 'higher']).toContain(h.direction);
+      }
+      // Experiment requests go through the URL with their variant.
+      const request = defaultRequest(scenarios, e.name, 2);
+      expect(request.variant).toBe('after');
+      expect(decodeScenarioUrl(encodeScenarioUrl(request), scenarios.defaultScenario)).toEqual({ ok: true, request });
+    }
+  });
+
+  it('steps either variant like a scenario', () => {
+    const host = newHost();
+    const counters = (variant: string) => {
+      const request = { ...defaultRequest(scenarios, NAME, 1), variant };
+      expect(frameOf(host, { type: 'init', request }).step).toBe(0);
+      // The first burst starts at 200 ms (20 steps).
+      const f = frameOf(host, { type: 'step', n: 60 });
+      expect(f.scenario).toBe(NAME);
+      expect(f.nodes.length).toBeGreaterThan(0);
+      return f.counters;
+    };
+    const before = counters('before');
+    const after = counters('after');
+    expect(before.find((c) => c.name === 'pgpgin')?.value ?? 0).toBeGreaterThan(0);
+    expect(before.map((c) => c.name)).toEqual(after.map((c) => c.name));
+    // Reset keeps the variant: the same run again.
+    frameOf(host, { type: 'reset' });
+    expect(frameOf(host, { type: 'step', n: 60 }).counters).toEqual(after);
+  });
+
+  it('compares every variant on one seed, the same numbers each time, leaving the stepped engine alone', () => {
+    const host = newHost();
+    const request = completeRequest(scenarios, makeRequest(NAME, 1, { bursts: 4 }, 'before'));
+    frameOf(host, { type: 'init', request });
+    frameOf(host, { type: 'step', n: 3 });
+
+    const comparison = comparisonOf(host, request);
+    expect(comparison.experiment).toBe(NAME);
+    expect(comparison.seed).toBe(1);
+    expect(comparison.variants.map((v) => v.variant)).toEqual(['before', 'after']);
+    expect(paramRecord({ params: comparison.params })).toEqual(paramRecord(request));
+    const info = scenarios.experiments.find((e) => e.name === NAME)!;
+    const table = comparisonTable(info, comparison);
+    const sleeps = table.rows.find((r) => r.metric === 'kswapd_premature_sleeps');
+    expect(sleeps?.headline).not.toBeNull();
+    expect(sleeps?.values.every((v) => typeof v === 'number')).toBe(true);
+    expect(table.rows.filter((r) => r.headline).length).toBe(info.headlines.length);
+
+    // Deterministic, and the variant of the request does not matter.
+    expect(comparisonOf(host, { ...request, variant: 'after' })).toEqual(comparison);
+    // The stepped engine carries on where it was.
+    expect(frameOf(host, { type: 'step', n: 1 }).step).toBe(4);
+  });
+
+  it('reports bad variants and comparisons with the engine\'s message, and recovers', () => {
+    const host = newHost();
+    const good = defaultRequest(scenarios, NAME, 1);
+    expect(errorOf(host, { type: 'init', request: { ...good, variant: 'bogus' } })).toMatch(/unknown variant "bogus".*before, after/);
+    expect(errorOf(host, { type: 'init', request: { ...defaultRequest(scenarios), variant: 'before' } })).toMatch(/not an experiment/);
+    expect(errorOf(host, { type: 'compare', request: defaultRequest(scenarios) })).toMatch(/unknown experiment/);
+    const tooMany = makeRequest(NAME, 1, { ...paramRecord(good), bursts: 1_000_000 });
+    expect(errorOf(host, { type: 'compare', request: tooMany })).toContain('bursts');
+    expect(frameOf(host, { type: 'init', request: good }).step).toBe(0);
   });
 });

@@ -12,9 +12,11 @@ describe('scenario URL codec: round trip', () => {
     req('mglru-basic', 0, { memory_max: 4096, file_pages: 10_000, anon_ratio: 0.25 }),
     req('classic-lru', Number.MAX_SAFE_INTEGER, { a: -3.5, b: 1e-7, c: 1e21, d: 0 }),
     req('x.y_z-2', 7, { zeta: 1, alpha: 2 }),
+    req('kswapd-classzone', 1, { bursts: 10, gap_ms: 300 }, 'before'),
+    req('memcg-lru-fairness', 3, {}, 'mglru-no-memcg-lru'),
   ];
   for (const request of cases) {
-    it(`${request.name} seed ${request.seed} with ${(request.params?.size ?? 0)} params`, () => {
+    it(`${request.name} seed ${request.seed} with ${(request.params?.size ?? 0)} params${request.variant ? `, variant ${request.variant}` : ''}`, () => {
       const search = encodeScenarioUrl(request);
       expect(search.startsWith(`?v=${URL_CODEC_VERSION}&`)).toBe(true);
       const decoded = decodeScenarioUrl(search, DEFAULT);
@@ -28,6 +30,24 @@ describe('scenario URL codec: round trip', () => {
     expect(encodeScenarioUrl(req('mglru-basic', 1, { memory_max: 2048, file_pages: 64 }))).toBe(
       '?v=1&scenario=mglru-basic&seed=1&file_pages=64&memory_max=2048',
     );
+  });
+
+  it('writes an experiment\'s variant after the seed, as a reserved key rather than a parameter', () => {
+    const search = encodeScenarioUrl(req('kswapd-classzone', 1, { gap_ms: 300, bursts: 10 }, 'before'));
+    expect(search).toBe('?v=1&scenario=kswapd-classzone&seed=1&variant=before&bursts=10&gap_ms=300');
+    const decoded = decodeScenarioUrl(search, DEFAULT);
+    expect(decoded.ok).toBe(true);
+    expect(decoded.request.variant).toBe('before');
+    expect(decoded.request.params).toEqual(new Map([['bursts', 10], ['gap_ms', 300]]));
+    expect([...decoded.request.params!.keys()]).not.toContain('variant');
+  });
+
+  it('reads a v=1 URL written before variants existed: no variant, the engine picks its default', () => {
+    const decoded = decodeScenarioUrl('?v=1&scenario=kswapd-classzone&seed=1', DEFAULT);
+    expect(decoded).toEqual({ ok: true, request: req('kswapd-classzone', 1, {}) });
+    expect('variant' in decoded.request).toBe(false);
+    // And a request without a variant is written without one.
+    expect(encodeScenarioUrl(decoded.request)).toBe('?v=1&scenario=kswapd-classzone&seed=1');
   });
 
   it('accepts a query string without the leading "?" and without a version', () => {
@@ -47,6 +67,8 @@ describe('scenario URL codec: round trip', () => {
     expect(() => encodeScenarioUrl(req('a', -1, {}))).toThrow(/seed/);
     expect(() => encodeScenarioUrl(req('a', 1, { x: Number.NaN }))).toThrow(/x/);
     expect(() => encodeScenarioUrl(req('a', 1, { seed: 3 }))).toThrow(/seed/);
+    expect(() => encodeScenarioUrl(req('a', 1, { variant: 3 }))).toThrow(/variant/);
+    expect(() => encodeScenarioUrl(req('a', 1, {}, 'no spaces'))).toThrow(/variant/);
   });
 });
 
@@ -130,6 +152,30 @@ describe('scenario URL codec: malformed values', () => {
     if (decoded.ok) return;
     expect(decoded.errors).toEqual([expect.stringMatching(/^bad-key: not a parameter name/)]);
     expect(decoded.request.params).toEqual(new Map([['ok_key', 2]]));
+  });
+
+  it.each([[''], ['bad variant'], ['-x'], ['a&b']])('rejects variant=%j, naming the key, and keeps the rest', (variant) => {
+    const decoded = decodeScenarioUrl(`?v=1&scenario=kswapd-classzone&seed=4&variant=${encodeURIComponent(variant)}&bursts=3`, DEFAULT);
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.errors).toEqual([`variant: ${JSON.stringify(variant)} is not a variant name; using the experiment's default`]);
+    expect(decoded.request).toEqual(req('kswapd-classzone', 4, { bursts: 3 }));
+    expect('variant' in decoded.request).toBe(false);
+  });
+
+  it('leaves an unknown but well-formed variant to the engine', () => {
+    // The codec checks syntax only; the engine names the variants it knows.
+    expect(decodeScenarioUrl('?scenario=kswapd-classzone&variant=bogus', DEFAULT)).toEqual({
+      ok: true,
+      request: req('kswapd-classzone', DEFAULT_SEED, {}, 'bogus'),
+    });
+  });
+
+  it('rejects a repeated variant', () => {
+    const decoded = decodeScenarioUrl('?scenario=kswapd-classzone&variant=before&variant=after', DEFAULT);
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) expect(decoded.errors).toEqual([expect.stringMatching(/^variant: given 2 times/)]);
+    expect(decoded.request.variant).toBeUndefined();
   });
 
   it('reports every bad value at once', () => {

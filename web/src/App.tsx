@@ -4,13 +4,18 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { StepControls } from './controls/StepControls';
 import { ScenarioForm } from './controls/ScenarioForm';
 import { Tabs, tabId, tabPanelId, type TabInfo } from './controls/Tabs';
-import { findScenario } from './scenario/presets';
+import { VariantSwitch } from './controls/VariantSwitch';
+import { completeRequest, findExperiment, findScenario } from './scenario/presets';
+import { withoutVariant } from './scenario/params';
 import { encodeScenarioUrl } from './scenario/url';
+import { useComparison } from './useComparison';
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
 import { CountersTable } from './views/counters/CountersTable';
-import type { FolioHistory as History, Frame, TrackedFolioView } from './engine/pkg/reclaim_core';
+import type { ExperimentInfo, FolioHistory as History, Frame, ScenarioRequest, TrackedFolioView } from './engine/pkg/reclaim_core';
 import { errorMessage } from './engine/host';
+import { ComparisonView } from './views/comparison/ComparisonView';
+import { patchLabel } from './views/comparison/model';
 import { EventList } from './views/events/EventList';
 import { FolioHistory } from './views/folio/FolioHistory';
 import { foliosByLruvec } from './views/generations/folios';
@@ -31,14 +36,14 @@ const MAX_LRUVECS_SHOWN = 4;
 /** With more memcgs than this, the usage meters above the LRU give way to the Memcgs tab. */
 const MAX_USAGE_ROWS = 4;
 
-type TabKey = 'lru' | 'system' | 'memcgs';
+type TabKey = 'comparison' | 'lru' | 'system' | 'memcgs';
 const TABS_ID = 'views';
 
-/** The tabs this frame has something to show in. */
-function tabsFor(frame: Frame): TabInfo<TabKey>[] {
-  const tabs: TabInfo<TabKey>[] = [
-    { key: 'lru', label: 'LRU', note: `${frame.lruvecs.length} lruvec${frame.lruvecs.length === 1 ? '' : 's'}` },
-  ];
+/** The tabs this frame has something to show in; an experiment's comparison first. */
+function tabsFor(frame: Frame, experiment: ExperimentInfo | undefined): TabInfo<TabKey>[] {
+  const tabs: TabInfo<TabKey>[] = [];
+  if (experiment) tabs.push({ key: 'comparison', label: 'Comparison' });
+  tabs.push({ key: 'lru', label: 'LRU', note: `${frame.lruvecs.length} lruvec${frame.lruvecs.length === 1 ? '' : 's'}` });
   const zones = frame.nodes.reduce((n, node) => n + node.zones.length, 0);
   if (frame.nodes.length > 0) tabs.push({ key: 'system', label: 'System', note: `${zones} zone${zones === 1 ? '' : 's'} · kswapd` });
   if (frame.memcgs.length > 0 || frame.nodes.some((n) => n.memcgLru) || frame.reclaims.length > 0) {
@@ -55,6 +60,18 @@ function isTyping(target: EventTarget | null, key: string): boolean {
   if (target.getAttribute('role') === 'tab' && key.startsWith('Arrow')) return true;
   // Space presses a focused button; the arrow keys do nothing there.
   return key === ' ' && target.tagName === 'BUTTON';
+}
+
+/** The patch an experiment reproduces: its subject, author and file. */
+function PatchLine({ patch }: { patch: string }) {
+  const { file, subject, byline } = patchLabel(patch);
+  return (
+    <p className="scenario-patch" data-testid="experiment-patch">
+      <span className="patch-kicker">Patch</span> {subject}
+      {byline && <span className="muted"> ({byline})</span>}
+      {file && <span className="patch-file mono"> {file}</span>}
+    </p>
+  );
 }
 
 /** The scenario's description: two lines unless the reader asks for all of it. */
@@ -88,6 +105,8 @@ export function App() {
   const { frame, previous, request, scenarios } = state;
   const running = state.phase === 'running' && frame !== null;
   const info = scenarios && request ? findScenario(scenarios, request.name) : undefined;
+  const experiment = scenarios && request ? findExperiment(scenarios, request.name) : undefined;
+  const comparison = useComparison();
 
   // The selected tracked folio and its history, read again after every frame.
   const [selected, setSelected] = useState<string | null>(null);
@@ -122,8 +141,27 @@ export function App() {
 
   // The views' tabs: the LRU first; the others when the frame has something for them.
   const [tab, setTab] = useState<TabKey>('lru');
-  const tabs = useMemo(() => (frame ? tabsFor(frame) : []), [frame]);
+  const tabs = useMemo(() => (frame ? tabsFor(frame, experiment) : []), [frame, experiment]);
   const shownTab = tabs.some((t) => t.key === tab) ? tab : 'lru';
+  // An experiment's page opens on its comparison; switching its variant keeps the tab.
+  const experimentName = experiment?.name;
+  useEffect(() => {
+    if (experimentName) setTab('comparison');
+  }, [experimentName]);
+  const { apply } = sim;
+  const runComparison = comparison.run;
+  const compare = useCallback(
+    (asked: ScenarioRequest) => {
+      if (!scenarios || !request) return;
+      const full = completeRequest(scenarios, asked);
+      // The stepped variant follows the form, so the views and the table are of the same run.
+      if (encodeScenarioUrl(full) !== encodeScenarioUrl(request)) apply(full);
+      runComparison(full);
+      setTab('comparison');
+    },
+    [scenarios, request, apply, runComparison],
+  );
+  const wide = shownTab === 'comparison';
   const [chosenLruvec, setChosenLruvec] = useState<string | null>(null);
   const transitionMs = state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS;
 
@@ -166,6 +204,7 @@ export function App() {
               <p className="scenario-title" data-testid="scenario-title">
                 {info.title} <span className="scenario-name mono">{info.name}</span>
               </p>
+              {experiment && <PatchLine patch={experiment.patch} />}
               <ScenarioDescription text={info.description} />
             </>
           ) : (
@@ -221,15 +260,16 @@ export function App() {
         </div>
       )}
 
-      <main className="workspace">
+      <main className={`workspace${wide ? ' wide' : ''}`}>
         <aside className="sidebar">
           {scenarios && request && (
             <ScenarioForm
-              key={encodeScenarioUrl(request)}
+              key={encodeScenarioUrl(withoutVariant(request))}
               scenarios={scenarios}
               request={request}
               disabled={!running}
               onApply={sim.apply}
+              onCompare={compare}
             />
           )}
         </aside>
@@ -237,6 +277,14 @@ export function App() {
         <section className="main-column" aria-label="Reclaim state">
           {frame ? (
             <>
+              {experiment && request && (
+                <VariantSwitch
+                  variants={experiment.variants}
+                  selected={request.variant ?? ''}
+                  disabled={!running}
+                  onSelect={(variant) => sim.apply({ ...request, variant })}
+                />
+              )}
               <Tabs label="Views" idPrefix={TABS_ID} tabs={tabs} selected={shownTab} onSelect={(key) => setTab(key)} />
               <div
                 className="tab-panel"
@@ -244,6 +292,9 @@ export function App() {
                 id={tabPanelId(TABS_ID, shownTab)}
                 aria-labelledby={tabId(TABS_ID, shownTab)}
               >
+                {shownTab === 'comparison' && experiment && request && (
+                  <ComparisonView experiment={experiment} state={comparison.state} current={request} />
+                )}
                 {shownTab === 'lru' && (
                   <LruPanel
                     frame={frame}
@@ -260,19 +311,21 @@ export function App() {
                   <MemcgsPanel frame={frame} histories={state.histories} transitionMs={transitionMs} />
                 )}
               </div>
-              <EventList
-                step={frame.step}
-                events={frame.events}
-                dropped={frame.eventsDropped}
-                kinds={state.histories?.kinds ?? []}
-              />
+              {!wide && (
+                <EventList
+                  step={frame.step}
+                  events={frame.events}
+                  dropped={frame.eventsDropped}
+                  kinds={state.histories?.kinds ?? []}
+                />
+              )}
             </>
           ) : (
             <div className="card placeholder">{state.phase === 'failed' ? 'No engine.' : 'Starting the engine…'}</div>
           )}
         </section>
 
-        <aside className="counters-column">
+        <aside className="counters-column" hidden={wide}>
           {frame && selected && (
             <FolioHistory
               page={selected}

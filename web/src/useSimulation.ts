@@ -102,7 +102,11 @@ function writeUrl(request: ScenarioRequest): void {
 
 export interface Simulation {
   state: SimulationState;
-  /** Restarts the engine with this request (from the form); falls back to the default on error. */
+  /**
+   * Restarts the engine with this request (from the form or the variant
+   * switch), completed with the defaults it leaves out; falls back to the
+   * default scenario on error.
+   */
   apply(request: ScenarioRequest): void;
   step(n: number): void;
   play(): void;
@@ -228,7 +232,13 @@ export function useSimulation(speed: number): Simulation {
     );
   }, [state.request]);
 
-  const apply = useCallback((request: ScenarioRequest) => void start(request), [start]);
+  const apply = useCallback(
+    (request: ScenarioRequest) => {
+      const scenarios = scenariosRef.current;
+      void start(scenarios ? completeRequest(scenarios, request) : request);
+    },
+    [start],
+  );
   const step = useCallback((n: number) => void stepBy(n).catch(() => {}), [stepBy]);
   const play = useCallback(() => dispatch({ type: 'playing', playing: true }), []);
   const pause = useCallback(() => dispatch({ type: 'playing', playing: false }), []);

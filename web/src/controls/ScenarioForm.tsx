@@ -1,11 +1,15 @@
-// The scenario editor: scenario, seed and one input per parameter, all taken
-// from the engine's listScenarios(). Applying it restarts the engine and
-// rewrites the URL (the parent does both).
+// The scenario editor: scenario or experiment, seed and one input per
+// parameter, all taken from the engine's listScenarios(). Choosing another
+// scenario or experiment opens it at once, with its defaults; applying the
+// form restarts the engine and rewrites the URL (the parent does both). For
+// an experiment the form's main action is "Run comparison": every variant
+// run to the end with the form's values.
 import { useId, useState, type FormEvent } from 'react';
 import type { ParamInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
-import { findScenario, paramDefaults, paramProblem } from '../scenario/presets';
+import { findExperiment, findScenario, paramDefaults, paramProblem } from '../scenario/presets';
 import { makeRequest, paramEntries } from '../scenario/params';
 import { encodeScenarioUrl } from '../scenario/url';
+import { patchLabel } from '../views/comparison/model';
 
 interface Draft {
   name: string;
@@ -38,13 +42,19 @@ export interface ScenarioFormProps {
   request: ScenarioRequest;
   disabled: boolean;
   onApply(request: ScenarioRequest): void;
+  /** Runs an experiment's comparison with the form's values (and applies them). */
+  onCompare(request: ScenarioRequest): void;
 }
 
-export function ScenarioForm({ scenarios, request, disabled, onApply }: ScenarioFormProps) {
+const textParams = (values: Record<string, number>) =>
+  Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
+
+export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare }: ScenarioFormProps) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(request));
   const [showProblems, setShowProblems] = useState(false);
   const formId = useId();
   const info = findScenario(scenarios, draft.name);
+  const experiment = findExperiment(scenarios, draft.name);
   const params = info?.params ?? [];
 
   const problems = new Map<string, string>();
@@ -60,6 +70,8 @@ export function ScenarioForm({ scenarios, request, disabled, onApply }: Scenario
       draft.name,
       Number(draft.seed.trim()),
       Object.fromEntries(params.map((p) => [p.name, Number(draft.params[p.name])])),
+      // The variant is chosen beside the views; the form keeps the running one.
+      draft.name === request.name ? request.variant : undefined,
     );
   let dirty = true;
   if (problems.size === 0) {
@@ -70,8 +82,8 @@ export function ScenarioForm({ scenarios, request, disabled, onApply }: Scenario
     }
   }
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  /** Runs `action` with the form's request, or shows the problems and focuses the first. */
+  const validated = (action: (request: ScenarioRequest) => void) => {
     if (problems.size > 0) {
       setShowProblems(true);
       const first = [...problems.keys()][0];
@@ -79,14 +91,27 @@ export function ScenarioForm({ scenarios, request, disabled, onApply }: Scenario
       return;
     }
     setShowProblems(false);
-    onApply(build());
+    action(build());
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    validated(experiment ? onCompare : onApply);
   };
 
   const setParam = (name: string, text: string) => setDraft((d) => ({ ...d, params: { ...d.params, [name]: text } }));
   const toDefaults = (name: string) => {
     const scenario = findScenario(scenarios, name);
     const defaults = scenario ? paramDefaults(scenario) : {};
-    setDraft((d) => ({ ...d, name, params: Object.fromEntries(Object.entries(defaults).map(([k, v]) => [k, String(v)])) }));
+    setDraft((d) => ({ ...d, name, params: textParams(defaults) }));
+  };
+  /** Opens another scenario or experiment at its defaults (keeping the seed typed, when it is one). */
+  const open = (name: string) => {
+    const scenario = findScenario(scenarios, name);
+    const defaults = scenario ? paramDefaults(scenario) : {};
+    const seed = seedError ? request.seed : Number(draft.seed.trim());
+    setDraft((d) => ({ ...d, name, params: textParams(defaults) }));
+    setShowProblems(false);
+    onApply(makeRequest(name, seed, defaults));
   };
 
   const problemOf = (key: string) => (showProblems ? problems.get(key) : undefined);
@@ -95,19 +120,30 @@ export function ScenarioForm({ scenarios, request, disabled, onApply }: Scenario
     <form className="card scenario-form" onSubmit={submit} noValidate aria-labelledby={`${formId}-title`}>
       <div className="card-header">
         <h2 className="card-title" id={`${formId}-title`}>
-          Scenario
+          {experiment ? 'Experiment' : 'Scenario'}
         </h2>
       </div>
       <fieldset disabled={disabled}>
         <div className="field">
           <label htmlFor={`${formId}-scenario`}>Scenario</label>
-          <select id={`${formId}-scenario`} value={draft.name} onChange={(e) => toDefaults(e.target.value)}>
+          <select id={`${formId}-scenario`} value={draft.name} onChange={(e) => open(e.target.value)}>
             {!info && <option value={draft.name}>{draft.name}</option>}
-            {scenarios.scenarios.map((s) => (
-              <option key={s.name} value={s.name}>
-                {s.title}
-              </option>
-            ))}
+            <optgroup label="Scenarios">
+              {scenarios.scenarios.map((s) => (
+                <option key={s.name} value={s.name}>
+                  {s.title}
+                </option>
+              ))}
+            </optgroup>
+            {scenarios.experiments.length > 0 && (
+              <optgroup label="Experiments: a kernel patch before and after">
+                {scenarios.experiments.map((e) => (
+                  <option key={e.name} value={e.name}>
+                    {e.title} — {patchLabel(e.patch).subject}
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </select>
         </div>
         <div className={`field${problemOf('seed') ? ' invalid' : ''}`}>
@@ -165,14 +201,38 @@ export function ScenarioForm({ scenarios, request, disabled, onApply }: Scenario
             </div>
           );
         })}
-        <div className="form-actions">
-          <button type="submit" className="button primary" disabled={!dirty}>
-            Apply
-          </button>
-          <button type="button" className="button" onClick={() => toDefaults(draft.name)}>
-            Defaults
-          </button>
-        </div>
+        {experiment ? (
+          <div className="form-actions wrap">
+            <button
+              type="submit"
+              className="button primary wide"
+              title="Run every variant to the end with these values (and step them)"
+            >
+              Run comparison
+            </button>
+            <button
+              type="button"
+              className="button"
+              disabled={!dirty}
+              title="Step the variant with these values, without comparing"
+              onClick={() => validated(onApply)}
+            >
+              Apply
+            </button>
+            <button type="button" className="button" onClick={() => toDefaults(draft.name)}>
+              Defaults
+            </button>
+          </div>
+        ) : (
+          <div className="form-actions">
+            <button type="submit" className="button primary" disabled={!dirty}>
+              Apply
+            </button>
+            <button type="button" className="button" onClick={() => toDefaults(draft.name)}>
+              Defaults
+            </button>
+          </div>
+        )}
       </fieldset>
     </form>
   );

@@ -2,7 +2,7 @@
 // promise; replies are matched by id. The worker answers in order, so
 // callers can fire commands without waiting (e.g. several clicks on "Step
 // forward") and still see every frame in step order.
-import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
+import type { Comparison, FolioHistory, Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
 import { UNSOLICITED, type CommandBody, type WorkerCommand, type WorkerReply } from './protocol';
 
 /** The part of `Worker` the client uses (a fake one in tests). */
@@ -70,6 +70,11 @@ export class EngineClient {
   /** The recorded decisions about a tracked page, oldest first (after every command sent before it). */
   history(page: string): Promise<FolioHistory> {
     return this.send({ type: 'history', page }, 'history').then((reply) => reply.history);
+  }
+
+  /** Every variant of an experiment run to the end on the request's seed (the variant is ignored). */
+  compare(request: ScenarioRequest): Promise<Comparison> {
+    return this.send({ type: 'compare', request }, 'comparison').then((reply) => reply.comparison);
   }
 
   /** Stops the worker; pending and later commands are rejected. */

@@ -1,14 +1,15 @@
 // The engine side of the worker protocol, apart from the worker global so it
 // can run (and be tested) under Node against the same wasm module. One host
 // owns at most one Engine; replacing or resetting it frees the old one.
-import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
+import type { Comparison, FolioHistory, Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
 import { makeParams, paramEntries } from '../scenario/params';
 import { MAX_STEPS_PER_COMMAND, type WorkerCommand, type WorkerReply } from './protocol';
 
-/** What the host needs from the wasm bindings (the generated `Engine` class and `listScenarios`). */
+/** What the host needs from the wasm bindings (the generated `Engine` class, `listScenarios` and `compareExperiment`). */
 export interface EngineBindings {
   Engine: new (request: ScenarioRequest) => EngineHandle;
   listScenarios(): ScenarioList;
+  compareExperiment(request: ScenarioRequest): Comparison;
 }
 
 export interface EngineHandle {
@@ -24,12 +25,22 @@ export interface EngineHost {
 }
 
 /** A reply to a command, before the host gives it the command's id. */
-type ReplyBody = { type: 'frame'; frame: Frame } | { type: 'history'; history: FolioHistory };
+type ReplyBody =
+  | { type: 'frame'; frame: Frame }
+  | { type: 'history'; history: FolioHistory }
+  | { type: 'comparison'; comparison: Comparison };
 
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === 'string') return error;
   return String(error);
+}
+
+/** A copy of a request (its params rebuilt in the generated type), so later changes to the original do not reach us. */
+function ownCopy(request: ScenarioRequest): ScenarioRequest {
+  const own: ScenarioRequest = { name: request.name, seed: request.seed, params: makeParams(paramEntries(request)) };
+  if (request.variant !== undefined) own.variant = request.variant;
+  return own;
 }
 
 export function createEngineHost(bindings: EngineBindings): EngineHost {
@@ -41,7 +52,7 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     engine = null;
     request = null;
     // A copy: the request we keep for reset must not change under us.
-    const own: ScenarioRequest = { name: next.name, seed: next.seed, params: makeParams(paramEntries(next)) };
+    const own = ownCopy(next);
     engine = new bindings.Engine(own);
     request = own;
     return engine.frame();
@@ -66,7 +77,22 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     return guard(engine, (e) => e.history(page));
   };
 
-  const runFrame = (command: Exclude<WorkerCommand, { type: 'history' }>): Frame => {
+  /** Every variant of an experiment, run to the end on fresh engines; the stepped engine is not touched. */
+  const compare = (next: ScenarioRequest): Comparison => {
+    const own = ownCopy(next);
+    delete own.variant;
+    try {
+      return bindings.compareExperiment(own);
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) {
+        engine = null;
+        throw new Error(`the engine crashed while comparing (${error.message}); reset or change the scenario`);
+      }
+      throw error;
+    }
+  };
+
+  const runFrame = (command: Exclude<WorkerCommand, { type: 'history' | 'compare' }>): Frame => {
     switch (command.type) {
       case 'init':
         return replace(command.request);
@@ -85,8 +111,16 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
   };
 
   /** The reply to one command (without its id); throws on a bad command or an engine error. */
-  const run = (command: WorkerCommand): ReplyBody =>
-    command.type === 'history' ? { type: 'history', history: history(command.page) } : { type: 'frame', frame: runFrame(command) };
+  const run = (command: WorkerCommand): ReplyBody => {
+    switch (command.type) {
+      case 'history':
+        return { type: 'history', history: history(command.page) };
+      case 'compare':
+        return { type: 'comparison', comparison: compare(command.request) };
+      default:
+        return { type: 'frame', frame: runFrame(command) };
+    }
+  };
 
   return {
     scenarios: () => bindings.listScenarios(),

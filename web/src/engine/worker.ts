@@ -1,7 +1,7 @@
 // The engine's Web Worker: loads the wasm module once, then answers the
 // page's commands in order (see protocol.ts). All simulation state stays in
 // here; only Frames (small view models) cross to the page.
-import init, { Engine, listScenarios } from './pkg/reclaim_core';
+import init, { Engine, compareExperiment, listScenarios } from './pkg/reclaim_core';
 import { createEngineHost, errorMessage } from './host';
 import { UNSOLICITED, type WorkerCommand, type WorkerReply } from './protocol';
 
@@ -12,7 +12,7 @@ interface WorkerScope {
 }
 const scope = self as unknown as WorkerScope;
 
-const host = init().then(() => createEngineHost({ Engine, listScenarios }));
+const host = init().then(() => createEngineHost({ Engine, listScenarios, compareExperiment }));
 
 host.then(
   (h) => scope.postMessage({ id: UNSOLICITED, type: 'ready', scenarios: h.scenarios() }),

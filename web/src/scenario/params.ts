@@ -26,7 +26,22 @@ export function paramRecord(request: Pick<ScenarioRequest, 'params'>): Record<st
   return Object.fromEntries(paramEntries(request));
 }
 
-/** A request built from plain values (the codec, presets and tests use it). */
-export function makeRequest(name: string, seed: number, params: Record<string, number> = {}): ScenarioRequest {
-  return { name, seed, params: makeParams(params) };
+/**
+ * A request built from plain values (the codec, presets and tests use it).
+ * `variant` (an experiment's before/after/...) is set only when given.
+ */
+export function makeRequest(
+  name: string,
+  seed: number,
+  params: Record<string, number> = {},
+  variant?: string,
+): ScenarioRequest {
+  const request: ScenarioRequest = { name, seed, params: makeParams(params) };
+  if (variant !== undefined) request.variant = variant;
+  return request;
+}
+
+/** The same run without its variant: what a comparison of every variant is asked for. */
+export function withoutVariant(request: ScenarioRequest): ScenarioRequest {
+  return makeRequest(request.name, request.seed, paramRecord(request));
 }

@@ -1,35 +1,61 @@
-// Requests built from the engine's own list of scenarios: the default run of
-// a scenario, and a request completed with the defaults of the parameters it
-// leaves out. Parameter names, defaults and ranges always come from
-// `listScenarios()`; nothing here knows a scenario by name.
-import type { ParamInfo, ScenarioInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
+// Requests built from the engine's own list of scenarios and experiments: the
+// default run of a scenario, and a request completed with the defaults of the
+// parameters (and, for an experiment, the variant) it leaves out. Parameter
+// names, defaults, ranges and variants always come from `listScenarios()`;
+// nothing here knows a scenario by name.
+import type { ExperimentInfo, ParamInfo, ScenarioInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { makeRequest, paramRecord } from './params';
 import { DEFAULT_SEED } from './url';
 
+/** The variant the engine builds when a request names none. */
+export const ENGINE_DEFAULT_VARIANT = 'after';
+
+/**
+ * A scenario or an experiment by name. An experiment is a scenario too (its
+ * variants can be stepped like any scenario), so both lists are searched.
+ */
 export function findScenario(list: ScenarioList, name: string): ScenarioInfo | undefined {
-  return list.scenarios.find((s) => s.name === name);
+  return list.scenarios.find((s) => s.name === name) ?? findExperiment(list, name);
+}
+
+export function findExperiment(list: ScenarioList, name: string): ExperimentInfo | undefined {
+  return list.experiments.find((e) => e.name === name);
+}
+
+/** The variant an experiment opens with: the engine's default ("after") when it has one. */
+export function defaultVariant(experiment: ExperimentInfo): string | undefined {
+  const names = experiment.variants.map((v) => v.name);
+  return names.includes(ENGINE_DEFAULT_VARIANT) ? ENGINE_DEFAULT_VARIANT : names[0];
 }
 
 export function paramDefaults(info: ScenarioInfo): Record<string, number> {
   return Object.fromEntries(info.params.map((p) => [p.name, p.default]));
 }
 
-/** The named scenario (default: the list's default scenario) with every parameter at its default. */
+/** The named scenario or experiment (default: the list's default scenario) with every parameter at its default. */
 export function defaultRequest(list: ScenarioList, name = list.defaultScenario, seed = DEFAULT_SEED): ScenarioRequest {
   const info = findScenario(list, name) ?? findScenario(list, list.defaultScenario);
-  return makeRequest(info?.name ?? list.defaultScenario, seed, info ? paramDefaults(info) : {});
+  const experiment = info && findExperiment(list, info.name);
+  return makeRequest(
+    info?.name ?? list.defaultScenario,
+    seed,
+    info ? paramDefaults(info) : {},
+    experiment && defaultVariant(experiment),
+  );
 }
 
 /**
- * Fills in the defaults of the parameters a request leaves out, so the URL
- * written back names every parameter of the run. Unknown scenarios and
- * unknown parameters are kept as they are: the engine rejects them with a
- * message the user sees.
+ * Fills in the defaults of the parameters a request leaves out, and an
+ * experiment's default variant, so the URL written back names everything
+ * about the run. Unknown scenarios, parameters and variants are kept as they
+ * are: the engine rejects them with a message the user sees.
  */
 export function completeRequest(list: ScenarioList, request: ScenarioRequest): ScenarioRequest {
   const info = findScenario(list, request.name);
   if (!info) return request;
-  return makeRequest(request.name, request.seed, { ...paramDefaults(info), ...paramRecord(request) });
+  const experiment = findExperiment(list, request.name);
+  const variant = request.variant ?? (experiment && defaultVariant(experiment));
+  return makeRequest(request.name, request.seed, { ...paramDefaults(info), ...paramRecord(request) }, variant);
 }
 
 /** Why a value is not acceptable for a parameter (null when it is); mirrors the engine's checks for the form. */

@@ -2,9 +2,12 @@
 // parameters, lives in the page's query string, e.g.
 //
 //   ?v=1&scenario=mglru-basic&seed=1&memory_max=2048
+//   ?v=1&scenario=kswapd-classzone&seed=1&variant=before&bursts=10
 //
-// `v` is this codec's version, `scenario` and `seed` are reserved keys, every
-// other key is a scenario parameter. The codec checks syntax only (versions,
+// `v` is this codec's version, `scenario`, `seed` and `variant` (which side
+// of an experiment is stepped; absent for a plain scenario, and in URLs
+// written before experiments existed) are reserved keys, every other key is
+// a scenario parameter. The codec checks syntax only (versions,
 // integers, numbers); the engine checks names and ranges. Decoding never
 // throws: a bad value is reported (the message starts with the key) and
 // ignored, so the rest of the URL still applies. An unsupported version makes
@@ -20,7 +23,7 @@ export const URL_CODEC_VERSION = 1;
 /** The seed used when the URL has none (or an unusable one). */
 export const DEFAULT_SEED = 1;
 
-const RESERVED_KEYS = new Set(['v', 'scenario', 'seed']);
+const RESERVED_KEYS = new Set(['v', 'scenario', 'seed', 'variant']);
 const SEED_PATTERN = /^\d+$/;
 const NUMBER_PATTERN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const PARAM_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -39,6 +42,12 @@ export function encodeScenarioUrl(request: ScenarioRequest): string {
   query.set('v', String(URL_CODEC_VERSION));
   query.set('scenario', request.name);
   query.set('seed', String(request.seed));
+  if (request.variant !== undefined) {
+    if (!SCENARIO_NAME_PATTERN.test(request.variant)) {
+      throw new RangeError(`variant ${JSON.stringify(request.variant)} cannot be written to a URL`);
+    }
+    query.set('variant', request.variant);
+  }
   const params = paramEntries(request).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [key, value] of params) {
     if (RESERVED_KEYS.has(key) || !PARAM_NAME_PATTERN.test(key)) {
@@ -109,6 +118,13 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
       );
   }
 
+  let variant: string | undefined;
+  const variantText = single('variant');
+  if (variantText !== undefined) {
+    if (SCENARIO_NAME_PATTERN.test(variantText)) variant = variantText;
+    else errors.push(`variant: ${JSON.stringify(variantText)} is not a variant name; using the experiment's default`);
+  }
+
   const params: Record<string, number> = {};
   for (const key of values.keys()) {
     if (RESERVED_KEYS.has(key)) continue;
@@ -127,6 +143,6 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     }
   }
 
-  const request = makeRequest(name, seed, params);
+  const request = makeRequest(name, seed, params, variant);
   return errors.length === 0 ? { ok: true, request } : { ok: false, errors, request };
 }

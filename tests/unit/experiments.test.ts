@@ -1,0 +1,255 @@
+// Experiments in the app, without the engine: the comparison table's model
+// (rows, columns, change against the baseline, the headline verdicts, number
+// formatting), the patch label, and requests completed with a variant.
+import { describe, expect, it } from 'vitest';
+import type { Comparison, ExperimentInfo, ScenarioList } from '../../web/src/engine/pkg/reclaim_core';
+import { makeRequest } from '../../web/src/scenario/params';
+import { completeRequest, defaultRequest, defaultVariant, findExperiment, findScenario } from '../../web/src/scenario/presets';
+import {
+  compareCommand,
+  comparisonParams,
+  comparisonTable,
+  formatChange,
+  formatMetric,
+  patchLabel,
+  relativeChange,
+  verdictOf,
+} from '../../web/src/views/comparison/model';
+
+const batching: ExperimentInfo = {
+  name: 'batching',
+  title: 'Batch sizes',
+  patch: '003_04f791f1dd4aa672.txt: mm: memcg: use larger batches for proactive reclaim (T.J. Mercier, 2024)',
+  description: 'Two writes to memory.reclaim.',
+  params: [
+    { name: 'request', default: 16384, min: 256, max: 1048576, integer: true, help: '' },
+    { name: 'children', default: 64, min: 2, max: 256, integer: true, help: '' },
+  ],
+  variants: [
+    { name: 'before', description: '32 pages a round' },
+    { name: 'after', description: 'a quarter of the remainder' },
+    { name: 'whole', description: 'the whole remainder' },
+  ],
+  headlines: [
+    { metric: 'pages_per_sec', direction: 'higher', baseline: 'before', authorBefore: '105174', authorAfter: '233396' },
+    { metric: 'overreclaim_pages', direction: 'lower', baseline: 'whole', authorBefore: '107.8 MiB (whole)', authorAfter: '-7.4 MiB' },
+    { metric: 'time_s', direction: 'lower', baseline: 'before', authorBefore: '', authorAfter: '' },
+    { metric: 'not_reported', direction: 'higher', baseline: 'before', authorBefore: 'x', authorAfter: 'y' },
+  ],
+};
+
+const result: Comparison = {
+  experiment: 'batching',
+  params: new Map([
+    ['request', 16384],
+    ['children', 32],
+  ]),
+  seed: 7,
+  variants: [
+    {
+      variant: 'before',
+      metrics: [
+        ['pages_per_sec', 37831.18286650987],
+        ['time_s', 3.0309388],
+        ['full_reclaim_rounds', 1803],
+        ['overreclaim_pages', 0],
+        ['swapped', 0],
+      ],
+    },
+    {
+      variant: 'after',
+      metrics: [
+        ['pages_per_sec', 84457.46625538853],
+        ['time_s', 3.0309388],
+        ['full_reclaim_rounds', 26],
+        ['overreclaim_pages', 0],
+        ['swapped', 2048],
+      ],
+    },
+    {
+      variant: 'whole',
+      metrics: [
+        ['pages_per_sec', 83111.11510156195],
+        ['time_s', 1.336524],
+        ['full_reclaim_rounds', 3],
+        ['overreclaim_pages', 3584],
+        // A metric only one variant reports still gets a row.
+        ['whole_only', 1],
+      ],
+    },
+  ],
+};
+
+describe('comparison table', () => {
+  const table = comparisonTable(batching, result);
+  const row = (metric: string) => {
+    const r = table.rows.find((x) => x.metric === metric);
+    if (!r) throw new Error(`no row ${metric}`);
+    return r;
+  };
+
+  it('has one column per variant, in the engine order, with their descriptions', () => {
+    expect(table.columns).toEqual([
+      { variant: 'before', description: '32 pages a round' },
+      { variant: 'after', description: 'a quarter of the remainder' },
+      { variant: 'whole', description: 'the whole remainder' },
+    ]);
+  });
+
+  it('has one row per metric in the order reported, then headlines nobody reported', () => {
+    expect(table.rows.map((r) => r.metric)).toEqual([
+      'pages_per_sec',
+      'time_s',
+      'full_reclaim_rounds',
+      'overreclaim_pages',
+      'swapped',
+      'whole_only',
+      'not_reported',
+    ]);
+    expect(row('full_reclaim_rounds').values).toEqual([1803, 26, 3]);
+    expect(row('whole_only').values).toEqual([null, null, 1]);
+    expect(row('not_reported').values).toEqual([null, null, null]);
+  });
+
+  it('changes after against before, or against the baseline the headline names', () => {
+    expect(row('pages_per_sec').baseline).toBe('before');
+    expect(row('pages_per_sec').change).toBeCloseTo(84457.46625538853 / 37831.18286650987 - 1, 12);
+    expect(row('pages_per_sec').changeText).toBe('+123 %');
+    expect(row('full_reclaim_rounds').changeText).toBe('−98.6 %');
+    // overreclaim is judged against `whole`: 3584 -> 0.
+    expect(row('overreclaim_pages').baseline).toBe('whole');
+    expect(row('overreclaim_pages').change).toBe(-1);
+    expect(row('overreclaim_pages').changeText).toBe('−100 %');
+    expect(row('time_s').changeText).toBe('0 %');
+    // From 0 there is no percentage.
+    expect(row('swapped').change).toBeNull();
+    expect(row('swapped').changeText).toBe('from 0');
+    expect(row('whole_only').changeText).toBe('—');
+  });
+
+  it('marks the headline rows with the author figures and whether we moved the expected way', () => {
+    expect(row('pages_per_sec').headline).toEqual({
+      direction: 'higher',
+      baseline: 'before',
+      authorBefore: '105174',
+      authorAfter: '233396',
+      verdict: 'held',
+      verdictText: '✓ higher',
+    });
+    expect(row('overreclaim_pages').headline).toMatchObject({ verdict: 'held', verdictText: '✓ lower', baseline: 'whole' });
+    // Equal is not lower.
+    expect(row('time_s').headline).toMatchObject({ verdict: 'not-held', verdictText: '✗ not lower' });
+    expect(row('not_reported').headline).toMatchObject({ verdict: 'unknown', authorBefore: 'x', authorAfter: 'y' });
+    expect(row('full_reclaim_rounds').headline).toBeNull();
+    expect([table.held, table.notHeld]).toEqual([2, 1]);
+  });
+
+  it('keeps the seed and the effective parameters, sorted', () => {
+    expect(table.seed).toBe(7);
+    expect(table.params).toEqual([
+      ['children', 32],
+      ['request', 16384],
+    ]);
+    // The bindings hand over a Map; a plain object reads the same.
+    expect(comparisonParams({ params: { b: 2, a: 1 } as unknown as Map<string, number> })).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
+  });
+
+  it('gives the command line that prints the same numbers, naming only parameters off their defaults', () => {
+    expect(compareCommand(batching, table.seed, table.params)).toBe('npm run sim -- compare batching --seed 7 --param children=32');
+    expect(compareCommand(batching, 1, [['children', 64]])).toBe('npm run sim -- compare batching --seed 1');
+  });
+});
+
+describe('verdicts and changes', () => {
+  it('needs a strict move in the expected direction', () => {
+    expect(verdictOf('lower', 1, 2)).toBe('held');
+    expect(verdictOf('lower', 2, 2)).toBe('not-held');
+    expect(verdictOf('lower', 3, 2)).toBe('not-held');
+    expect(verdictOf('higher', 3, 2)).toBe('held');
+    expect(verdictOf('higher', null, 2)).toBe('unknown');
+    expect(verdictOf('higher', 1, Number.NaN)).toBe('unknown');
+  });
+
+  it('measures the change against the size of the baseline', () => {
+    expect(relativeChange(5, 10)).toBe(-0.5);
+    expect(relativeChange(-5, -10)).toBe(0.5);
+    expect(relativeChange(0, 0)).toBe(0);
+    expect(relativeChange(1, 0)).toBeNull();
+    expect(relativeChange(null, 1)).toBeNull();
+  });
+});
+
+describe('number formatting', () => {
+  it('formats changes as signed percentages with 3 significant digits', () => {
+    expect(formatChange(0.1234)).toBe('+12.3 %');
+    expect(formatChange(-1)).toBe('−100 %');
+    expect(formatChange(0)).toBe('0 %');
+    expect(formatChange(15.13)).toBe('+1,513 %');
+    expect(formatChange(-0.000138)).toBe('−0.0138 %');
+    expect(formatChange(1.2345)).toBe('+123 %');
+  });
+
+  it('formats whole numbers in full and fractions to 3 significant digits', () => {
+    expect(formatMetric(1921921)).toBe('1,921,921');
+    expect(formatMetric(0)).toBe('0');
+    expect(formatMetric(109866.6129032258)).toBe('109,867');
+    expect(formatMetric(0.4815062518780675)).toBe('0.482');
+    expect(formatMetric(0.013022848823039005)).toBe('0.013');
+    expect(formatMetric(5.044075520833333)).toBe('5.04');
+    expect(formatMetric(512.5)).toBe('513');
+    expect(formatMetric(-7.25)).toBe('−7.25');
+    expect(formatMetric(-2500)).toBe('−2,500');
+    expect(formatMetric(null)).toBe('—');
+  });
+});
+
+describe('patch label', () => {
+  it('splits the file, the subject and the author', () => {
+    expect(patchLabel(batching.patch)).toEqual({
+      file: '003_04f791f1dd4aa672.txt',
+      subject: 'mm: memcg: use larger batches for proactive reclaim',
+      byline: 'T.J. Mercier, 2024',
+    });
+    expect(
+      patchLabel('002_f511d3b6a19ec428.txt: mm, vmscan: prevent kswapd sleeping prematurely due to mismatched classzone_idx (Mel Gorman, 2017)'),
+    ).toMatchObject({ subject: 'mm, vmscan: prevent kswapd sleeping prematurely due to mismatched classzone_idx', byline: 'Mel Gorman, 2017' });
+  });
+
+  it('keeps a string of another shape whole', () => {
+    expect(patchLabel('a patch with no file')).toEqual({ file: '', subject: 'a patch with no file', byline: '' });
+  });
+});
+
+describe('requests for experiments', () => {
+  const list: ScenarioList = {
+    defaultScenario: 'basic',
+    scenarios: [{ name: 'basic', title: 'Basic', description: '', params: [{ name: 'x', default: 1, min: 0, max: 9, integer: true, help: '' }] }],
+    experiments: [batching, { ...batching, name: 'no-after', variants: [{ name: 'old', description: '' }, { name: 'new', description: '' }] }],
+  };
+
+  it('finds an experiment as a scenario too', () => {
+    expect(findScenario(list, 'batching')?.title).toBe('Batch sizes');
+    expect(findExperiment(list, 'batching')).toBe(batching);
+    expect(findExperiment(list, 'basic')).toBeUndefined();
+  });
+
+  it('opens an experiment on the engine default variant, "after", when it has one', () => {
+    expect(defaultVariant(batching)).toBe('after');
+    expect(defaultVariant(list.experiments[1]!)).toBe('old');
+    expect(defaultRequest(list, 'batching', 3)).toEqual(makeRequest('batching', 3, { request: 16384, children: 64 }, 'after'));
+    expect(defaultRequest(list).variant).toBeUndefined();
+  });
+
+  it('completes a request with the default variant and keeps one given (the engine judges it)', () => {
+    expect(completeRequest(list, makeRequest('batching', 1, { children: 8 }))).toEqual(
+      makeRequest('batching', 1, { request: 16384, children: 8 }, 'after'),
+    );
+    expect(completeRequest(list, makeRequest('batching', 1, {}, 'bogus')).variant).toBe('bogus');
+    const basic = completeRequest(list, makeRequest('basic', 1, {}));
+    expect(basic).toEqual(makeRequest('basic', 1, { x: 1 }));
+    expect('variant' in basic).toBe(false);
+  });
+});

@@ -1,0 +1,184 @@
+// An experiment's before/after table: what `reclaim-sim compare` prints, with
+// the patch author's figures beside the headline metrics. The comparison
+// itself is asked for from the form ("Run comparison"); this view shows its
+// state and its result.
+import { useMemo } from 'react';
+import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
+import { makeRequest, withoutVariant } from '../../scenario/params';
+import { encodeScenarioUrl } from '../../scenario/url';
+import type { ComparisonState } from '../../useComparison';
+import { formatCount } from '../../util/format';
+import { AFTER, DEFAULT_BASELINE, compareCommand, comparisonTable, formatMetric, type ComparisonTable } from './model';
+
+export interface ComparisonViewProps {
+  experiment: ExperimentInfo;
+  state: ComparisonState;
+  /** The run the form and the stepping views are on now (the table may be of another one). */
+  current: ScenarioRequest;
+}
+
+function sameRun(a: ScenarioRequest, b: ScenarioRequest): boolean {
+  const key = (r: ScenarioRequest) => encodeScenarioUrl(withoutVariant(r));
+  try {
+    return key(a) === key(b);
+  } catch {
+    return false;
+  }
+}
+
+function listNames(names: string[]): string {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+export function ComparisonView({ experiment, state, current }: ComparisonViewProps) {
+  const result = state.result?.experiment === experiment.name ? state.result : null;
+  const table = useMemo(() => (result ? comparisonTable(experiment, result) : null), [experiment, result]);
+  const running = state.status === 'running' && state.request?.name === experiment.name;
+  const failed = state.status === 'failed' && state.request?.name === experiment.name;
+  const variants = listNames(experiment.variants.map((v) => v.name));
+  const tableRun = table ? makeRequest(table.experiment, table.seed, Object.fromEntries(table.params)) : null;
+  const outdated = tableRun !== null && !running && !sameRun(tableRun, current);
+
+  return (
+    <section className="card comparison" aria-labelledby="comparison-heading">
+      <div className="card-header">
+        <h2 className="card-title" id="comparison-heading">
+          Before and after the patch
+        </h2>
+        {table && (
+          <span className="badge" title="Headline metrics that moved the way the patch says, on this seed">
+            {table.held} of {table.held + table.notHeld} headlines held
+          </span>
+        )}
+      </div>
+
+      <div className="comparison-status" aria-live="polite">
+        {running ? (
+          <p className="running">
+            <span className="spinner" aria-hidden="true" />
+            Running… every variant ({variants}) to the end on seed {state.request?.seed}.
+          </p>
+        ) : failed ? (
+          <p className="problem" role="alert">
+            The comparison failed: {state.error}
+          </p>
+        ) : !table ? (
+          <p>
+            Set the parameters and the seed in the form, then press <strong>Run comparison</strong>: the {variants}{' '}
+            variants run to the end on the same seed (a second or a few), and the table shows every metric for each,
+            the change, and the patch author&apos;s own figures. To watch the mechanism instead, pick a variant above
+            and step it in the LRU, System and Memcgs tabs.
+          </p>
+        ) : outdated ? (
+          <p>
+            These results are for another seed or other parameters than the ones running now; press{' '}
+            <strong>Run comparison</strong> to update them.
+          </p>
+        ) : null}
+      </div>
+
+      {table && <ResultTable table={table} experiment={experiment} busy={running} />}
+    </section>
+  );
+}
+
+function ResultTable({ table, experiment, busy }: { table: ComparisonTable; experiment: ExperimentInfo; busy: boolean }) {
+  const otherBaselines = table.rows.some((r) => r.baseline !== DEFAULT_BASELINE);
+  return (
+    <>
+      <div className={`table-scroll comparison-scroll${busy ? ' busy' : ''}`} aria-busy={busy || undefined}>
+        <table className="comparison-table" aria-label="Comparison">
+          <thead>
+            <tr>
+              <th scope="col">metric</th>
+              {table.columns.map((c) => (
+                <th
+                  scope="col"
+                  key={c.variant}
+                  className={`num variant${c.variant === AFTER ? ' after' : ''}`}
+                  title={c.description}
+                  data-variant={c.variant}
+                >
+                  {c.variant}
+                </th>
+              ))}
+              <th scope="col" className="num" title={`(after − ${DEFAULT_BASELINE}) / ${DEFAULT_BASELINE}, or against the baseline named`}>
+                change
+              </th>
+              <th scope="col" title="Whether our after moved the way the patch says, on this seed">
+                as the patch says
+              </th>
+              <th scope="col" className="author">
+                author before
+              </th>
+              <th scope="col" className="author">
+                author after
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {table.rows.map((row) => (
+              <tr key={row.metric} data-metric={row.metric} className={row.headline ? 'headline' : undefined}>
+                <th scope="row">
+                  <span className="mono">{row.metric}</span>
+                  {row.headline && <span className="headline-tag">headline</span>}
+                </th>
+                {row.values.map((v, i) => (
+                  <td
+                    key={table.columns[i]!.variant}
+                    className="num"
+                    data-variant={table.columns[i]!.variant}
+                    data-value={v ?? ''}
+                    title={v === null ? undefined : String(v)}
+                  >
+                    {formatMetric(v)}
+                  </td>
+                ))}
+                <td className="num change" data-change={row.change ?? ''}>
+                  {row.changeText}
+                  {row.baseline !== DEFAULT_BASELINE && <span className="vs"> vs {row.baseline}</span>}
+                </td>
+                <td className="verdict-cell">
+                  {row.headline && (
+                    <span className={`verdict ${row.headline.verdict}`} data-verdict={row.headline.verdict}>
+                      {row.headline.verdictText}
+                      {row.headline.baseline !== DEFAULT_BASELINE && ` than ${row.headline.baseline}`}
+                    </span>
+                  )}
+                </td>
+                <td className="author">{row.headline?.authorBefore}</td>
+                <td className="author">{row.headline?.authorAfter}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="comparison-notes">
+        <dl className="variant-legend">
+          {table.columns.map((c) => (
+            <div key={c.variant}>
+              <dt className="mono">{c.variant}</dt>
+              <dd>{c.description}</dd>
+            </div>
+          ))}
+        </dl>
+        <p>
+          Seed {formatCount(table.seed)} ·{' '}
+          {table.params.map(([k, v], i) => (
+            <span key={k}>
+              {i > 0 && ' '}
+              <span className="mono">
+                {k}={v}
+              </span>
+            </span>
+          ))}
+          . Change: after against {DEFAULT_BASELINE}
+          {otherBaselines ? ' (or the baseline named)' : ''}. The simulator is scaled down, so absolute numbers differ
+          from the author&apos;s; the direction is what should match. Same numbers from the command line:
+        </p>
+        <code className="command">{compareCommand(experiment, table.seed, table.params)}</code>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,237 @@
+// The comparison table's model: an experiment's metrics (rows) for each of
+// its variants (columns), the change of `after` against the baseline, and
+// for the patch's headline metrics the author's figures and whether our run
+// moved the way the patch says. The same numbers `reclaim-sim compare NAME
+// --json` prints. DOM-free.
+import type { Comparison, ExperimentInfo, HeadlineInfo } from '../../engine/pkg/reclaim_core';
+
+/** The variant whose change against the baseline the table shows. */
+export const AFTER = 'after';
+/** The baseline of a metric that is not a headline (a headline names its own). */
+export const DEFAULT_BASELINE = 'before';
+
+export interface ComparisonColumn {
+  variant: string;
+  /** What the variant is (from the experiment's list; empty when the engine did not describe it). */
+  description: string;
+}
+
+export type Verdict = 'held' | 'not-held' | 'unknown';
+
+export interface Headline {
+  /** Which way the patch says the metric moves, after against `baseline`. */
+  direction: 'lower' | 'higher';
+  baseline: string;
+  authorBefore: string;
+  authorAfter: string;
+  /** Whether our after moved that way from our baseline (unknown when a value is missing). */
+  verdict: Verdict;
+  /** The verdict in words, with its sign: "✓ lower", "✗ not lower". */
+  verdictText: string;
+}
+
+export interface ComparisonRow {
+  metric: string;
+  /** One value per column (null when that variant did not report the metric). */
+  values: (number | null)[];
+  /** The variant `change` is against: the headline's baseline, or "before". */
+  baseline: string;
+  /** (after - baseline) / |baseline| as a fraction; null when it has no meaning (a value missing, baseline 0). */
+  change: number | null;
+  /** The change as a signed percentage ("+12.3 %", "−100 %", "0 %", "from 0", "—"). */
+  changeText: string;
+  headline: Headline | null;
+}
+
+export interface ComparisonTable {
+  experiment: string;
+  seed: number;
+  /** The parameters the run used (all of them, effective values), sorted by name. */
+  params: [string, number][];
+  columns: ComparisonColumn[];
+  rows: ComparisonRow[];
+  /** Headline rows whose verdict is held / not held. */
+  held: number;
+  notHeld: number;
+}
+
+/** A comparison's parameters as sorted name/value pairs (the bindings hand over a Map; a plain object is accepted too). */
+export function comparisonParams(comparison: Pick<Comparison, 'params'>): [string, number][] {
+  const params: unknown = comparison.params;
+  const entries =
+    params instanceof Map
+      ? [...(params as Map<string, number>)]
+      : params && typeof params === 'object'
+        ? Object.entries(params as Record<string, number>)
+        : [];
+  return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function direction(headline: HeadlineInfo): 'lower' | 'higher' {
+  return headline.direction === 'higher' ? 'higher' : 'lower';
+}
+
+/** Whether `after` moved from `baseline` the way the patch says (equal is not a move). */
+export function verdictOf(dir: 'lower' | 'higher', after: number | null, baseline: number | null): Verdict {
+  if (after === null || baseline === null || !Number.isFinite(after) || !Number.isFinite(baseline)) return 'unknown';
+  return (dir === 'lower' ? after < baseline : after > baseline) ? 'held' : 'not-held';
+}
+
+function verdictText(verdict: Verdict, dir: 'lower' | 'higher'): string {
+  switch (verdict) {
+    case 'held':
+      return `✓ ${dir}`;
+    case 'not-held':
+      return `✗ not ${dir}`;
+    case 'unknown':
+      return '? no value';
+  }
+}
+
+/** (after - baseline) / |baseline|; null when a value is missing or the baseline is 0. */
+export function relativeChange(after: number | null, baseline: number | null): number | null {
+  if (after === null || baseline === null || !Number.isFinite(after) || !Number.isFinite(baseline)) return null;
+  if (baseline === 0) return after === 0 ? 0 : null;
+  return (after - baseline) / Math.abs(baseline);
+}
+
+const MINUS = '−';
+const significant = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
+const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** A fraction as a signed percentage with 3 significant digits: 0.1234 -> "+12.3 %", -1 -> "−100 %", 0 -> "0 %". */
+export function formatChange(change: number): string {
+  const percent = change * 100;
+  if (percent === 0) return '0 %';
+  const magnitude = Math.abs(percent);
+  const text = magnitude >= 1000 ? grouped.format(magnitude) : significant.format(magnitude);
+  // A change too small to show at this precision still has a sign.
+  return `${percent > 0 ? '+' : MINUS}${text} %`;
+}
+
+function changeText(change: number | null, after: number | null, baseline: number | null): string {
+  if (change !== null) return formatChange(change);
+  if (baseline === 0 && after !== null && after !== 0) return 'from 0';
+  return '—';
+}
+
+/**
+ * A metric's value as the table shows it: whole numbers in full with
+ * thousands separators; fractions (ratios, rates, seconds) to 3 significant
+ * digits below 1,000 and to the unit above.
+ */
+export function formatMetric(value: number | null): string {
+  if (value === null) return '—';
+  if (!Number.isFinite(value)) return String(value);
+  if (Number.isInteger(value) || Math.abs(value) >= 1000) return grouped.format(value).replace('-', MINUS);
+  return significant.format(value).replace('-', MINUS);
+}
+
+/** The table for a comparison of this experiment: rows in the engine's order, columns in the variants' order. */
+export function comparisonTable(experiment: ExperimentInfo, comparison: Comparison): ComparisonTable {
+  const descriptions = new Map(experiment.variants.map((v) => [v.name, v.description]));
+  const columns: ComparisonColumn[] = comparison.variants.map((v) => ({
+    variant: v.variant,
+    description: descriptions.get(v.variant) ?? '',
+  }));
+  const byVariant = comparison.variants.map((v) => new Map(v.metrics));
+  const headlines = new Map(experiment.headlines.map((h) => [h.metric, h]));
+
+  // Metrics in the order the variants report them (the engine's order), each once.
+  const metrics: string[] = [];
+  const seen = new Set<string>();
+  for (const v of comparison.variants) {
+    for (const [name] of v.metrics) {
+      if (!seen.has(name)) {
+        seen.add(name);
+        metrics.push(name);
+      }
+    }
+  }
+  // A headline no variant reported still gets its row (with dashes), so the author's figures are not lost.
+  for (const h of experiment.headlines) {
+    if (!seen.has(h.metric)) {
+      seen.add(h.metric);
+      metrics.push(h.metric);
+    }
+  }
+
+  const column = (variant: string) => columns.findIndex((c) => c.variant === variant);
+  const value = (variant: string, metric: string): number | null => {
+    const i = column(variant);
+    return i < 0 ? null : (byVariant[i]!.get(metric) ?? null);
+  };
+
+  let held = 0;
+  let notHeld = 0;
+  const rows = metrics.map((metric): ComparisonRow => {
+    const info = headlines.get(metric);
+    const baseline = info?.baseline || DEFAULT_BASELINE;
+    const after = value(AFTER, metric);
+    const base = value(baseline, metric);
+    const change = relativeChange(after, base);
+    let headline: Headline | null = null;
+    if (info) {
+      const dir = direction(info);
+      const verdict = verdictOf(dir, after, base);
+      if (verdict === 'held') held++;
+      else if (verdict === 'not-held') notHeld++;
+      headline = {
+        direction: dir,
+        baseline,
+        authorBefore: info.authorBefore,
+        authorAfter: info.authorAfter,
+        verdict,
+        verdictText: verdictText(verdict, dir),
+      };
+    }
+    return {
+      metric,
+      values: columns.map((c) => value(c.variant, metric)),
+      baseline,
+      change,
+      changeText: changeText(change, after, base),
+      headline,
+    };
+  });
+
+  return {
+    experiment: comparison.experiment,
+    seed: comparison.seed,
+    params: comparisonParams(comparison),
+    columns,
+    rows,
+    held,
+    notHeld,
+  };
+}
+
+/** The command line that prints the same numbers (parameters that differ from their defaults only). */
+export function compareCommand(experiment: ExperimentInfo, seed: number, params: [string, number][]): string {
+  const defaults = new Map(experiment.params.map((p) => [p.name, p.default]));
+  const args = params.filter(([k, v]) => defaults.get(k) !== v).map(([k, v]) => `--param ${k}=${v}`);
+  return ['npm run sim -- compare', experiment.name, `--seed ${seed}`, ...args].join(' ');
+}
+
+export interface PatchLabel {
+  /** The patch file ("002_f511d3b6a19ec428.txt"); empty when the string names none. */
+  file: string;
+  /** Its subject line ("mm, vmscan: prevent kswapd sleeping prematurely ..."). */
+  subject: string;
+  /** Author and year ("Mel Gorman, 2017"); empty when not given. */
+  byline: string;
+}
+
+/** Splits an experiment's `patch` string ("FILE.txt: subject (Author, year)") for display; never loses text. */
+export function patchLabel(patch: string): PatchLabel {
+  const match = /^(\S+\.txt):\s*(.*)$/.exec(patch.trim());
+  const file = match ? match[1]! : '';
+  let subject = match ? match[2]! : patch.trim();
+  let byline = '';
+  const by = /^(.*\S)\s*\(([^()]*)\)$/.exec(subject);
+  if (by) {
+    subject = by[1]!;
+    byline = by[2]!;
+  }
+  return { file, subject, byline };
+}
