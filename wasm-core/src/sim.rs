@@ -69,6 +69,9 @@ pub const RECLAIM_LOG_LEN: usize = 4096;
 
 /// Pages per address space in the tracked sample.
 pub const TRACKED_PER_MAPPING: u32 = 48;
+/// The tracked sample over all address spaces stays about this small, so a
+/// frame stays light with many tasks (at least 4 pages per address space).
+pub const TRACKED_TOTAL: u32 = 512;
 /// Decisions kept per tracked page.
 pub const HISTORY_LEN: usize = 64;
 
@@ -202,6 +205,13 @@ impl Simulation {
                 hits: 0,
                 alive: true,
             });
+        }
+        // Shrink the sample when there are many address spaces.
+        let per_mapping = (TRACKED_TOTAL / mm.mappings.len().max(1) as u32).clamp(4, TRACKED_PER_MAPPING);
+        for a in &mut mm.mappings {
+            let pages = a.slots.len() as u32;
+            a.tracked_count = pages.min(per_mapping);
+            a.tracked_stride = pages / a.tracked_count.max(1);
         }
         let mut queue: BinaryHeap<Reverse<(u64, u32)>> = tasks.iter().enumerate().map(|(i, t)| Reverse((t.next_ns, i as u32))).collect();
         let mut proactive = Vec::new();

@@ -46,6 +46,9 @@ pub static EXPERIMENT: Experiment = Experiment {
     metrics,
 };
 
+/// The first burst starts after this quiet lead-in.
+const LEAD_IN_NS: u64 = 50_000_000;
+
 fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     let normal = p.u32("normal_pages");
     let dma32 = p.u32("dma32_pages");
@@ -56,7 +59,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     let mut workloads = Vec::new();
     for b in 0..bursts {
         for r in 0..p.u32("readers") {
-            let start = 200_000_000 + b * (burst + gap);
+            let start = LEAD_IN_NS + b * (burst + gap);
             workloads.push(WorkloadSpec {
                 name: format!("burst{b}-reader{r}"),
                 memcg: "/simoop".into(),
@@ -72,7 +75,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
             });
         }
         for a in 0..p.u32("allocators") {
-            let start = 200_000_000 + b * (burst + gap);
+            let start = LEAD_IN_NS + b * (burst + gap);
             workloads.push(WorkloadSpec {
                 name: format!("burst{b}-alloc{a}"),
                 memcg: "/simoop".into(),
@@ -94,7 +97,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         description: String::new(),
         seed,
         step_ns: 10_000_000,
-        duration_ns: 200_000_000 + bursts * (burst + gap),
+        duration_ns: LEAD_IN_NS + bursts * (burst + gap),
         nodes: vec![NodeSpec {
             zones: vec![
                 ZoneSpec { zone: ZoneType::Dma, pages: 1024 },
