@@ -8,9 +8,8 @@ use crate::mm::pgdat::ZoneType;
 use crate::mm::vmstat::Item;
 use crate::mm::memcontrol::ProactiveBatch;
 use crate::mm::Knobs;
-use crate::scenario::{MemcgSpec, NodeSpec, ParamSpec, Params, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
+use crate::scenario::{fio_siblings, NodeSpec, ParamSpec, Params, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
 use crate::sim::Simulation;
-use crate::workload::{Pattern, Target, WorkloadSpec};
 
 pub static EXPERIMENT: Experiment = Experiment {
     name: "memcg-lru-fairness",
@@ -48,6 +47,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     // for the whole remaining request each round, and shrink_node_memcgs
     // visited every memcg on every pass. Only MGLRU and the memcg LRU differ.
     let era = Knobs { proactive_batch: ProactiveBatch::Whole, memcg_full_walk: true, ..Knobs::default() };
+    let (memcgs, workloads) = fio_siblings(n, pages, p.u64("rate"));
     let knobs = match variant {
         "before" => Knobs { lru_gen_enabled: false, ..era },
         "mglru-no-memcg-lru" => Knobs { memcg_lru: false, ..era },
@@ -66,21 +66,8 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: u64::from(n * pages),
-        memcgs: (0..n).map(|i| MemcgSpec { path: format!("/memcg{i}"), ..Default::default() }).collect(),
-        workloads: (0..n)
-            .map(|i| WorkloadSpec {
-                name: format!("fio{i}"),
-                memcg: format!("/memcg{i}"),
-                node: 0,
-                pattern: Pattern::Uniform,
-                target: Target::Anon { pages, write_percent: 50 },
-                rate: p.u64("rate"),
-                start_ns: 0,
-                stop_ns: 0,
-                gfp: Default::default(),
-                free_on_exit: false,
-            })
-            .collect(),
+        memcgs,
+        workloads,
         proactive: vec![ProactiveSpec { memcg: "/".into(), pages: p.u64("request"), bytes: None, start_ns: warmup, interval_ns: interval, count: writes }],
         knobs,
     }

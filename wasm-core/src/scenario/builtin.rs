@@ -122,25 +122,33 @@ fn global_pressure(p: &Params, seed: u64) -> Scenario {
     }
 }
 
-fn proactive_root(p: &Params, seed: u64) -> Scenario {
-    let n = p.u32("memcgs");
-    let pages = p.u32("pages_per_memcg");
-    let memcgs: Vec<MemcgSpec> = (0..n).map(|i| MemcgSpec { path: format!("/memcg{i}"), ..Default::default() }).collect();
+/// `n` sibling memcgs /memcg0.. under the root, each running one fio-like
+/// job that reads and writes its own region of `pages` at random, `rate`
+/// accesses per second (fio --ioengine=mmap on /dev/zero: shared anonymous
+/// memory, swap-backed). Used by proactive-root and memcg-lru-fairness.
+pub fn fio_siblings(n: u32, pages: u32, rate: u64) -> (Vec<MemcgSpec>, Vec<WorkloadSpec>) {
+    let memcgs = (0..n).map(|i| MemcgSpec { path: format!("/memcg{i}"), ..Default::default() }).collect();
     let workloads = (0..n)
         .map(|i| WorkloadSpec {
-            name: format!("job{i}"),
+            name: format!("fio{i}"),
             memcg: format!("/memcg{i}"),
             node: 0,
             pattern: Pattern::Uniform,
-            // fio --ioengine=mmap on /dev/zero: shared anonymous memory, swap-backed.
             target: Target::Anon { pages, write_percent: 50 },
-            rate: p.u64("rate"),
+            rate,
             start_ns: 0,
             stop_ns: 0,
             gfp: Default::default(),
             free_on_exit: false,
         })
         .collect();
+    (memcgs, workloads)
+}
+
+fn proactive_root(p: &Params, seed: u64) -> Scenario {
+    let n = p.u32("memcgs");
+    let pages = p.u32("pages_per_memcg");
+    let (memcgs, workloads) = fio_siblings(n, pages, p.u64("rate"));
     let mut knobs = Knobs { lru_gen_enabled: p.u32("lru_gen") == 1, memcg_lru: p.u32("memcg_lru") == 1, ..Knobs::default() };
     knobs.proactive_batch = match p.u32("batch") {
         0 => crate::mm::memcontrol::ProactiveBatch::Whole,

@@ -13,6 +13,7 @@ use crate::view::{ScenarioInfo, ScenarioList, ScenarioRequest};
 use crate::workload::{Pattern, Target, WorkloadSpec};
 
 mod builtin;
+pub use builtin::fio_siblings;
 mod params;
 
 pub use params::{ParamSpec, Params};
