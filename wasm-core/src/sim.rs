@@ -710,12 +710,7 @@ impl Simulation {
         if v.len() < 2 {
             return 0.0;
         }
-        let mean = v.iter().sum::<f64>() / v.len() as f64;
-        if mean == 0.0 {
-            return 0.0;
-        }
-        let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / v.len() as f64;
-        var.sqrt() / mean
+        crate::experiment::coefficient_of_variation(&v)
     }
 
     fn lruvec_view(&self, lv: &Lruvec) -> LruvecView {

@@ -259,21 +259,16 @@ impl Mm {
     fn alloc_charged_folio(&mut self, memcg: MemcgId, node: usize, anon: bool) -> Result<FolioId, ChargeFailed> {
         let f = self.alloc_folio(node, memcg)?;
         if let Err(e) = self.try_charge(memcg, 1) {
-            let n = self.zone_node(f);
+            let n = self.folio_node(f);
             self.free_folio(f, n);
             return Err(e);
         }
-        let n = self.zone_node(f);
+        let n = self.folio_node(f);
         self.folios.lruvec[f as usize] = self.lruvec_id(memcg, n);
         if anon {
             self.folios.set(f, pg::ANON);
         }
         Ok(f)
-    }
-
-    /// The node whose pfn range holds `f`.
-    pub fn zone_node(&self, f: FolioId) -> usize {
-        self.folio_node(f)
     }
 
     /// folio_add_lru(): onto the lruvec of the memcg it is charged to. With

@@ -358,7 +358,6 @@ impl Mm {
         let min_seq = lrugen.min_seq[type_];
         let now = self.now_ns;
         self.events.push(now, || EventKind::MinSeq { lruvec: lv, type_, min_seq, function: "inc_min_seq", moved });
-        let _ = MAX_LRU_BATCH; // the kernel drops the lock every MAX_LRU_BATCH folios; no lock here
         true
     }
 
@@ -565,7 +564,7 @@ impl Mm {
             return 0;
         }
         let gen = lru_gen_from_seq(lrugen.min_seq[type_]);
-        let (mut sorted, mut scanned, mut isolated, mut skipped) = (0u64, 0u64, 0u64, 0u64);
+        let (mut sorted, mut scanned, mut isolated) = (0u64, 0u64, 0u64);
         let mut remaining = MAX_LRU_BATCH;
         let memcg = self.lruvec_memcg(lv);
         for i in (1..=MAX_NR_ZONES).rev() {
@@ -599,26 +598,17 @@ impl Mm {
                     self.gen_list_add(lv, f, gen, false);
                 }
                 self.count(memcg, Item::PgskipDma.plus(zone), n, true);
-                skipped += n;
             }
             if remaining == 0 || isolated >= MIN_LRU_BATCH {
                 break;
             }
         }
-        let _ = skipped;
         let item = if sc.kswapd { Item::PgscanKswapd } else { Item::PgscanDirect };
         let global = !sc.cgroup_reclaim();
         self.count(memcg, item, isolated, global);
         self.count(memcg, Item::Pgrefill, sorted, global);
-        self.vmstat.add(Item::PgscanAnon.plus(type_), isolated);
-        if let Some(m) = Some(memcg) {
-            // memory.stat carries pgscan_anon/file too (hierarchical).
-            let mut id = Some(m);
-            while let Some(c) = id {
-                self.memcgs[c as usize].stat.add(Item::PgscanAnon.plus(type_), isolated);
-                id = self.memcgs[c as usize].parent;
-            }
-        }
+        // PGSCAN_ANON/FILE count globally, whoever reclaims.
+        self.count(memcg, Item::PgscanAnon.plus(type_), isolated, true);
         self.cost_ns += scanned * cost::SCAN_FOLIO_NS;
         if isolated > 0 || remaining == 0 {
             scanned

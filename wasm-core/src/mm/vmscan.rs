@@ -5,7 +5,6 @@
 //! reclaim).
 use super::filemap::Slot;
 use super::folio::{pg, FolioId};
-use super::lruvec::MIN_LRU_BATCH;
 use super::vmstat::Item;
 use super::{LruvecId, MemcgId, Mm, DEF_PRIORITY, MAX_NR_ZONES, SWAP_CLUSTER_MAX};
 use crate::cost;
@@ -468,7 +467,6 @@ impl Mm {
             reclaimed,
             priority,
         });
-        let _ = MIN_LRU_BATCH;
         reclaimed
     }
 }
