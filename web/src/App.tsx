@@ -28,6 +28,11 @@ import { KswapdTimeline } from './views/kswapd/KswapdTimeline';
 import { ReclaimView } from './views/reclaim/ReclaimView';
 import { ZonesView } from './views/zones/ZonesView';
 import type { FrameHistories } from './views/history';
+import type { SharedLink } from './scenario/share';
+import { ShareBar, type PageSnapshot } from './share/ShareBar';
+import { SharedLinkNotice } from './share/SharedLinkNotice';
+import { useRestoreShared } from './share/useRestoreShared';
+import { ThemeSwitch } from './theme/ThemeSwitch';
 
 /** Transition length when stepping by hand; while playing it follows the tick. */
 const STEP_TRANSITION_MS = 450;
@@ -98,7 +103,10 @@ function ScenarioDescription({ text }: { text: string }) {
   );
 }
 
-export function App() {
+const NO_LINK: SharedLink = { kind: 'none' };
+
+/** `shared`: the shared link the page was opened with (main.tsx has read it). */
+export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
   const [speed, setSpeed] = useState(1);
   const sim = useSimulation(speed);
   const { state } = sim;
@@ -163,6 +171,27 @@ export function App() {
   );
   const wide = shownTab === 'comparison';
   const [chosenLruvec, setChosenLruvec] = useState<string | null>(null);
+  // A shared link: once its run is up, its step, tab, selection and comparison.
+  const restoreTargets = useMemo(
+    () => ({ setTab, chooseLruvec: setChosenLruvec, select: setSelected, runComparison }),
+    [runComparison],
+  );
+  useRestoreShared(shared.kind === 'ok' ? shared.view : null, sim, restoreTargets);
+  const snapshot: PageSnapshot | null =
+    frame && request
+      ? {
+          request,
+          frame,
+          previous,
+          tab: shownTab,
+          tabLabel: tabs.find((t) => t.key === shownTab)?.label ?? shownTab,
+          panelId: tabPanelId(TABS_ID, shownTab),
+          experiment,
+          comparison: comparison.state,
+          selected,
+          lruvec: chosenLruvec,
+        }
+      : null;
   const transitionMs = state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS;
 
   // Keyboard: → steps, Space plays/pauses (not while typing in the form).
@@ -211,6 +240,9 @@ export function App() {
             <p className="scenario-title muted">{state.phase === 'failed' ? 'Engine unavailable' : 'Loading the engine…'}</p>
           )}
         </div>
+        <ShareBar page={snapshot}>
+          <ThemeSwitch />
+        </ShareBar>
       </header>
 
       <div className="toolbar">
@@ -259,6 +291,8 @@ export function App() {
           </ul>
         </div>
       )}
+
+      <SharedLinkNotice link={shared} />
 
       <main className={`workspace${wide ? ' wide' : ''}`}>
         <aside className="sidebar">

@@ -1,12 +1,53 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { decodeSharedLink, type SharedLink } from './scenario/share';
+import { encodeScenarioUrl } from './scenario/url';
+import { applyTheme, storedTheme } from './theme/theme';
 import './styles.css';
+
+// The theme first, so the page never flashes in the other one.
+applyTheme(storedTheme());
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+const root = createRoot(container);
+
+/**
+ * A shared link (?v=2&s=...) is read before the app starts: its run goes in
+ * the address bar as a plain v=1 URL, which the session opens as usual, and
+ * the app brings back the rest (step, tab, selection). A link that cannot be
+ * read leaves an empty query string: the default scenario, and the message.
+ */
+async function openSharedLink(): Promise<SharedLink> {
+  const link = await decodeSharedLink(window.location.search);
+  if (link.kind === 'none') return link;
+  let query = '';
+  let opened: SharedLink = link;
+  if (link.kind === 'ok') {
+    try {
+      query = encodeScenarioUrl(link.view.request);
+    } catch (error) {
+      opened = { kind: 'error', problem: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  window.history.replaceState(window.history.state, '', `${window.location.pathname}${query}${window.location.hash}`);
+  return opened;
+}
+
+void openSharedLink().then(
+  (shared) =>
+    root.render(
+      <StrictMode>
+        <App shared={shared} />
+      </StrictMode>,
+    ),
+  (error: unknown) => {
+    console.error('reading the shared link failed', error);
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  },
 );

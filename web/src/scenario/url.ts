@@ -13,6 +13,9 @@
 // ignored, so the rest of the URL still applies. An unsupported version makes
 // the whole URL untrusted: the fallback request is used.
 //
+// Shared links (?v=2&s=..., compressed, with the step and the view) are
+// read by share.ts before this codec sees the URL.
+//
 // DOM-free: it takes and returns strings and plain objects.
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { makeRequest, paramEntries } from './params';
@@ -23,11 +26,14 @@ export const URL_CODEC_VERSION = 1;
 /** The seed used when the URL has none (or an unusable one). */
 export const DEFAULT_SEED = 1;
 
-const RESERVED_KEYS = new Set(['v', 'scenario', 'seed', 'variant']);
+/** Keys of the query string that are not scenario parameters. */
+export const RESERVED_KEYS = new Set(['v', 'scenario', 'seed', 'variant']);
 const SEED_PATTERN = /^\d+$/;
 const NUMBER_PATTERN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const PARAM_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const SCENARIO_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** What a parameter name may look like (also in a shared link, share.ts). */
+export const PARAM_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** What a scenario or variant name may look like (also in a shared link, share.ts). */
+export const SCENARIO_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export type DecodeResult =
   | { ok: true; request: ScenarioRequest }

@@ -1,0 +1,466 @@
+// Browser tests of sharing, exporting and the themes: the built site (dist/)
+// in headless Chromium. Run after `vite build`:
+//   npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/share.e2e.test.ts
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SHARED_STEP, encodeSharedView, packPayload } from '../../web/src/scenario/share';
+import { makeRequest } from '../../web/src/scenario/params';
+import { serveStatic, type StaticServer } from './static-server';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DIST = path.join(ROOT, 'dist');
+const SHOTS = path.join(ROOT, 'test-results');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let server: StaticServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+interface Opened {
+  page: Page;
+  /** Console errors and uncaught exceptions seen on the page (and its worker). */
+  problems: string[];
+}
+
+interface OpenOptions extends BrowserContextOptions {
+  /** What shows that the page is up: the counters (default), or an experiment's page (its comparison tab hides them). */
+  ready?: 'counters' | 'experiment';
+  /** Grant the clipboard permissions (else the page may not use the clipboard). */
+  clipboard?: boolean;
+  /** Take the clipboard API away from the page (as on a plain-http origin). */
+  noClipboard?: boolean;
+}
+
+async function newContext({ clipboard, noClipboard, ...options }: Omit<OpenOptions, 'ready'> = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, ...options });
+  contexts.push(context);
+  if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  if (noClipboard) await context.addInitScript(() => Object.defineProperty(navigator, 'clipboard', { value: undefined }));
+  return context;
+}
+
+async function openIn(context: BrowserContext, search = '', ready: OpenOptions['ready'] = 'counters'): Promise<Opened> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && problems.push(`worker: ${m.text()}`)));
+  await page.goto(new URL(search, server.url).href);
+  if (ready === 'experiment') await page.getByRole('button', { name: 'Run comparison', exact: true }).waitFor();
+  else await page.getByRole('table', { name: 'Counters' }).waitFor();
+  return { page, problems };
+}
+
+async function open(search = '', { ready, ...options }: OpenOptions = {}): Promise<Opened> {
+  return openIn(await newContext(options), search, ready);
+}
+
+async function counters(page: Page): Promise<Record<string, number>> {
+  const rows = await page
+    .getByRole('table', { name: 'Counters' })
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [(tr as HTMLElement).dataset.counter, Number(tr.querySelector('td[data-value]')?.getAttribute('data-value'))]),
+    );
+  return Object.fromEntries(rows);
+}
+
+/** The counters' Δ column: name -> the delta as the page holds it ('' without a previous frame). */
+async function deltas(page: Page): Promise<Record<string, string>> {
+  const rows = await page
+    .getByRole('table', { name: 'Counters' })
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [(tr as HTMLElement).dataset.counter, tr.querySelector('td[data-delta]')?.getAttribute('data-delta')]),
+    );
+  return Object.fromEntries(rows);
+}
+
+async function stepCount(page: Page): Promise<number> {
+  return Number((await page.getByTestId('step').textContent())?.replace(/,/g, ''));
+}
+
+async function waitForStep(page: Page, step: number): Promise<void> {
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '') === String(n),
+    step,
+  );
+}
+
+async function stepForward(page: Page, times: number): Promise<void> {
+  const before = await stepCount(page);
+  const button = page.getByRole('button', { name: 'Step forward', exact: true });
+  for (let i = 0; i < times; i++) await button.click();
+  await waitForStep(page, before + times);
+}
+
+/** The label of the selected view tab. */
+async function selectedTab(page: Page): Promise<string> {
+  return (await page.getByRole('tablist', { name: 'Views' }).getByRole('tab', { selected: true }).textContent()) ?? '';
+}
+
+function query(page: Page): URLSearchParams {
+  return new URL(page.url()).searchParams;
+}
+
+/** Clicks an export button and reads the file it downloads. */
+async function exported(page: Page, name: string): Promise<{ download: Download; bytes: Buffer }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
+  const file = await download.path();
+  return { download, bytes: readFileSync(file) };
+}
+
+beforeAll(async () => {
+  if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build` first');
+  mkdirSync(SHOTS, { recursive: true });
+  server = await serveStatic(DIST);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('Copy link', () => {
+  it('opens the same run at the same step, on the same tab, with the same counters', async () => {
+    const context = await newContext({ clipboard: true });
+    const first = await openIn(context, '?v=1&scenario=global-pressure&seed=3');
+    await stepForward(first.page, 4);
+    await first.page.getByRole('tab', { name: /^System/ }).click();
+    const shown = { step: await stepCount(first.page), counters: await counters(first.page), deltas: await deltas(first.page) };
+    expect(shown.step).toBe(4);
+
+    await first.page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    await first.page.getByRole('status').getByText('Link copied').waitFor();
+    const link = await first.page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?v=2&s=[A-Za-z0-9_-]+$/);
+
+    const second = await openIn(context, new URL(link).search);
+    await waitForStep(second.page, shown.step);
+    expect(await selectedTab(second.page)).toMatch(/^System/);
+    expect(await counters(second.page)).toEqual(shown.counters);
+    // The frame before was stepped to as well: the Δ column is the same.
+    expect(await deltas(second.page)).toEqual(shown.deltas);
+    // The address bar names the run in the plain form.
+    expect(query(second.page).get('v')).toBe('1');
+    expect(query(second.page).get('scenario')).toBe('global-pressure');
+    expect(query(second.page).get('seed')).toBe('3');
+    // And it keeps running from there, as the first page does.
+    await stepForward(first.page, 2);
+    await stepForward(second.page, 2);
+    expect(await counters(second.page)).toEqual(await counters(first.page));
+    expect(await second.page.getByTestId('link-problem').count()).toBe(0);
+    expect([...first.problems, ...second.problems]).toEqual([]);
+  });
+
+  it('brings back the selected folio and its history', async () => {
+    const context = await newContext({ clipboard: true });
+    const first = await openIn(context, '?v=1&scenario=mglru-basic&seed=2');
+    await stepForward(first.page, 12);
+    const dot = first.page.locator('[data-testid="folio-dot"][data-state="resident"]:not(.leaving)').first();
+    const folio = (await dot.getAttribute('data-page'))!;
+    await dot.click();
+    const panel = first.page.getByRole('region', { name: 'Folio history' });
+    await panel.getByRole('listitem').first().waitFor();
+    const history = await panel.getByRole('listitem').allTextContents();
+
+    await first.page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    await first.page.getByRole('status').getByText('Link copied').waitFor();
+    const link = await first.page.evaluate(() => navigator.clipboard.readText());
+
+    const second = await openIn(context, new URL(link).search);
+    await waitForStep(second.page, 12);
+    const again = second.page.getByRole('region', { name: 'Folio history' });
+    await again.getByRole('listitem').first().waitFor();
+    expect(await again.getByTestId('folio-page').textContent()).toBe(folio);
+    expect(await again.getByRole('listitem').allTextContents()).toEqual(history);
+    expect(await second.page.locator(`[data-testid="folio-dot"][data-page="${folio}"]`).getAttribute('aria-selected')).toBe('true');
+    expect(await selectedTab(second.page)).toMatch(/^LRU/);
+    expect([...first.problems, ...second.problems]).toEqual([]);
+  });
+
+  it('shows the link in a dialog when the clipboard cannot be used; an experiment comes back with its variant and comparison', async () => {
+    const context = await newContext({ noClipboard: true });
+    const first = await openIn(context, '?v=1&scenario=kswapd-classzone&seed=2&variant=before', 'experiment');
+    await first.page.getByRole('button', { name: 'Run comparison', exact: true }).click();
+    const table = first.page.getByRole('table', { name: 'Comparison' });
+    await table.waitFor({ timeout: 30_000 });
+    await first.page.getByText('Running…').waitFor({ state: 'detached' });
+    const rows = await table.locator('tbody tr').allTextContents();
+    expect(rows.length).toBeGreaterThan(0);
+
+    await first.page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    const dialog = first.page.getByRole('dialog', { name: 'Link to this view' });
+    await dialog.waitFor();
+    const link = await dialog.getByRole('textbox', { name: 'Link to this view' }).inputValue();
+    expect(link).toMatch(/\?v=2&s=[A-Za-z0-9_-]+$/);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const second = await openIn(context, new URL(link).search, 'experiment');
+    expect(await selectedTab(second.page)).toBe('Comparison');
+    expect(await second.page.getByRole('radio', { name: /^before/ }).isChecked()).toBe(true);
+    expect(query(second.page).get('variant')).toBe('before');
+    const again = second.page.getByRole('table', { name: 'Comparison' });
+    await again.waitFor({ timeout: 30_000 });
+    await second.page.getByText('Running…').waitFor({ state: 'detached' });
+    expect(await again.locator('tbody tr').allTextContents()).toEqual(rows);
+    expect([...first.problems, ...second.problems]).toEqual([]);
+  });
+
+  it('a tampered or malformed link shows what is wrong and opens the default scenario, which keeps working', async () => {
+    const valid = await encodeSharedView({ request: makeRequest('global-pressure', 5, {}), step: 7, tab: 'system' });
+    const payload = new URLSearchParams(valid).get('s')!;
+    const middle = Math.floor(payload.length / 2);
+    const json = (fields: Record<string, unknown>) =>
+      JSON.stringify({ scenario: 'global-pressure', seed: 5, params: {}, step: 7, tab: 'system', ...fields });
+    const cases: [string, string, RegExp][] = [
+      [
+        'changed characters',
+        `?v=2&s=${payload.slice(0, middle)}${payload[middle] === 'x' ? 'yz' : 'xy'}${payload.slice(middle + 2)}`,
+        /bad deflate|checksum mismatch/,
+      ],
+      ['bad base64', `?v=2&s=${payload.slice(0, 10)}!${payload.slice(11)}`, /bad base64/],
+      ['bad JSON', `?v=2&s=${await packPayload('{"scenario": "global-pressure", ')}`, /bad JSON/],
+      ['wrong version', valid.replace('v=2', 'v=7'), /wrong version: v="7"/],
+      ['step too large', `?v=2&s=${await packPayload(json({ step: MAX_SHARED_STEP + 1 }))}`, /step: 1000001 is too large/],
+      ['out-of-range seed', `?v=2&s=${await packPayload(json({ seed: -4 }))}`, /seed: -4 is not a whole number/],
+    ];
+    const context = await newContext();
+    const fresh = await openIn(context, '');
+    const defaults = await counters(fresh.page);
+    const scenario = query(fresh.page).get('scenario');
+    for (const [what, search, message] of cases) {
+      const { page, problems } = await openIn(context, search);
+      const notice = page.getByTestId('link-problem');
+      await notice.waitFor();
+      const text = (await notice.textContent()) ?? '';
+      expect(text, what).toContain('This shared link cannot be opened');
+      expect(text, what).toMatch(message);
+      expect(text, what).toContain('default scenario');
+      expect(query(page).get('scenario'), what).toBe(scenario);
+      expect(await stepCount(page), what).toBe(0);
+      expect(await counters(page), what).toEqual(defaults);
+      await stepForward(page, 2);
+      expect(await counters(page), what).not.toEqual(defaults);
+      expect(problems, what).toEqual([]);
+      await page.close();
+    }
+
+    // A well-formed link to a scenario the engine does not know: the engine names it.
+    const unknown = await openIn(context, `?v=2&s=${await packPayload(json({ scenario: 'no-such-scenario' }))}`);
+    const alert = unknown.page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('no-such-scenario');
+    expect(query(unknown.page).get('scenario')).toBe(scenario);
+    expect(await stepCount(unknown.page)).toBe(0);
+    expect([...fresh.problems, ...unknown.problems]).toEqual([]);
+  });
+});
+
+describe('Export', () => {
+  it('saves the view as SVG and PNG, and the counters as CSV and JSON', async () => {
+    const { page, problems } = await open('?v=1&scenario=mglru-basic&seed=4');
+    await stepForward(page, 6);
+    await page.waitForTimeout(600); // let the transitions finish
+    const shown = await counters(page);
+
+    const svg = await exported(page, 'Export SVG');
+    expect(svg.download.suggestedFilename()).toBe('mglru-basic-4-6.svg');
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      const bar = doc.querySelector('rect[data-testid="gen-bar"]');
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        root: doc.documentElement.localName,
+        namespace: doc.documentElement.namespaceURI,
+        bars: doc.querySelectorAll('rect[data-testid="gen-bar"]').length,
+        barStyle: bar?.getAttribute('style') ?? '',
+      };
+    }, svg.bytes.toString('utf8'));
+    expect(parsed.error).toBeNull();
+    expect(parsed.root).toBe('svg');
+    expect(parsed.namespace).toBe('http://www.w3.org/2000/svg');
+    expect(parsed.bars).toBeGreaterThan(0);
+    // The styles travel with the file: the bars' colours are written on them.
+    expect(parsed.barStyle).toMatch(/fill:\s*rgb\(/);
+
+    const png = await exported(page, 'Export PNG');
+    expect(png.download.suggestedFilename()).toBe('mglru-basic-4-6.png');
+    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    // Drawn, not blank: many colours in it.
+    const colours = await page.evaluate(async (base64) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const context = canvas.getContext('2d')!;
+      context.drawImage(bitmap, 0, 0);
+      const data = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      const seen = new Set<number>();
+      for (let i = 0; i < data.length; i += 4 * 7) seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+      return { distinct: seen.size, width: bitmap.width, height: bitmap.height };
+    }, png.bytes.toString('base64'));
+    expect(colours.width).toBeGreaterThan(400);
+    expect(colours.height).toBeGreaterThan(200);
+    expect(colours.distinct).toBeGreaterThan(8);
+
+    const csv = await exported(page, 'Export CSV');
+    expect(csv.download.suggestedFilename()).toBe('mglru-basic-4-6.csv');
+    const lines = csv.bytes.toString('utf8').trimEnd().split('\n');
+    expect(lines[0]).toBe('name,value,delta');
+    expect(lines.length - 1).toBe(Object.keys(shown).length);
+    const fromCsv = Object.fromEntries(lines.slice(1).map((l) => l.split(',')).map(([name, value]) => [name, Number(value)]));
+    expect(fromCsv).toEqual(shown);
+
+    const json = await exported(page, 'Export JSON');
+    expect(json.download.suggestedFilename()).toBe('mglru-basic-4-6.json');
+    const data = JSON.parse(json.bytes.toString('utf8')) as { scenario: string; seed: number; step: number; counters: Record<string, number> };
+    expect(data.scenario).toBe('mglru-basic');
+    expect(data.seed).toBe(4);
+    expect(data.step).toBe(6);
+    expect(data.counters).toEqual(shown);
+    expect(Object.keys(data.counters)).toEqual(Object.keys(shown));
+    expect(problems).toEqual([]);
+  });
+
+  it('exports an experiment\'s comparison table as CSV and with the JSON', async () => {
+    const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1', { ready: 'experiment' });
+    // No chart on the Comparison tab.
+    expect(await page.getByRole('button', { name: 'Export SVG', exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Run comparison', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Comparison' });
+    await table.waitFor({ timeout: 30_000 });
+    await page.getByText('Running…').waitFor({ state: 'detached' });
+    const metrics = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-metric')));
+
+    const csv = await exported(page, 'Export CSV');
+    expect(csv.download.suggestedFilename()).toBe('kswapd-classzone-after-1-comparison.csv');
+    const lines = csv.bytes.toString('utf8').trimEnd().split('\n');
+    expect(lines[0]!.split(',').slice(0, 4)).toEqual(['metric', 'before', 'after', 'baseline']);
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(metrics);
+
+    const json = await exported(page, 'Export JSON');
+    const data = JSON.parse(json.bytes.toString('utf8')) as {
+      variant: string;
+      comparison: { experiment: string; metrics: { metric: string; values: Record<string, number> }[] };
+    };
+    expect(data.variant).toBe('after');
+    expect(data.comparison.experiment).toBe('kswapd-classzone');
+    expect(data.comparison.metrics.map((m) => m.metric)).toEqual(metrics);
+
+    // The System tab's charts export.
+    await page.getByRole('tab', { name: /^System/ }).click();
+    await stepForward(page, 3);
+    const svg = await exported(page, 'Export SVG');
+    expect(svg.download.suggestedFilename()).toBe('kswapd-classzone-after-1-3.svg');
+    expect(svg.bytes.toString('utf8')).toContain('data-testid="zone-chart"');
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('Themes', () => {
+  /** The page's colours, as the browser computed them. */
+  async function colours(page: Page) {
+    return page.evaluate(() => {
+      const root = getComputedStyle(document.documentElement);
+      const bar = document.querySelector('rect[data-testid="gen-bar"][data-type="anon"]');
+      const probe = document.createElement('div');
+      document.body.append(probe);
+      const resolve = (name: string) => {
+        probe.style.color = root.getPropertyValue(name);
+        return getComputedStyle(probe).color;
+      };
+      const result = {
+        theme: document.documentElement.dataset.theme,
+        background: getComputedStyle(document.body).backgroundColor,
+        text: resolve('--text'),
+        muted: resolve('--text-muted'),
+        faint: resolve('--text-faint'),
+        surface: resolve('--surface'),
+        anon: resolve('--anon'),
+        barFill: bar ? getComputedStyle(bar).fill : null,
+      };
+      probe.remove();
+      return result;
+    });
+  }
+
+  const channels = (rgb: string) => rgb.match(/\d+(\.\d+)?/g)!.slice(0, 3).map(Number);
+  /** WCAG relative luminance and contrast ratio. */
+  const luminance = (rgb: string) => {
+    const [r, g, b] = channels(rgb).map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const contrast = (a: string, b: string) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi! + 0.05) / (lo! + 0.05);
+  };
+
+  it('follows the system scheme, reads every colour from the theme, and is readable in both', async () => {
+    const light = await open('?v=1&scenario=mglru-basic&seed=1', { colorScheme: 'light' });
+    const dark = await open('?v=1&scenario=mglru-basic&seed=1', { colorScheme: 'dark' });
+    for (const { page } of [light, dark]) {
+      await stepForward(page, 8);
+      await page.waitForTimeout(600);
+    }
+    const l = await colours(light.page);
+    const d = await colours(dark.page);
+    expect(l.theme).toBe('light');
+    expect(d.theme).toBe('dark');
+    expect(luminance(l.background)).toBeGreaterThan(0.8);
+    expect(luminance(d.background)).toBeLessThan(0.05);
+    for (const c of [l, d]) {
+      // The D3 bars take their colour from the theme's variable.
+      expect(c.barFill).toBe(c.anon);
+      expect(contrast(c.text, c.surface), `${c.theme} text`).toBeGreaterThan(12);
+      expect(contrast(c.muted, c.surface), `${c.theme} muted text`).toBeGreaterThan(4.5);
+      expect(contrast(c.faint, c.surface), `${c.theme} faint text`).toBeGreaterThan(4.5);
+    }
+    expect(d.barFill).not.toBe(l.barFill);
+    await light.page.screenshot({ path: path.join(SHOTS, 'theme-light.png') });
+    await dark.page.screenshot({ path: path.join(SHOTS, 'theme-dark.png') });
+    expect([...light.problems, ...dark.problems]).toEqual([]);
+  });
+
+  it('keeps the theme picked with the Theme switch across reloads, and goes back to the system scheme', async () => {
+    const { page, problems } = await open('', { colorScheme: 'light' });
+    const theme = page.getByRole('combobox', { name: 'Theme', exact: true });
+    expect(await theme.inputValue()).toBe('system');
+    await theme.selectOption('dark');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.reload();
+    await page.getByRole('table', { name: 'Counters' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.getByRole('combobox', { name: 'Theme', exact: true }).inputValue()).toBe('dark');
+    await page.getByRole('combobox', { name: 'Theme', exact: true }).selectOption('system');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,108 @@
+// What Export CSV and Export JSON write (web/src/export/tables.ts), without a browser.
+import { csvParseRows } from 'd3';
+import { describe, expect, it } from 'vitest';
+import type { Comparison, Counter, ExperimentInfo } from '../../web/src/engine/pkg/reclaim_core';
+import { comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun } from '../../web/src/export/tables';
+import { makeRequest } from '../../web/src/scenario/params';
+import { comparisonTable } from '../../web/src/views/comparison/model';
+
+const counters = (values: Record<string, number>): Counter[] => Object.entries(values).map(([name, value]) => ({ name, value }));
+
+const run: ExportedRun = {
+  request: makeRequest('mglru-basic', 4, { memory_max: 2048, file_pages: 64 }),
+  step: 12,
+  timeNs: 120_000_000,
+  counters: counters({ nr_free_pages: 900, pgscan_kswapd: 40, workingset_refault_file: 0 }),
+  previous: { step: 11, counters: counters({ nr_free_pages: 1000, pgscan_kswapd: 32, workingset_refault_file: 0 }) },
+};
+
+const experiment: ExperimentInfo = {
+  name: 'kswapd-classzone',
+  title: 'kswapd',
+  patch: '',
+  description: '',
+  params: [],
+  variants: [
+    { name: 'before', description: 'v4.11' },
+    { name: 'after', description: 'v4.12' },
+  ],
+  headlines: [{ metric: 'pgscan_direct', direction: 'lower', baseline: 'before', authorBefore: '6,579,706', authorAfter: '6,256,811' }],
+};
+
+const comparison: Comparison = {
+  experiment: 'kswapd-classzone',
+  params: new Map([['bursts', 10]]),
+  seed: 1,
+  variants: [
+    { variant: 'before', metrics: [['pgscan_direct', 29961], ['alloc_latency_p95_us', 0.125]] },
+    { variant: 'after', metrics: [['pgscan_direct', 31926]] },
+  ],
+};
+
+describe('export file names', () => {
+  it('are scenario-seed-step, with an experiment\'s variant after its name', () => {
+    expect(exportFileName(makeRequest('mglru-basic', 4), 12, 'svg')).toBe('mglru-basic-4-12.svg');
+    expect(exportFileName(makeRequest('kswapd-classzone', 1, {}, 'before'), 0, 'png')).toBe('kswapd-classzone-before-1-0.png');
+    expect(exportFileName(makeRequest('kswapd-classzone', 1, {}, 'after'), 'comparison', 'csv')).toBe(
+      'kswapd-classzone-after-1-comparison.csv',
+    );
+  });
+});
+
+describe('counters CSV', () => {
+  it('has a header, then each counter by its /proc/vmstat name, in order, with its delta', () => {
+    expect(countersCsv(run)).toBe('name,value,delta\nnr_free_pages,900,-100\npgscan_kswapd,40,8\nworkingset_refault_file,0,0\n');
+  });
+
+  it('leaves the delta empty without a previous frame', () => {
+    expect(countersCsv({ ...run, previous: null }).split('\n')[1]).toBe('nr_free_pages,900,');
+  });
+});
+
+describe('comparison CSV', () => {
+  const table = comparisonTable(experiment, comparison);
+  const rows = csvParseRows(comparisonCsv(table).trimEnd());
+
+  it('has a column per variant, then the change and the headline', () => {
+    expect(rows[0]).toEqual(['metric', 'before', 'after', 'baseline', 'change', 'headline_direction', 'author_before', 'author_after', 'verdict']);
+  });
+
+  it('writes numbers unformatted and quotes the author figures that hold commas', () => {
+    expect(comparisonCsv(table)).toContain('"6,579,706"');
+    expect(rows[1]).toEqual(['pgscan_direct', '29961', '31926', 'before', String((31926 - 29961) / 29961), 'lower', '6,579,706', '6,256,811', 'not-held']);
+    // A metric one variant did not report: an empty cell, no change.
+    expect(rows[2]).toEqual(['alloc_latency_p95_us', '0.125', '', 'before', '', '', '', '', '']);
+  });
+});
+
+describe('JSON export', () => {
+  it('names the run, its counters by /proc/vmstat name, their deltas', () => {
+    const data = JSON.parse(exportJson(run, null));
+    expect(data).toEqual({
+      scenario: 'mglru-basic',
+      seed: 4,
+      params: { file_pages: 64, memory_max: 2048 },
+      step: 12,
+      timeNs: 120_000_000,
+      counters: { nr_free_pages: 900, pgscan_kswapd: 40, workingset_refault_file: 0 },
+      deltas: { sinceStep: 11, values: { nr_free_pages: -100, pgscan_kswapd: 8, workingset_refault_file: 0 } },
+      comparison: null,
+    });
+    expect(Object.keys(data.counters)).toEqual(['nr_free_pages', 'pgscan_kswapd', 'workingset_refault_file']);
+  });
+
+  it('carries the variant and the comparison, values keyed by variant', () => {
+    const data = JSON.parse(exportJson({ ...run, request: makeRequest('kswapd-classzone', 1, { bursts: 10 }, 'after') }, comparisonTable(experiment, comparison)));
+    expect(data.variant).toBe('after');
+    expect(data.comparison.variants).toEqual(['before', 'after']);
+    expect(data.comparison.params).toEqual({ bursts: 10 });
+    expect(data.comparison.metrics[0]).toEqual({
+      metric: 'pgscan_direct',
+      values: { before: 29961, after: 31926 },
+      baseline: 'before',
+      change: (31926 - 29961) / 29961,
+      headline: { direction: 'lower', authorBefore: '6,579,706', authorAfter: '6,256,811', verdict: 'not-held' },
+    });
+    expect(data.comparison.metrics[1].values).toEqual({ before: 0.125, after: null });
+  });
+});

@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_JSON_BYTES,
+  MAX_PAYLOAD_CHARS,
+  MAX_SHARED_STEP,
+  decodeSharedLink,
+  encodeSharedView,
+  packPayload,
+  type SharedView,
+} from '../../web/src/scenario/share';
+import { makeRequest as req } from '../../web/src/scenario/params';
+
+const base: SharedView = { request: req('mglru-basic', 1, { memory_max: 2048 }), step: 25, tab: 'lru' };
+
+/** The payload of a link as bytes (base64url decoded). */
+function payloadBytes(search: string): Uint8Array {
+  const s = new URLSearchParams(search).get('s')!;
+  return Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+}
+
+function linkOf(bytes: Uint8Array): string {
+  const b64 = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return `?v=2&s=${b64}`;
+}
+
+/** A link whose payload is this JSON text, correctly packed (checksum and all). */
+async function linkWithJson(text: string): Promise<string> {
+  return `?v=2&s=${await packPayload(text)}`;
+}
+
+async function problemOf(search: string): Promise<string> {
+  const link = await decodeSharedLink(search);
+  if (link.kind !== 'error') throw new Error(`expected an error, got ${JSON.stringify(link)}`);
+  return link.problem;
+}
+
+const validJson = (fields: Record<string, unknown> = {}) =>
+  JSON.stringify({ scenario: 'mglru-basic', seed: 1, params: {}, step: 3, tab: 'lru', ...fields });
+
+describe('shared link codec: round trip', () => {
+  const views: [string, SharedView][] = [
+    ['a plain scenario at step 0', { request: req('mglru-basic', 1, {}), step: 0, tab: 'lru' }],
+    ['parameters, a previous step and the System tab', { ...base, previous: 24, tab: 'system' }],
+    [
+      'an experiment with its variant and comparison',
+      {
+        request: req('kswapd-classzone', 7, { bursts: 10, gap_ms: 300 }, 'before'),
+        step: 120,
+        previous: 110,
+        tab: 'comparison',
+        comparison: req('kswapd-classzone', 7, { bursts: 10, gap_ms: 250 }),
+      },
+    ],
+    [
+      'a selected folio and a chosen lruvec',
+      { ...base, tab: 'memcgs', folio: 'file:reader#120', lruvec: '/a/b@0' },
+    ],
+    [
+      'extreme numbers',
+      {
+        request: req('x.y_z-2', Number.MAX_SAFE_INTEGER, { a: -3.5, b: 1e-7, c: 1e21, d: 0, e: 0.1 + 0.2 }),
+        step: MAX_SHARED_STEP,
+        previous: MAX_SHARED_STEP - 1,
+        tab: 'lru',
+      },
+    ],
+  ];
+  for (const [what, view] of views) {
+    it(what, async () => {
+      const search = await encodeSharedView(view);
+      expect(search).toMatch(/^\?v=2&s=[A-Za-z0-9_-]+$/);
+      const link = await decodeSharedLink(search);
+      expect(link).toEqual({ kind: 'ok', view });
+      // Canonical: the decoded view encodes to the same link.
+      if (link.kind === 'ok') expect(await encodeSharedView(link.view)).toBe(search);
+    });
+  }
+
+  it('writes parameters in a stable order whatever order the request holds them in', async () => {
+    const a = await encodeSharedView({ ...base, request: req('mglru-basic', 1, { b: 2, a: 1 }) });
+    const b = await encodeSharedView({ ...base, request: { name: 'mglru-basic', seed: 1, params: new Map([['b', 2], ['a', 1]]) } });
+    expect(a).toBe(b);
+  });
+
+  it('leaves a plain v=1 query string (or none) to url.ts', async () => {
+    for (const search of ['', '?', '?v=1&scenario=mglru-basic&seed=3', 'scenario=x&memory_max=2']) {
+      expect(await decodeSharedLink(search)).toEqual({ kind: 'none' });
+    }
+  });
+
+  it('ignores keys a messenger appends', async () => {
+    const search = await encodeSharedView(base);
+    expect(await decodeSharedLink(`${search}&fbclid=abc`)).toEqual({ kind: 'ok', view: base });
+  });
+
+  it('leaves a well-formed but unknown scenario to the engine (which names the scenarios it knows)', async () => {
+    const link = await decodeSharedLink(await linkWithJson(validJson({ scenario: 'no-such-scenario' })));
+    expect(link.kind).toBe('ok');
+    if (link.kind === 'ok') expect(link.view.request.name).toBe('no-such-scenario');
+  });
+
+  it('refuses to encode what it could not decode', async () => {
+    await expect(encodeSharedView({ ...base, step: MAX_SHARED_STEP + 1 })).rejects.toThrow(/step/);
+    await expect(encodeSharedView({ ...base, step: 1.5 })).rejects.toThrow(/step/);
+    await expect(encodeSharedView({ ...base, previous: 25 })).rejects.toThrow(/previous/);
+    await expect(encodeSharedView({ ...base, tab: 'nope' as 'lru' })).rejects.toThrow(/tab/);
+    await expect(encodeSharedView({ ...base, request: req('mglru-basic', -1, {}) })).rejects.toThrow(/seed/);
+    await expect(encodeSharedView({ ...base, request: req('mglru-basic', 1, { x: Number.NaN }) })).rejects.toThrow(/params\.x/);
+    await expect(encodeSharedView({ ...base, request: req('bad name', 1, {}) })).rejects.toThrow(/scenario/);
+  });
+});
+
+describe('shared link codec: tampering', () => {
+  it('bad base64: a character outside the base64url alphabet', async () => {
+    const search = await encodeSharedView(base);
+    for (const bad of ['!', '+', '/', '=', '%20']) {
+      expect(await problemOf(search.replace(/(s=.{5})./, `$1${bad}`))).toMatch(/^bad base64: /);
+    }
+  });
+
+  it('bad base64: a length no base64 text has (the link was cut)', async () => {
+    const search = await encodeSharedView(base);
+    const s = new URLSearchParams(search).get('s')!;
+    const cut = s.slice(0, s.length - ((s.length - 1) % 4));
+    expect(cut.length % 4).toBe(1);
+    expect(await problemOf(`?v=2&s=${cut}`)).toMatch(/^bad base64: no base64 text is \d+ characters long/);
+  });
+
+  it('bad deflate: bytes that do not inflate', async () => {
+    // BTYPE 11 (reserved) in the first block header.
+    expect(await problemOf(linkOf(new Uint8Array([1, 2, 3, 4, 0xff, 0xff, 0xff, 0xff])))).toMatch(/^bad deflate: /);
+  });
+
+  it('bad deflate: a deflate stream cut short', async () => {
+    const bytes = payloadBytes(await encodeSharedView({ ...base, folio: 'file:reader#120', lruvec: '/a/b@0' }));
+    expect(await problemOf(linkOf(bytes.subarray(0, bytes.length - 6)))).toMatch(/^bad deflate: /);
+  });
+
+  it('checksum mismatch: the data inflates but is not what was written', async () => {
+    const bytes = payloadBytes(await encodeSharedView(base));
+    bytes[0] = bytes[0]! ^ 0x01;
+    expect(await problemOf(linkOf(bytes))).toBe('checksum mismatch: the payload was changed or cut');
+  });
+
+  it('any change to a character of the payload is caught', async () => {
+    const search = await encodeSharedView({ ...base, previous: 20, folio: 'file:reader#120' });
+    const s = new URLSearchParams(search).get('s')!;
+    for (let i = 0; i < s.length; i++) {
+      const changed = s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
+      const link = await decodeSharedLink(`?v=2&s=${changed}`);
+      expect(link.kind, `character ${i} changed`).toBe('error');
+    }
+  });
+
+  it('bad JSON', async () => {
+    expect(await problemOf(await linkWithJson('{"scenario":'))).toMatch(/^bad JSON: /);
+    expect(await problemOf(await linkWithJson('[1,2]'))).toBe('bad JSON: the payload is not an object');
+    expect(await problemOf(await linkWithJson('null'))).toBe('bad JSON: the payload is not an object');
+  });
+
+  it('wrong version', async () => {
+    const search = await encodeSharedView(base);
+    expect(await problemOf(search.replace('v=2', 'v=3'))).toMatch(/^wrong version: v="3"/);
+    expect(await problemOf(search.replace('v=2', 'v=1'))).toMatch(/^wrong version: v="1"/);
+    expect(await problemOf(search.replace('v=2&', ''))).toMatch(/^v: missing/);
+    expect(await problemOf(`${search}&v=2`)).toBe('v: given 2 times');
+    expect(await problemOf('?v=3&scenario=mglru-basic')).toMatch(/^wrong version: v="3"/);
+  });
+
+  it('a missing or repeated payload', async () => {
+    expect(await problemOf('?v=2&scenario=mglru-basic&seed=1')).toBe('s: missing (the link has no payload)');
+    const search = await encodeSharedView(base);
+    expect(await problemOf(`${search}&s=AAAA`)).toBe('s: given 2 times');
+    expect(await problemOf('?v=2&s=')).toBe('payload too short: the link was cut');
+  });
+
+  it('a scenario that is not a name', async () => {
+    for (const scenario of ['', '../x', 'a b', 7, null]) {
+      expect(await problemOf(await linkWithJson(validJson({ scenario })))).toMatch(/^scenario: .* is not a scenario name$/);
+    }
+  });
+
+  it.each([
+    ['seed', { seed: -1 }, /^seed: -1 is not a whole number/],
+    ['seed', { seed: 1.5 }, /^seed: 1.5 is not a whole number/],
+    ['seed', { seed: 2 ** 53 }, /^seed: 9007199254740992 is not a whole number/],
+    ['seed', { seed: '1' }, /^seed: "1" is not a whole number/],
+    ['step', { step: -3 }, /^step: -3 is not a whole number/],
+    ['step', { step: 2.5 }, /^step: 2.5 is not a whole number/],
+    ['previous', { step: 3, previous: 3 }, /^previous: 3 is not before step 3$/],
+    ['params', { params: { memory_max: 'big' } }, /^params\.memory_max: "big" is not a number$/],
+    ['params', { params: { memory_max: null } }, /^params\.memory_max: null is not a number$/],
+    ['params', { params: { 'bad-name': 1 } }, /^params: "bad-name" is not a parameter name$/],
+    ['params', { params: { seed: 1 } }, /^params: "seed" is not a parameter name$/],
+    ['params', { params: [1] }, /^params: not an object/],
+    ['variant', { variant: 'no spaces' }, /^variant: "no spaces" is not a variant name$/],
+    ['tab', { tab: 'zones' }, /^tab: "zones" is not a view \(comparison, lru, system, memcgs\)$/],
+    ['comparison', { comparison: { seed: -2, params: {} } }, /^comparison\.seed: -2 is not a whole number/],
+    ['comparison', { comparison: { seed: 1, variant: 'x' } }, /^comparison: unknown field "variant"$/],
+    ['folio', { folio: '' }, /^folio: not a key/],
+    ['lruvec', { lruvec: 'x'.repeat(201) }, /^lruvec: not a key/],
+    ['an unknown field', { colour: 'red' }, /^unknown field "colour"$/],
+  ])('out-of-range or malformed value: %s', async (_, fields, message) => {
+    expect(await problemOf(await linkWithJson(validJson(fields)))).toMatch(message);
+  });
+
+  it('step too large', async () => {
+    expect(await problemOf(await linkWithJson(validJson({ step: MAX_SHARED_STEP + 1 })))).toBe(
+      `step: ${MAX_SHARED_STEP + 1} is too large (a step is at most ${MAX_SHARED_STEP})`,
+    );
+  });
+
+  it('a payload too long to be a link, or that inflates too far', async () => {
+    expect(await problemOf(`?v=2&s=${'A'.repeat(MAX_PAYLOAD_CHARS + 4)}`)).toMatch(/^payload too long: /);
+    const padded = validJson().replace('{', `{${' '.repeat(MAX_JSON_BYTES)}`);
+    const search = await linkWithJson(padded);
+    expect(search.length).toBeLessThan(MAX_PAYLOAD_CHARS);
+    expect(await problemOf(search)).toBe(`payload too large: it inflates to more than ${MAX_JSON_BYTES} bytes`);
+  });
+});

@@ -1,0 +1,190 @@
+// "Export SVG" and "Export PNG": the charts of the view shown, one under the
+// other, as one standalone SVG document. Each chart is cloned with the
+// styles the page computed for it written inline (the stylesheet does not
+// travel with the file), so the file looks as the page did, in the theme the
+// page had. A <canvas> (if a view draws on one) goes in as an <image>. The PNG
+// is that SVG drawn onto a canvas.
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Presentation properties copied from the computed style (inherited ones only where they change). */
+const INHERITED = [
+  'fill',
+  'fill-opacity',
+  'fill-rule',
+  'stroke',
+  'stroke-width',
+  'stroke-opacity',
+  'stroke-dasharray',
+  'stroke-dashoffset',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'font-variant-numeric',
+  'letter-spacing',
+  'text-anchor',
+  'dominant-baseline',
+  'visibility',
+  'paint-order',
+  'shape-rendering',
+];
+/** Properties that do not inherit, with their initial values (written only when they differ). */
+const NOT_INHERITED: Record<string, string> = { opacity: '1', display: 'inline' };
+
+const PAD = 16;
+const HEADING = 30;
+const CAPTION = 20;
+const GAP = 12;
+
+export interface Figure {
+  /** The SVG document, with its XML declaration. */
+  svg: string;
+  width: number;
+  height: number;
+}
+
+/** Writes the computed styles of `source` and its descendants onto `clone` (the same tree) as style attributes. */
+function inlineStyles(source: Element, clone: Element, parent: CSSStyleDeclaration | null): void {
+  const computed = getComputedStyle(source);
+  const declarations: string[] = [];
+  for (const property of INHERITED) {
+    const value = computed.getPropertyValue(property);
+    if (value && (!parent || parent.getPropertyValue(property) !== value)) declarations.push(`${property}:${value}`);
+  }
+  for (const [property, initial] of Object.entries(NOT_INHERITED)) {
+    const value = computed.getPropertyValue(property);
+    if (value && value !== initial && !(property === 'display' && value === 'block')) declarations.push(`${property}:${value}`);
+  }
+  if (declarations.length > 0) clone.setAttribute('style', declarations.join(';'));
+  else clone.removeAttribute('style');
+  // `text-transform` is CSS only: apply it to the text itself so every viewer shows the same letters.
+  if (computed.getPropertyValue('text-transform') === 'uppercase') {
+    for (const node of clone.childNodes) if (node.nodeType === Node.TEXT_NODE) node.textContent = node.textContent?.toUpperCase() ?? '';
+  }
+  const sources = source.children;
+  const clones = clone.children;
+  for (let i = 0; i < sources.length && i < clones.length; i++) inlineStyles(sources[i]!, clones[i]!, computed);
+}
+
+/** What a chart is called: its label, else its card's title. */
+function captionOf(chart: Element): string {
+  const label = chart.getAttribute('aria-label');
+  if (label) return label;
+  return chart.closest('.card')?.querySelector('.card-title')?.textContent?.trim() ?? '';
+}
+
+/** The charts drawn in `container` (SVGs not nested in another, canvases), that are on screen. */
+function chartsIn(container: Element): (SVGSVGElement | HTMLCanvasElement)[] {
+  return [...container.querySelectorAll<SVGSVGElement | HTMLCanvasElement>('svg, canvas')].filter((el) => {
+    if (el instanceof SVGSVGElement && el.parentElement?.closest('svg')) return false;
+    if (el.closest('[aria-hidden="true"]')) return false;
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && box.height > 0;
+  });
+}
+
+function text(x: number, y: number, content: string, style: string): SVGTextElement {
+  const t = document.createElementNS(SVG_NS, 'text');
+  t.setAttribute('x', String(x));
+  t.setAttribute('y', String(y));
+  t.setAttribute('style', style);
+  t.textContent = content;
+  return t;
+}
+
+/**
+ * The charts in `container` as one SVG document headed by `heading`; null
+ * when the container draws no chart (a table-only view).
+ */
+export function composeFigure(container: Element, heading: string): Figure | null {
+  const charts = chartsIn(container);
+  if (charts.length === 0) return null;
+  const page = getComputedStyle(document.documentElement);
+  const colour = (name: string, fallback: string) => page.getPropertyValue(name).trim() || fallback;
+  const font = page.getPropertyValue('--font').trim() || 'sans-serif';
+  const boxes = charts.map((c) => c.getBoundingClientRect());
+  const width = Math.ceil(Math.max(...boxes.map((b) => b.width)) + 2 * PAD);
+
+  const root = document.createElementNS(SVG_NS, 'svg');
+  root.setAttribute('style', `font-family:${font}`);
+  const background = document.createElementNS(SVG_NS, 'rect');
+  background.setAttribute('width', '100%');
+  background.setAttribute('height', '100%');
+  background.setAttribute('fill', colour('--surface', '#ffffff'));
+  root.append(background);
+  root.append(text(PAD, PAD + 16, heading, `fill:${colour('--text', '#000')};font-size:16px;font-weight:700`));
+
+  let y = PAD + HEADING;
+  charts.forEach((chart, i) => {
+    const box = boxes[i]!;
+    const caption = captionOf(chart);
+    if (caption) {
+      root.append(text(PAD, y + 14, caption, `fill:${colour('--text-muted', '#555')};font-size:13px;font-weight:600`));
+      y += CAPTION;
+    }
+    if (chart instanceof SVGSVGElement) {
+      const clone = chart.cloneNode(true) as SVGSVGElement;
+      inlineStyles(chart, clone, null);
+      clone.setAttribute('x', String(PAD));
+      clone.setAttribute('y', String(y));
+      clone.setAttribute('width', String(box.width));
+      clone.setAttribute('height', String(box.height));
+      clone.setAttribute('overflow', 'visible');
+      root.append(clone);
+    } else {
+      const image = document.createElementNS(SVG_NS, 'image');
+      image.setAttribute('x', String(PAD));
+      image.setAttribute('y', String(y));
+      image.setAttribute('width', String(box.width));
+      image.setAttribute('height', String(box.height));
+      image.setAttribute('href', chart.toDataURL('image/png'));
+      root.append(image);
+    }
+    y += box.height + GAP;
+  });
+  const height = Math.ceil(y - GAP + PAD);
+  root.setAttribute('width', String(width));
+  root.setAttribute('height', String(height));
+  root.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  // XMLSerializer writes the SVG namespace on the root (it has no parent to inherit it from).
+  const svg = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(root)}\n`;
+  return { svg, width, height };
+}
+
+/** The figure drawn at `scale` times its size, as a PNG. */
+export async function figurePng(figure: Figure, scale = 2): Promise<Blob> {
+  const url = URL.createObjectURL(new Blob([figure.svg], { type: 'image/svg+xml' }));
+  try {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(figure.width * scale);
+    canvas.height = Math.round(figure.height * scale);
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('this browser cannot draw on a canvas');
+    context.scale(scale, scale);
+    context.drawImage(image, 0, 0, figure.width, figure.height);
+    return await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the canvas could not be encoded as PNG'))), 'image/png'),
+    );
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/** Saves a blob under `name` (an object URL and a download link). */
+export function download(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started by the next task; the URL is not needed after that.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

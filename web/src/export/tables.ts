@@ -1,0 +1,105 @@
+// What "Export CSV" and "Export JSON" write: the /proc/vmstat counters of
+// the frame shown (kernel names, kernel order, the change since the previous
+// frame) and, on an experiment's page, its comparison table (the numbers of
+// `reclaim-sim compare NAME --json`, unformatted). DOM-free.
+import { csvFormatRows } from 'd3';
+import type { Counter, ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { paramEntries } from '../scenario/params';
+import type { ComparisonTable } from '../views/comparison/model';
+import { counterRows } from '../views/counters/model';
+
+/** The run a file was exported from. */
+export interface ExportedRun {
+  request: ScenarioRequest;
+  step: number;
+  timeNs: number;
+  counters: readonly Counter[];
+  /** The counters of the frame shown before (for the delta), if any. */
+  previous: { step: number; counters: readonly Counter[] } | null;
+}
+
+/** A file name for this run: scenario[-variant]-seed-step (or -comparison) and the extension. */
+export function exportFileName(request: ScenarioRequest, what: number | 'comparison', extension: string): string {
+  const parts = [request.name, request.variant, String(request.seed), String(what)].filter((p) => p !== undefined && p !== '');
+  return `${parts.join('-').replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
+}
+
+/** The counters as CSV: name (the /proc/vmstat name), value, delta (empty without a previous frame). */
+export function countersCsv(run: ExportedRun): string {
+  const rows = counterRows(run.counters, run.previous?.counters ?? null);
+  return `${csvFormatRows([['name', 'value', 'delta'], ...rows.map((r) => [r.name, String(r.value), r.delta === null ? '' : String(r.delta)])])}\n`;
+}
+
+/** The comparison table as CSV: a row per metric, a column per variant, then the change and the headline. */
+export function comparisonCsv(table: ComparisonTable): string {
+  const header = [
+    'metric',
+    ...table.columns.map((c) => c.variant),
+    'baseline',
+    'change',
+    'headline_direction',
+    'author_before',
+    'author_after',
+    'verdict',
+  ];
+  const rows = table.rows.map((r) => [
+    r.metric,
+    ...r.values.map((v) => (v === null ? '' : String(v))),
+    r.baseline,
+    r.change === null ? '' : String(r.change),
+    r.headline?.direction ?? '',
+    r.headline?.authorBefore ?? '',
+    r.headline?.authorAfter ?? '',
+    r.headline?.verdict ?? '',
+  ]);
+  return `${csvFormatRows([header, ...rows])}\n`;
+}
+
+/** The comparison as JSON-ready data (values keyed by variant). */
+function comparisonData(table: ComparisonTable) {
+  return {
+    experiment: table.experiment,
+    seed: table.seed,
+    params: Object.fromEntries(table.params),
+    variants: table.columns.map((c) => c.variant),
+    headlinesHeld: table.held,
+    headlinesNotHeld: table.notHeld,
+    metrics: table.rows.map((r) => ({
+      metric: r.metric,
+      values: Object.fromEntries(table.columns.map((c, i) => [c.variant, r.values[i] ?? null])),
+      baseline: r.baseline,
+      change: r.change,
+      headline: r.headline
+        ? {
+            direction: r.headline.direction,
+            authorBefore: r.headline.authorBefore,
+            authorAfter: r.headline.authorAfter,
+            verdict: r.headline.verdict,
+          }
+        : null,
+    })),
+  };
+}
+
+/**
+ * Everything as one JSON document: the run (scenario, seed, variant,
+ * parameters, step, simulated time), the counters by /proc/vmstat name (in
+ * the kernel's order) with their deltas, and the comparison when there is one.
+ */
+export function exportJson(run: ExportedRun, comparison: ComparisonTable | null): string {
+  const rows = counterRows(run.counters, run.previous?.counters ?? null);
+  const document = {
+    scenario: run.request.name,
+    ...(run.request.variant !== undefined ? { variant: run.request.variant } : {}),
+    seed: run.request.seed,
+    params: Object.fromEntries(paramEntries(run.request).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    step: run.step,
+    timeNs: run.timeNs,
+    counters: Object.fromEntries(rows.map((r) => [r.name, r.value])),
+    deltas: run.previous
+      ? { sinceStep: run.previous.step, values: Object.fromEntries(rows.map((r) => [r.name, r.delta])) }
+      : null,
+    comparison: comparison ? comparisonData(comparison) : null,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -1,0 +1,292 @@
+// Shared links: a run and what the page showed of it, in one versioned,
+// compressed query parameter (url.ts keeps reading the plain v=1 form):
+//
+//   ?v=2&s=<payload>
+//   payload = base64url( CRC-32 of the JSON (4 bytes) ++ deflate-raw(JSON) )
+//   JSON    = {"scenario":"mglru-basic","seed":1,"params":{"memory_max":2048},
+//              "step":25,"previous":24,"tab":"lru"}
+//             (+ "variant", "comparison": {"seed","params"}, "folio", "lruvec" when set)
+//
+// The compression is the browser's own (CompressionStream 'deflate-raw').
+// The check is the CRC-32 that CompressionStream('gzip') writes in its
+// trailer (RFC 1952), so a link that was changed or cut is caught even when
+// it still inflates. Decoding never throws: it names what is wrong with the
+// link. Like url.ts, the codec checks the form of every value (and bounds the
+// step); the engine checks scenario, parameter and variant names and ranges.
+//
+// DOM-free: it needs only CompressionStream, Blob, atob/btoa and TextEncoder
+// (browsers and Node >= 20).
+import { MAX_STEPS_PER_COMMAND } from '../engine/protocol';
+import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { makeRequest, paramEntries } from './params';
+import { PARAM_NAME_PATTERN, RESERVED_KEYS, SCENARIO_NAME_PATTERN } from './url';
+
+/** The `v` of a shared link. */
+export const SHARE_VERSION = 2;
+/** The views a link can select (the page's tabs). */
+export const SHARE_TABS = ['comparison', 'lru', 'system', 'memcgs'] as const;
+export type ShareTab = (typeof SHARE_TABS)[number];
+/** The largest step a link may ask for: what one step command may advance. */
+export const MAX_SHARED_STEP = MAX_STEPS_PER_COMMAND;
+/** Longest payload read, in characters (a link is a few hundred). */
+export const MAX_PAYLOAD_CHARS = 4096;
+/** Largest JSON a payload may inflate to, in bytes. */
+export const MAX_JSON_BYTES = 16 * 1024;
+/** Longest folio or lruvec key read. */
+const MAX_KEY_CHARS = 200;
+const CHECK_BYTES = 4;
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+/** What a shared link reproduces: the run, how far it was stepped, and what was on screen. */
+export interface SharedView {
+  /** Scenario, seed, parameters and (for an experiment) variant. */
+  request: ScenarioRequest;
+  /** The step the engine was at. */
+  step: number;
+  /** The step of the frame shown before it (the counters' Δ column), when there was one. */
+  previous?: number;
+  tab: ShareTab;
+  /** The run an experiment's comparison table was of (no variant; same scenario), when one was shown. */
+  comparison?: ScenarioRequest;
+  /** The selected tracked folio ("file:reader#120"). */
+  folio?: string;
+  /** The lruvec chosen from the list when there are many. */
+  lruvec?: string;
+}
+
+export type SharedLink =
+  /** Not a shared link (no `s`, and `v` absent or 1): url.ts reads it. */
+  | { kind: 'none' }
+  | { kind: 'ok'; view: SharedView }
+  /** What is wrong with the link, naming the part ("bad base64: ..."). */
+  | { kind: 'error'; problem: string };
+
+/** A problem with a link; the message names it. */
+class LinkProblem extends Error {}
+
+const fail = (message: string): never => {
+  throw new LinkProblem(message);
+};
+
+// ---------- bytes ----------
+
+async function pipe(bytes: Uint8Array, through: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(through)).arrayBuffer());
+}
+
+/** The CRC-32 of `bytes` as the gzip trailer stores it (little-endian). */
+async function checksum(bytes: Uint8Array): Promise<Uint8Array> {
+  const gzip = await pipe(bytes, new CompressionStream('gzip'));
+  // RFC 1952: the member ends with CRC32 then ISIZE, four bytes each.
+  return gzip.slice(gzip.length - 8, gzip.length - 4);
+}
+
+/** Inflates raw deflate data, refusing output larger than `limit` bytes. */
+async function inflate(bytes: Uint8Array, limit: number): Promise<Uint8Array> {
+  const reader = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      return fail(`bad deflate: the payload does not inflate (${error instanceof Error ? error.message : String(error)})`);
+    }
+    if (chunk.done) break;
+    total += chunk.value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      return fail(`payload too large: it inflates to more than ${limit} bytes`);
+    }
+    chunks.push(chunk.value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array {
+  if (!BASE64URL.test(text)) fail('bad base64: the payload (s=) may hold only A-Z, a-z, 0-9, "-" and "_"');
+  if (text.length % 4 === 1) fail(`bad base64: no base64 text is ${text.length} characters long (the link was cut?)`);
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+// ---------- the JSON ----------
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function wholeNumber(value: unknown, field: string, max: number, what: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    return fail(`${field}: ${JSON.stringify(value)} is not a whole number from 0 to ${max}`);
+  }
+  if (value > max) return fail(`${field}: ${value} is too large (${what} is at most ${max})`);
+  return value;
+}
+
+function seedOf(value: unknown, field: string): number {
+  return wholeNumber(value, field, Number.MAX_SAFE_INTEGER, 'a seed');
+}
+
+function paramsOf(value: unknown, field: string): Record<string, number> {
+  if (!isObject(value)) return fail(`${field}: not an object of parameter values`);
+  const params: Record<string, number> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (RESERVED_KEYS.has(key) || !PARAM_NAME_PATTERN.test(key)) fail(`${field}: ${JSON.stringify(key)} is not a parameter name`);
+    if (typeof v !== 'number' || !Number.isFinite(v)) fail(`${field}.${key}: ${JSON.stringify(v)} is not a number`);
+    params[key] = v as number;
+  }
+  return params;
+}
+
+function nameOf(value: unknown, field: string, what: string): string {
+  if (typeof value !== 'string' || !SCENARIO_NAME_PATTERN.test(value)) {
+    return fail(`${field}: ${JSON.stringify(value)} is not ${what}`);
+  }
+  return value;
+}
+
+function keyOf(value: unknown, field: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_KEY_CHARS || /[\u0000-\u001f]/.test(value)) {
+    return fail(`${field}: not a key of at most ${MAX_KEY_CHARS} printable characters`);
+  }
+  return value;
+}
+
+const FIELDS = ['scenario', 'seed', 'params', 'variant', 'step', 'previous', 'tab', 'comparison', 'folio', 'lruvec'];
+
+/** Checks the decoded JSON field by field; throws a LinkProblem naming the first bad one. */
+function viewOf(json: unknown): SharedView {
+  if (!isObject(json)) return fail('bad JSON: the payload is not an object');
+  for (const key of Object.keys(json)) if (!FIELDS.includes(key)) fail(`unknown field ${JSON.stringify(key)}`);
+  const name = nameOf(json.scenario, 'scenario', 'a scenario name');
+  const seed = seedOf(json.seed, 'seed');
+  const params = paramsOf(json.params ?? {}, 'params');
+  const variant = json.variant === undefined ? undefined : nameOf(json.variant, 'variant', 'a variant name');
+  const step = wholeNumber(json.step, 'step', MAX_SHARED_STEP, 'a step');
+  const view: SharedView = { request: makeRequest(name, seed, params, variant), step, tab: 'lru' };
+  if (json.previous !== undefined) {
+    const previous = wholeNumber(json.previous, 'previous', MAX_SHARED_STEP, 'a step');
+    if (previous >= step) fail(`previous: ${previous} is not before step ${step}`);
+    view.previous = previous;
+  }
+  if (typeof json.tab !== 'string' || !(SHARE_TABS as readonly string[]).includes(json.tab)) {
+    fail(`tab: ${JSON.stringify(json.tab)} is not a view (${SHARE_TABS.join(', ')})`);
+  }
+  view.tab = json.tab as ShareTab;
+  if (json.comparison !== undefined) {
+    const c = json.comparison;
+    if (!isObject(c)) return fail('comparison: not an object');
+    for (const key of Object.keys(c)) if (key !== 'seed' && key !== 'params') fail(`comparison: unknown field ${JSON.stringify(key)}`);
+    view.comparison = makeRequest(name, seedOf(c.seed, 'comparison.seed'), paramsOf(c.params ?? {}, 'comparison.params'));
+  }
+  if (json.folio !== undefined) view.folio = keyOf(json.folio, 'folio');
+  if (json.lruvec !== undefined) view.lruvec = keyOf(json.lruvec, 'lruvec');
+  return view;
+}
+
+const sortedParams = (request: ScenarioRequest) =>
+  Object.fromEntries(paramEntries(request).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** The JSON a view is written as (fields in a stable order, parameters sorted). */
+function jsonOf(view: SharedView): Record<string, unknown> {
+  const { request } = view;
+  const json: Record<string, unknown> = { scenario: request.name, seed: request.seed, params: sortedParams(request) };
+  if (request.variant !== undefined) json.variant = request.variant;
+  json.step = view.step;
+  if (view.previous !== undefined) json.previous = view.previous;
+  json.tab = view.tab;
+  if (view.comparison) json.comparison = { seed: view.comparison.seed, params: sortedParams(view.comparison) };
+  if (view.folio !== undefined) json.folio = view.folio;
+  if (view.lruvec !== undefined) json.lruvec = view.lruvec;
+  return json;
+}
+
+// ---------- the link ----------
+
+/** Packs JSON text into a payload (checksum, then raw deflate), base64url. Exported for tests that craft payloads. */
+export async function packPayload(text: string): Promise<string> {
+  const bytes = new TextEncoder().encode(text);
+  const [check, deflated] = await Promise.all([checksum(bytes), pipe(bytes, new CompressionStream('deflate-raw'))]);
+  const packed = new Uint8Array(CHECK_BYTES + deflated.length);
+  packed.set(check, 0);
+  packed.set(deflated, CHECK_BYTES);
+  return toBase64Url(packed);
+}
+
+/**
+ * The query string (with its `?`) of a link to this view. Throws a
+ * RangeError for a view no link could carry (what decoding would refuse).
+ */
+export async function encodeSharedView(view: SharedView): Promise<string> {
+  const json = jsonOf(view);
+  try {
+    viewOf(json);
+  } catch (error) {
+    if (error instanceof LinkProblem) throw new RangeError(`cannot share this view: ${error.message}`);
+    throw error;
+  }
+  const query = new URLSearchParams({ v: String(SHARE_VERSION), s: await packPayload(JSON.stringify(json)) });
+  return `?${query.toString()}`;
+}
+
+async function unpack(payload: string): Promise<SharedView> {
+  if (payload.length > MAX_PAYLOAD_CHARS) fail(`payload too long: ${payload.length} characters (at most ${MAX_PAYLOAD_CHARS})`);
+  const bytes = fromBase64Url(payload);
+  if (bytes.length <= CHECK_BYTES) fail('payload too short: the link was cut');
+  const text = await inflate(bytes.subarray(CHECK_BYTES), MAX_JSON_BYTES);
+  const expected = await checksum(text);
+  if (expected.some((b, i) => b !== bytes[i])) fail('checksum mismatch: the payload was changed or cut');
+  let decoded: string;
+  try {
+    decoded = new TextDecoder('utf-8', { fatal: true }).decode(text);
+  } catch {
+    return fail('bad UTF-8 in the payload');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(decoded);
+  } catch (error) {
+    return fail(`bad JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return viewOf(json);
+}
+
+/**
+ * Reads a shared link from a query string (`location.search`). Other keys
+ * are ignored (messengers append their own). Never throws.
+ */
+export async function decodeSharedLink(search: string): Promise<SharedLink> {
+  const query = new URLSearchParams(search);
+  const versions = query.getAll('v');
+  const payloads = query.getAll('s');
+  if (payloads.length === 0 && (versions.length === 0 || (versions.length === 1 && versions[0] === '1'))) {
+    return { kind: 'none' };
+  }
+  try {
+    if (versions.length === 0) fail(`v: missing (a shared link starts with v=${SHARE_VERSION})`);
+    if (versions.length > 1) fail(`v: given ${versions.length} times`);
+    if (versions[0] !== String(SHARE_VERSION)) {
+      fail(`wrong version: v=${JSON.stringify(versions[0])} (this build reads links of version 1 and ${SHARE_VERSION})`);
+    }
+    if (payloads.length === 0) fail('s: missing (the link has no payload)');
+    if (payloads.length > 1) fail(`s: given ${payloads.length} times`);
+    return { kind: 'ok', view: await unpack(payloads[0]!) };
+  } catch (error) {
+    if (error instanceof LinkProblem) return { kind: 'error', problem: error.message };
+    return { kind: 'error', problem: `unreadable link: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}

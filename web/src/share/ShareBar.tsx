@@ -1,0 +1,194 @@
+// Share and export: "Copy link" (a v=2 link to exactly this view, see
+// scenario/share.ts; shown in a dialog when the clipboard cannot be used),
+// and the view's charts as SVG or PNG, the counters (or on an experiment's
+// Comparison tab its table) as CSV, everything as JSON.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ExperimentInfo, Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { errorMessage } from '../engine/host';
+import { composeFigure, download, figurePng } from '../export/figure';
+import { comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun } from '../export/tables';
+import { encodeSharedView, type ShareTab, type SharedView } from '../scenario/share';
+import type { ComparisonState } from '../useComparison';
+import { comparisonTable } from '../views/comparison/model';
+
+/** What the page shows now: what a link reproduces and what an export writes. */
+export interface PageSnapshot {
+  request: ScenarioRequest;
+  frame: Frame;
+  previous: Frame | null;
+  tab: ShareTab;
+  /** The shown tab's label ("LRU"), for the heading of an exported figure. */
+  tabLabel: string;
+  /** The id of the element the shown tab is drawn in. */
+  panelId: string;
+  experiment: ExperimentInfo | undefined;
+  comparison: ComparisonState;
+  selected: string | null;
+  lruvec: string | null;
+}
+
+/** The shared view of a snapshot. */
+export function sharedViewOf(page: PageSnapshot): SharedView {
+  const { request, frame, previous, comparison } = page;
+  const view: SharedView = { request, step: frame.step, tab: page.tab };
+  if (previous && previous.step < frame.step) view.previous = previous.step;
+  const compared = comparison.status === 'done' || comparison.status === 'running';
+  if (page.experiment && compared && comparison.request?.name === request.name) view.comparison = comparison.request;
+  if (page.selected) view.folio = page.selected;
+  if (page.lruvec) view.lruvec = page.lruvec;
+  return view;
+}
+
+function tableOf(page: PageSnapshot) {
+  const result = page.comparison.result;
+  return page.experiment && result?.experiment === page.experiment.name ? comparisonTable(page.experiment, result) : null;
+}
+
+function runOf(page: PageSnapshot): ExportedRun {
+  const { frame, previous } = page;
+  return {
+    request: page.request,
+    step: frame.step,
+    timeNs: frame.timeNs,
+    counters: frame.counters,
+    previous: previous && previous.step < frame.step ? { step: previous.step, counters: previous.counters } : null,
+  };
+}
+
+/** How long a status message ("Link copied") stays up. */
+const STATUS_MS = 4000;
+
+/** `children` go beside Copy link (the page puts its theme switch there). */
+export function ShareBar({ page, children }: { page: PageSnapshot | null; children?: ReactNode }) {
+  const [status, setStatus] = useState('');
+  const [fallback, setFallback] = useState<string | null>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    if (!status) return;
+    const timer = setTimeout(() => setStatus(''), STATUS_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (fallback && dialog && !dialog.open) dialog.showModal();
+  }, [fallback]);
+
+  const copyLink = async () => {
+    if (!page) return;
+    let link: string;
+    try {
+      link = `${window.location.origin}${window.location.pathname}${await encodeSharedView(sharedViewOf(page))}`;
+    } catch (error) {
+      setStatus(`No link: ${errorMessage(error)}`);
+      return;
+    }
+    try {
+      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(link);
+      setFallback(null);
+      setStatus('Link copied');
+    } catch {
+      setStatus('');
+      setFallback(link);
+    }
+  };
+
+  const exportFigure = async (kind: 'svg' | 'png') => {
+    if (!page) return;
+    const container = document.getElementById(page.panelId);
+    const { request, frame } = page;
+    const variant = request.variant ? ` (${request.variant})` : '';
+    const heading = `${request.name}${variant} · seed ${request.seed} · step ${frame.step} · ${page.tabLabel}`;
+    const figure = container && composeFigure(container, heading);
+    if (!figure) {
+      setStatus('This view has no chart: export its numbers as CSV or JSON');
+      return;
+    }
+    const name = exportFileName(request, frame.step, kind);
+    try {
+      const blob = kind === 'svg' ? new Blob([figure.svg], { type: 'image/svg+xml' }) : await figurePng(figure);
+      download(blob, name);
+      setStatus(`Saved ${name}`);
+    } catch (error) {
+      setStatus(`Export failed: ${errorMessage(error)}`);
+    }
+  };
+
+  const exportData = (kind: 'csv' | 'json') => {
+    if (!page) return;
+    const table = tableOf(page);
+    const run = runOf(page);
+    let name: string;
+    let blob: Blob;
+    if (kind === 'json') {
+      name = exportFileName(page.request, run.step, 'json');
+      blob = new Blob([exportJson(run, table)], { type: 'application/json' });
+    } else if (page.tab === 'comparison' && table) {
+      name = exportFileName(page.request, 'comparison', 'csv');
+      blob = new Blob([comparisonCsv(table)], { type: 'text/csv' });
+    } else {
+      name = exportFileName(page.request, run.step, 'csv');
+      blob = new Blob([countersCsv(run)], { type: 'text/csv' });
+    }
+    download(blob, name);
+    setStatus(`Saved ${name}`);
+  };
+
+  const disabled = page === null;
+  const noChart = page?.tab === 'comparison';
+  return (
+    <div className="header-actions">
+      <div className="header-row">
+        <button type="button" className="button small" disabled={disabled} onClick={() => void copyLink()}
+          title="Copy a link that opens this run at this step, on this view">
+          Copy link
+        </button>
+        {children}
+      </div>
+      <div className="header-row" role="group" aria-label="Export">
+        <span className="export-label" aria-hidden="true">Export</span>
+        <button type="button" className="button small" aria-label="Export SVG" disabled={disabled || noChart}
+          onClick={() => void exportFigure('svg')} title="The charts of this view as an SVG file">
+          SVG
+        </button>
+        <button type="button" className="button small" aria-label="Export PNG" disabled={disabled || noChart}
+          onClick={() => void exportFigure('png')} title="The charts of this view as a PNG image">
+          PNG
+        </button>
+        <button type="button" className="button small" aria-label="Export CSV" disabled={disabled}
+          onClick={() => exportData('csv')}
+          title="The counters (on the Comparison tab, the comparison table) as CSV">
+          CSV
+        </button>
+        <button type="button" className="button small" aria-label="Export JSON" disabled={disabled}
+          onClick={() => exportData('json')} title="The run, its counters and any comparison as JSON">
+          JSON
+        </button>
+      </div>
+      <p className={`share-status${status ? ' shown' : ''}`} role="status">
+        {status}
+      </p>
+      <dialog ref={dialogRef} className="card link-dialog" aria-labelledby="link-dialog-title" onClose={() => setFallback(null)}>
+        <h2 className="card-title" id="link-dialog-title">
+          Link to this view
+        </h2>
+        <p className="muted">The browser did not let the page use the clipboard; copy the link from here.</p>
+        <input
+          type="text"
+          readOnly
+          aria-label="Link to this view"
+          value={fallback ?? ''}
+          onFocus={(e) => e.currentTarget.select()}
+          autoFocus
+        />
+        <form method="dialog">
+          <button type="submit" className="button small">
+            Close
+          </button>
+        </form>
+      </dialog>
+    </div>
+  );
+}

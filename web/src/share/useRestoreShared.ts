@@ -1,0 +1,63 @@
+// Opening a shared link: main.tsx has read it (scenario/share.ts) and put
+// its run in the address bar as a plain v=1 URL, which the session starts as
+// usual. Once that run is up, this hook brings back the rest: it steps the
+// engine to the link's step (first to the step shown before it, so the
+// counters' Δ column matches too; the engine is deterministic, so this is
+// the same state), selects the tab and the lruvec, reruns the comparison the
+// link showed, and once the step is reached selects the folio. If the engine
+// refused the run (unknown scenario, parameter out of range), it has said
+// why and runs the default scenario; the rest of the link is then dropped.
+import { useEffect, useRef } from 'react';
+import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { completeRequest, findExperiment } from '../scenario/presets';
+import type { ShareTab, SharedView } from '../scenario/share';
+import { encodeScenarioUrl } from '../scenario/url';
+import type { Simulation } from '../useSimulation';
+
+export interface RestoreTargets {
+  setTab(tab: ShareTab): void;
+  chooseLruvec(key: string): void;
+  select(page: string): void;
+  runComparison(request: ScenarioRequest): void;
+}
+
+function sameRun(a: ScenarioRequest, b: ScenarioRequest): boolean {
+  try {
+    return encodeScenarioUrl(a) === encodeScenarioUrl(b);
+  } catch {
+    return false;
+  }
+}
+
+export function useRestoreShared(view: SharedView | null, sim: Simulation, targets: RestoreTargets): void {
+  const pending = useRef<{ view: SharedView; stepping: boolean } | null>(view ? { view, stepping: false } : null);
+  const { state, step } = sim;
+  useEffect(() => {
+    const p = pending.current;
+    if (!p) return;
+    const { phase, frame, request, scenarios } = state;
+    if (phase === 'failed') pending.current = null;
+    if (phase !== 'running' || !frame || !request || !scenarios) return;
+    const wanted = completeRequest(scenarios, p.view.request);
+    if (!sameRun(wanted, request)) {
+      // The engine refused the link's run, or the reader has since started another one.
+      pending.current = null;
+      return;
+    }
+    const { view } = p;
+    if (!p.stepping) {
+      p.stepping = true;
+      targets.setTab(view.tab);
+      if (view.lruvec) targets.chooseLruvec(view.lruvec);
+      if (view.comparison && findExperiment(scenarios, request.name)) targets.runComparison(view.comparison);
+      // Commands run in order: the step shown before, then the link's step.
+      const first = view.previous ?? view.step;
+      if (first > frame.step) step(first - frame.step);
+      if (view.step > first) step(view.step - first);
+    }
+    if (frame.step === view.step) {
+      pending.current = null;
+      if (view.folio) targets.select(view.folio);
+    }
+  }, [state, step, targets]);
+}
