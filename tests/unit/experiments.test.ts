@@ -21,6 +21,7 @@ const batching: ExperimentInfo = {
   title: 'Batch sizes',
   patch: '003_04f791f1dd4aa672.txt: mm: memcg: use larger batches for proactive reclaim (T.J. Mercier, 2024)',
   description: 'Two writes to memory.reclaim.',
+  limits: '',
   params: [
     { name: 'request', default: 16384, min: 256, max: 1048576, integer: true, help: '' },
     { name: 'children', default: 64, min: 2, max: 256, integer: true, help: '' },

@@ -26,6 +26,7 @@ const experiment: ExperimentInfo = {
     { name: 'before', description: 'v4.11' },
     { name: 'after', description: 'v4.12' },
   ],
+  limits: 'Direct reclaim does not move.',
   headlines: [{ metric: 'pgscan_direct', direction: 'lower', baseline: 'before', authorBefore: '6,579,706', authorAfter: '6,256,811' }],
 };
 

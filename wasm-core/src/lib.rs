@@ -17,6 +17,7 @@ pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod sim;
+pub mod sweep;
 pub mod view;
 pub mod workload;
 

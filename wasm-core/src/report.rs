@@ -157,7 +157,8 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// docs/experiments.md: every experiment at its default parameters for
 /// seeds 1 to 5, the median of each metric per variant, the patch author's
-/// figures, and whether the headline direction held for every seed.
+/// figures, whether the headline direction held for every seed, and the
+/// sweep over each parameter's range (crate::sweep).
 pub fn experiments_doc() -> Result<String, crate::scenario::ScenarioError> {
     use crate::experiment::{Direction, ALL};
     use std::collections::BTreeMap;
@@ -170,7 +171,11 @@ pub fn experiments_doc() -> Result<String, crate::scenario::ScenarioError> {
          scaled down (tens of thousands of pages, not hundreds of GiB), so absolute\n\
          numbers differ; what must match is the direction and rough size of each\n\
          effect. \"held\" says whether the headline moved the expected way for every\n\
-         seed. Run one yourself with `npm run sim -- compare NAME [--param k=v]... [--seed N]`.\n\n",
+         seed. Below each table, the same check across the parameter ranges (each\n\
+         parameter at the low and the high end of its range), and where a headline\n\
+         does not hold, why. Run one yourself with\n\
+         `npm run sim -- compare NAME [--param k=v]... [--seed N]` or\n\
+         `npm run sim -- sweep NAME`.\n\n",
     );
     for e in ALL {
         let params = BTreeMap::new();
@@ -197,14 +202,7 @@ pub fn experiments_doc() -> Result<String, crate::scenario::ScenarioError> {
             }
             match e.headlines.iter().find(|h| h.metric == name.as_str()) {
                 Some(h) => {
-                    let bi = variants.iter().position(|v| *v == h.baseline).unwrap_or(0);
-                    let held = runs.iter().all(|r| {
-                        let (b, a) = (r.variants[bi].metrics[i].1, r.variants[1].metrics[i].1);
-                        match h.direction {
-                            Direction::Lower => a < b,
-                            Direction::Higher => a > b,
-                        }
-                    });
+                    let held = runs.iter().all(|r| r.held(h));
                     let expected = match h.direction {
                         Direction::Lower => format!("after lower than {}", h.baseline),
                         Direction::Higher => format!("after higher than {}", h.baseline),
@@ -218,6 +216,16 @@ pub fn experiments_doc() -> Result<String, crate::scenario::ScenarioError> {
         let vs: Vec<String> = e.variants.iter().map(|v| format!("`{}`: {}", v.name, v.description)).collect();
         out.push_str(&vs.join("; "));
         out.push_str(".\n\n");
+        let sweep = crate::sweep::sweep(e, &SEEDS, 2)?;
+        out.push_str(&format!(
+            "Across the parameter ranges (`reclaim-sim sweep {}`): each parameter at the low and the high end of its range, the others at their defaults; a cell counts the seeds (of 1-5) on which the headline moved the expected way.\n\n",
+            e.name
+        ));
+        out.push_str(&crate::sweep::markdown(e, &sweep));
+        out.push('\n');
+        if !e.limits.is_empty() {
+            out.push_str(&format!("Where it does not hold, and why: {}\n\n", e.limits));
+        }
     }
     Ok(out)
 }

@@ -93,6 +93,8 @@ pub struct ExperimentInfo {
     pub params: Vec<ParamInfo>,
     pub variants: Vec<VariantInfo>,
     pub headlines: Vec<HeadlineInfo>,
+    /// Where a headline does not hold, and why (empty if it always does).
+    pub limits: String,
 }
 
 /// One counter under its kernel name, as /proc/vmstat or memory.stat prints it.

@@ -126,3 +126,19 @@ fn compare_rejects_unknown_experiments_and_bad_parameters() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn sweep_prints_a_row_per_range_end() {
+    let (code, out, err) = sim(&["sweep", "proactive-reclaim-batching", "--seeds", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let e = reclaim_core::experiment::find("proactive-reclaim-batching").expect("experiment");
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| parameter")).collect();
+    assert_eq!(rows.len(), reclaim_core::sweep::points(e).len(), "{out}");
+    assert!(rows[0].starts_with("| defaults |"), "{out}");
+    for r in &rows {
+        // One cell per headline, each "k/1".
+        assert_eq!(r.matches("/1").count(), e.headlines.len(), "{r}");
+    }
+    let (code, out, err) = sim(&["sweep", "no-such-experiment"]);
+    assert_eq!((code, out.is_empty(), err.trim_end().lines().count()), (2, true, 1), "{err}");
+}

@@ -45,6 +45,18 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Checks an experiment's headline effects across its parameter ranges:
+    /// each parameter at the low and high end of its range, every seed.
+    Sweep {
+        /// An experiment name (see `reclaim-sim list`).
+        name: String,
+        /// Seeds 1..=N.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=50))]
+        seeds: u64,
+        /// Comparisons run at a time.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: u64,
+    },
     /// Runs every experiment at its defaults for seeds 1-5 and prints
     /// docs/experiments.md (medians next to the patch authors' figures).
     ExperimentsDoc,
@@ -99,13 +111,17 @@ fn load(name: &str, params: &[String], seed: u64, variant: Option<String>) -> Re
     scenario::build(&req).map_err(|e| UsageError(e.to_string()))
 }
 
+fn find_experiment(name: &str) -> Result<&'static experiment::Experiment, UsageError> {
+    experiment::find(name).ok_or_else(|| {
+        let names: Vec<&str> = experiment::ALL.iter().map(|e| e.name).collect();
+        UsageError(format!("unknown experiment \"{name}\" (known: {})", names.join(", ")))
+    })
+}
+
 fn run(cli: Cli) -> Result<(), UsageError> {
     match cli.cmd {
         Cmd::Compare { name, params, seed, json } => {
-            let exp = experiment::find(&name).ok_or_else(|| {
-                let names: Vec<&str> = experiment::ALL.iter().map(|e| e.name).collect();
-                UsageError(format!("unknown experiment \"{name}\" (known: {})", names.join(", ")))
-            })?;
+            let exp = find_experiment(&name)?;
             let params = parse_params(&params)?;
             let cmp = exp.compare(&params, seed).map_err(|e| UsageError(e.to_string()))?;
             if json {
@@ -113,6 +129,12 @@ fn run(cli: Cli) -> Result<(), UsageError> {
             } else {
                 print!("{}", report::compare_text(exp, &cmp));
             }
+        }
+        Cmd::Sweep { name, seeds, threads } => {
+            let exp = find_experiment(&name)?;
+            let seeds: Vec<u64> = (1..=seeds).collect();
+            let s = reclaim_core::sweep::sweep(exp, &seeds, threads as usize).map_err(|e| UsageError(e.to_string()))?;
+            print!("{}", reclaim_core::sweep::markdown(exp, &s));
         }
         Cmd::ExperimentsDoc => {
             print!("{}", report::experiments_doc().map_err(|e| UsageError(e.to_string()))?);

@@ -15,14 +15,14 @@ pub static EXPERIMENT: Experiment = Experiment {
     name: "memcg-lru-fairness",
     title: "memcg LRU: fair proactive reclaim over many memcgs",
     patch: "001_cbca71238df087d5.txt: mm: multi-gen LRU: memcg LRU (Yu Zhao, 2022)",
-    description: "Sibling memcgs each read and write their own region at random (fio mmap randrw on /dev/zero: shared anonymous memory); nothing else presses on memory; every interval a userspace agent writes `request` pages to the root's memory.reclaim. Before the patch every reclaim pass visits every memcg at the current priority, so one write takes a bit from everybody until the priority loop is satisfied, then stops mid-walk: memcgs early in the walk give much more, and the total overshoots the request. With the memcg LRU, each pass starts at a random bin of the old generation, stops as soon as the request is met, and moves reclaimed memcgs to the young generation, so every memcg gives back about the same over time and the total matches the request.",
+    description: "Sibling memcgs each read and write their own region at random (fio mmap randrw on /dev/zero: shared anonymous memory); nothing else presses on memory; every interval a userspace agent writes `request` pages to the root's memory.reclaim. Before the patch every reclaim pass visits every memcg at the current priority, and only between passes does do_try_to_free_pages check whether the request is met: one write takes a share from everybody at each priority until a whole pass has made up the request, so the total overshoots it, the more the smaller the request is next to one pass. With the memcg LRU, each pass starts at a random bin of the old generation, stops as soon as the request is met, and moves reclaimed memcgs to the young generation, so every memcg gives back about the same over time and the total matches the request.",
     params: &[
         ParamSpec { name: "memcgs", default: 128.0, min: 2.0, max: 512.0, integer: true, help: "sibling memcgs under the root" },
-        ParamSpec { name: "pages_per_memcg", default: 1024.0, min: 256.0, max: 16_384.0, integer: true, help: "pages each memcg's job reads and writes at random" },
+        ParamSpec { name: "pages_per_memcg", default: 1024.0, min: 256.0, max: 8192.0, integer: true, help: "pages each memcg's job reads and writes at random" },
         ParamSpec { name: "request", default: 512.0, min: 32.0, max: 65_536.0, integer: true, help: "pages per write to the root's memory.reclaim" },
-        ParamSpec { name: "interval_ms", default: 100.0, min: 10.0, max: 10_000.0, integer: true, help: "time between writes" },
-        ParamSpec { name: "writes", default: 60.0, min: 5.0, max: 1000.0, integer: true, help: "number of writes" },
-        ParamSpec { name: "rate", default: 2000.0, min: 100.0, max: 100_000.0, integer: true, help: "each job's accesses per simulated second" },
+        ParamSpec { name: "interval_ms", default: 100.0, min: 10.0, max: 2000.0, integer: true, help: "time between writes" },
+        ParamSpec { name: "writes", default: 60.0, min: 5.0, max: 600.0, integer: true, help: "number of writes" },
+        ParamSpec { name: "rate", default: 2000.0, min: 100.0, max: 20_000.0, integer: true, help: "each job's accesses per simulated second" },
     ],
     variants: &[
         Variant { name: "before", description: "MGLRU off: the classic LRU; shrink_node_memcgs visits every memcg on every pass (v6.1/6.2)" },
@@ -33,9 +33,13 @@ pub static EXPERIMENT: Experiment = Experiment {
         Headline { metric: "pgsteal_cv", direction: Direction::Lower, author_before: "75 %", author_after: "20 %", baseline: "before" },
         Headline { metric: "reclaim_ratio", direction: Direction::Lower, author_before: "425 %", author_after: "95 %", baseline: "before" },
     ],
+    limits: LIMITS,
     build,
     metrics,
 };
+
+/// Where the headlines do not hold, and why (docs/experiments.md).
+const LIMITS: &str = "pgsteal_cv does not reproduce: here the memcg LRU is less even than the walk it replaced. The v6.1 walk visits every memcg at every priority and scans each in proportion to its size (get_scan_count: size >> priority), so identical jobs give back identical shares (CV about 0.01). The memcg LRU stops as soon as a request is met and evens out only over many writes (eventual fairness): its CV falls as writes accumulate and lands near the author's 20 % at the defaults. The author's 75 % for the old walk must come from what a deterministic model of identical jobs leaves out (128 fio processes started one after another, scheduled and faulting concurrently on a NUMA machine, with per-CPU LRU batches); we did not find a mechanism in the old walk that would make it uneven.";
 
 fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     let n = p.u32("memcgs");

@@ -41,6 +41,17 @@ pub struct Headline {
     pub baseline: &'static str,
 }
 
+impl Headline {
+    /// Whether the effect went the expected way from `baseline` to `after`
+    /// (strictly: no change does not count).
+    pub fn held(&self, baseline: f64, after: f64) -> bool {
+        match self.direction {
+            Direction::Lower => after < baseline,
+            Direction::Higher => after > baseline,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Variant {
     pub name: &'static str,
@@ -57,6 +68,9 @@ pub struct Experiment {
     /// `before` and `after` first.
     pub variants: &'static [Variant],
     pub headlines: &'static [Headline],
+    /// Where a headline does not hold (at the defaults or across the
+    /// ranges, see crate::sweep) and why; empty if it always does.
+    pub limits: &'static str,
     pub build: fn(&Params, u64, &str) -> Scenario,
     /// Metrics of a finished run, in display order.
     pub metrics: fn(&Simulation, &Params) -> Vec<(&'static str, f64)>,
@@ -123,6 +137,22 @@ impl Experiment {
         let p = Params::resolve(self.params, params)?;
         let variants = self.variants.iter().map(|v| self.run(params, seed, v.name)).collect::<Result<Vec<_>, _>>()?;
         Ok(Comparison { experiment: self.name.to_string(), params: p.0, seed, variants })
+    }
+}
+
+impl Comparison {
+    /// The value of `metric` in `variant` (None if either is unknown).
+    pub fn metric(&self, variant: &str, metric: &str) -> Option<f64> {
+        let v = self.variants.iter().find(|v| v.variant == variant)?;
+        v.metrics.iter().find(|(k, _)| k == metric).map(|(_, x)| *x)
+    }
+
+    /// Whether `h` held in this comparison.
+    pub fn held(&self, h: &Headline) -> bool {
+        match (self.metric(h.baseline, h.metric), self.metric("after", h.metric)) {
+            (Some(b), Some(a)) => h.held(b, a),
+            _ => false,
+        }
     }
 }
 

@@ -313,6 +313,7 @@ pub fn list() -> ScenarioList {
                 title: e.title.to_string(),
                 patch: e.patch.to_string(),
                 description: e.description.to_string(),
+                limits: e.limits.to_string(),
                 params: e.params.iter().map(ParamSpec::info).collect(),
                 variants: e.variants.iter().map(|v| VariantInfo { name: v.name.to_string(), description: v.description.to_string() }).collect(),
                 headlines: e

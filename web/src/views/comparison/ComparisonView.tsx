@@ -178,6 +178,12 @@ function ResultTable({ table, experiment, busy }: { table: ComparisonTable; expe
           from the author&apos;s; the direction is what should match. Same numbers from the command line:
         </p>
         <code className="command">{compareCommand(experiment, table.seed, table.params)}</code>
+        {experiment.limits && (
+          <section className="comparison-limits" aria-label="Where it does not hold">
+            <h3>Where it does not hold, and why</h3>
+            <p>{experiment.limits}</p>
+          </section>
+        )}
       </div>
     </>
   );

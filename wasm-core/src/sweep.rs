@@ -1,0 +1,116 @@
+//! Robustness of the experiments: each headline effect checked across each
+//! documented parameter range, not only at the defaults.
+//!
+//! One parameter at a time moves to the low and the high end of its range
+//! (the others stay at their defaults), and every variant runs on each seed.
+//! A cell counts the seeds on which the headline went the expected way.
+//! `reclaim-sim sweep NAME` prints one experiment's table; `npm run
+//! experiments` puts every table in docs/experiments.md.
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use crate::experiment::{Comparison, Experiment};
+use crate::scenario::ScenarioError;
+
+/// One parameter point of a sweep and, per headline, on how many seeds it held.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepRow {
+    /// "defaults", or "name=value".
+    pub point: String,
+    pub held: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sweep {
+    pub seeds: Vec<u64>,
+    pub rows: Vec<SweepRow>,
+}
+
+/// The points of a sweep: the defaults, then each parameter at the low and
+/// the high end of its range.
+pub fn points(e: &Experiment) -> Vec<(String, BTreeMap<String, f64>)> {
+    let mut out = vec![("defaults".to_string(), BTreeMap::new())];
+    for p in e.params {
+        for v in [p.min, p.max] {
+            if v != p.default {
+                out.push((format!("{}={}", p.name, v), BTreeMap::from([(p.name.to_string(), v)])));
+            }
+        }
+    }
+    out
+}
+
+/// Runs every point of `e` on every seed, `threads` comparisons at a time.
+pub fn sweep(e: &Experiment, seeds: &[u64], threads: usize) -> Result<Sweep, ScenarioError> {
+    let pts = points(e);
+    let jobs: Vec<(usize, u64)> = (0..pts.len()).flat_map(|i| seeds.iter().map(move |&s| (i, s))).collect();
+    let next = Mutex::new(0usize);
+    let results: Mutex<Vec<Option<Result<Comparison, ScenarioError>>>> = Mutex::new(vec![None; jobs.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let j = {
+                    let mut n = next.lock().unwrap_or_else(|p| p.into_inner());
+                    let j = *n;
+                    *n += 1;
+                    j
+                };
+                let Some(&(i, seed)) = jobs.get(j) else { break };
+                let r = e.compare(&pts[i].1, seed);
+                results.lock().unwrap_or_else(|p| p.into_inner())[j] = Some(r);
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut rows: Vec<SweepRow> = pts.iter().map(|(name, _)| SweepRow { point: name.clone(), held: vec![0; e.headlines.len()] }).collect();
+    for (&(i, _), r) in jobs.iter().zip(results) {
+        let c = r.expect("every job ran")?;
+        for (h, held) in e.headlines.iter().zip(rows[i].held.iter_mut()) {
+            *held += usize::from(c.held(h));
+        }
+    }
+    Ok(Sweep { seeds: seeds.to_vec(), rows })
+}
+
+/// The sweep as a Markdown table: a row per point, a column per headline,
+/// "5/5" where the effect held on every seed and bold where it did not.
+pub fn markdown(e: &Experiment, s: &Sweep) -> String {
+    let n = s.seeds.len();
+    let mut out = String::from("| parameter point |");
+    for h in e.headlines {
+        out.push_str(&format!(" {} |", h.metric));
+    }
+    out.push_str("\n|---|");
+    for _ in e.headlines {
+        out.push_str("---:|");
+    }
+    out.push('\n');
+    for r in &s.rows {
+        out.push_str(&format!("| {} |", r.point));
+        for &k in &r.held {
+            if k == n {
+                out.push_str(&format!(" {k}/{n} |"));
+            } else {
+                out.push_str(&format!(" **{k}/{n}** |"));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_cover_each_range_end_once() {
+        let e = crate::experiment::find("proactive-reclaim-batching").expect("experiment");
+        let pts = points(e);
+        assert_eq!(pts[0].0, "defaults");
+        for p in e.params {
+            let ends = pts.iter().filter(|(_, m)| m.contains_key(p.name)).count();
+            assert_eq!(ends, usize::from(p.min != p.default) + usize::from(p.max != p.default), "{}", p.name);
+        }
+    }
+}
