@@ -91,6 +91,41 @@ describe('EngineClient', () => {
     await expect(wrong).rejects.toThrow(/unexpected reply frame/);
   });
 
+  it('sends timeline commands and hands progress to the command it belongs to', async () => {
+    const worker = new FakeWorker();
+    const client = new EngineClient(worker);
+    const seekProgress: { done: number; total: number }[] = [];
+    const runProgress: { done: number; total: number }[] = [];
+    const seek = client.seek(500, 20, (p) => seekProgress.push(p));
+    const back = client.stepBack();
+    const run = client.runUntil('aging', 1000, 499, (p) => runProgress.push(p));
+    const plain = client.seek(7);
+    expect(worker.sent).toEqual([
+      { id: 1, type: 'seek', step: 500, since: 20 },
+      { id: 2, type: 'stepBack' },
+      { id: 3, type: 'runUntil', kind: 'aging', maxSteps: 1000, since: 499 },
+      { id: 4, type: 'seek', step: 7 },
+    ]);
+    worker.reply({ id: 1, type: 'progress', done: 100, total: 480 });
+    worker.reply({ id: 1, type: 'progress', done: 300, total: 480 });
+    worker.reply({ id: 1, type: 'frame', frame: frame(500) });
+    // Progress after the answer (or for a command nobody sent) is ignored.
+    worker.reply({ id: 1, type: 'progress', done: 400, total: 480 });
+    worker.reply({ id: 2, type: 'frame', frame: frame(499) });
+    worker.reply({ id: 3, type: 'progress', done: 10, total: 1000 });
+    worker.reply({ id: 3, type: 'run', frame: frame(520), found: true, steps: 21 });
+    worker.reply({ id: 4, type: 'run', frame: frame(7), found: false, steps: 0 });
+    await expect(seek).resolves.toEqual(frame(500));
+    await expect(back).resolves.toEqual(frame(499));
+    await expect(run).resolves.toEqual({ frame: frame(520), found: true, steps: 21 });
+    await expect(plain).rejects.toThrow(/unexpected reply run/);
+    expect(seekProgress).toEqual([
+      { done: 100, total: 480 },
+      { done: 300, total: 480 },
+    ]);
+    expect(runProgress).toEqual([{ done: 10, total: 1000 }]);
+  });
+
   it('fails everything when the engine cannot load', async () => {
     const worker = new FakeWorker();
     const client = new EngineClient(worker);

@@ -3,13 +3,18 @@
 //!
 //! Recording is cheap: events are small enum values rendered to text only
 //! when a view asks ([`Event::describe`]). The log keeps at most
-//! [`EVENTS_PER_STEP`] events per step and counts the rest as dropped.
+//! [`EVENTS_PER_STEP`] events per step and counts the rest as dropped; the
+//! rare kinds (aging, kswapd changing state, the OOM killer) have
+//! [`RARE_EVENTS_RESERVE`] more places, so a step whose log is full of
+//! evictions and refaults still shows them.
 use crate::mm::kswapd::KswapdMode;
 use crate::mm::LruvecId;
 
 const ZONE_NAMES: [&str; 4] = ["DMA", "DMA32", "Normal", "Movable"];
 
 pub const EVENTS_PER_STEP: usize = 256;
+/// Places beyond EVENTS_PER_STEP for the rare kinds ([`EventLog::push_rare`]).
+pub const RARE_EVENTS_RESERVE: usize = 64;
 
 const TYPE_NAMES: [&str; 2] = ["anon", "file"];
 
@@ -134,29 +139,181 @@ impl Event {
     }
 }
 
+/// What "run to the next event" waits for: a kind of event, by the name the
+/// UI and the wasm API use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventMatch {
+    /// inc_max_seq created a generation ([`EventKind::Aged`]).
+    Aging,
+    /// kswapd started running (balance_pgdat).
+    KswapdWake,
+    /// kswapd went to sleep for good after its nap (to = Asleep).
+    KswapdSleep,
+    /// lru_gen_refault / workingset_refault.
+    Refault,
+    /// An evict_folios batch.
+    Eviction,
+    /// A direct or memcg reclaim round.
+    Reclaim,
+    /// The OOM killer.
+    Oom,
+}
+
+impl EventMatch {
+    pub const ALL: [EventMatch; 7] = [
+        EventMatch::Aging,
+        EventMatch::KswapdWake,
+        EventMatch::KswapdSleep,
+        EventMatch::Refault,
+        EventMatch::Eviction,
+        EventMatch::Reclaim,
+        EventMatch::Oom,
+    ];
+
+    /// The name used by the wasm API ("aging", "kswapd-sleep", ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            EventMatch::Aging => "aging",
+            EventMatch::KswapdWake => "kswapd-wake",
+            EventMatch::KswapdSleep => "kswapd-sleep",
+            EventMatch::Refault => "refault",
+            EventMatch::Eviction => "eviction",
+            EventMatch::Reclaim => "reclaim",
+            EventMatch::Oom => "oom",
+        }
+    }
+
+    /// The kind named `name`, if there is one.
+    pub fn parse(name: &str) -> Option<EventMatch> {
+        EventMatch::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// Whether `kind` is an event of this kind.
+    pub fn matches(self, kind: &EventKind) -> bool {
+        match (self, kind) {
+            (EventMatch::Aging, EventKind::Aged { .. }) => true,
+            (EventMatch::KswapdWake, EventKind::Kswapd { to, .. }) => *to == KswapdMode::Running,
+            (EventMatch::KswapdSleep, EventKind::Kswapd { to, .. }) => *to == KswapdMode::Asleep,
+            (EventMatch::Refault, EventKind::Refault { .. }) => true,
+            (EventMatch::Eviction, EventKind::Evicted { .. }) => true,
+            (EventMatch::Reclaim, EventKind::ReclaimRound { .. }) => true,
+            (EventMatch::Oom, EventKind::Oom { .. }) => true,
+            _ => false,
+        }
+    }
+}
+
 /// A per-step, bounded event log.
 #[derive(Clone, Debug, Default)]
 pub struct EventLog {
     pub enabled: bool,
     pub events: Vec<Event>,
     pub dropped: u64,
+    /// While set, events of this kind are counted in `watched`, those that
+    /// did not fit in the log too (run to the next event).
+    pub watch: Option<EventMatch>,
+    /// Events of the watched kind in this step.
+    pub watched: u64,
 }
 
 impl EventLog {
+    /// Records an event (built only when the log is on and it fits, or when
+    /// a watch needs to see it).
     #[inline]
     pub fn push(&mut self, time_ns: u64, kind: impl FnOnce() -> EventKind) {
+        self.push_within(EVENTS_PER_STEP, time_ns, kind);
+    }
+
+    /// Records an event of a rare kind (aging, kswapd, OOM): it also gets in
+    /// when the step's EVENTS_PER_STEP places are taken, while the
+    /// RARE_EVENTS_RESERVE more last.
+    #[inline]
+    pub fn push_rare(&mut self, time_ns: u64, kind: impl FnOnce() -> EventKind) {
+        self.push_within(EVENTS_PER_STEP + RARE_EVENTS_RESERVE, time_ns, kind);
+    }
+
+    /// Records an event if fewer than `limit` are logged (counts it as
+    /// dropped otherwise), and counts it for the watch.
+    #[inline]
+    fn push_within(&mut self, limit: usize, time_ns: u64, kind: impl FnOnce() -> EventKind) {
         if !self.enabled {
             return;
         }
-        if self.events.len() < EVENTS_PER_STEP {
-            self.events.push(Event { time_ns, kind: kind() });
+        let room = self.events.len() < limit;
+        if !room && self.watch.is_none() {
+            self.dropped += 1;
+            return;
+        }
+        let kind = kind();
+        if self.watch.is_some_and(|w| w.matches(&kind)) {
+            self.watched += 1;
+        }
+        if room {
+            self.events.push(Event { time_ns, kind });
         } else {
             self.dropped += 1;
         }
     }
 
+    /// Empties the log for a new step.
     pub fn clear(&mut self) {
         self.events.clear();
         self.dropped = 0;
+        self.watched = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refault() -> EventKind {
+        EventKind::Refault { lruvec: 0, type_: 1, recent: true, tier: 0, restore: false, function: "lru_gen_refault" }
+    }
+
+    #[test]
+    fn a_watch_sees_events_that_do_not_fit() {
+        let mut log = EventLog { enabled: true, watch: Some(EventMatch::Refault), ..Default::default() };
+        for _ in 0..EVENTS_PER_STEP + 10 {
+            log.push(1, || EventKind::Evicted { lruvec: 0, type_: 1, tier_idx: 0, scanned: 1, isolated: 1, reclaimed: 1, rejected: 0 });
+        }
+        log.push(2, refault);
+        assert_eq!(log.events.len(), EVENTS_PER_STEP);
+        assert_eq!(log.dropped, 11);
+        assert_eq!(log.watched, 1);
+        log.clear();
+        assert_eq!((log.events.len(), log.dropped, log.watched), (0, 0, 0));
+    }
+
+    #[test]
+    fn rare_events_get_in_when_the_log_is_full() {
+        let mut log = EventLog { enabled: true, ..Default::default() };
+        let aged = || EventKind::Aged { lruvec: 0, max_seq: 5, promoted: 0 };
+        for _ in 0..EVENTS_PER_STEP + 3 {
+            log.push(1, refault);
+        }
+        log.push_rare(2, aged);
+        assert_eq!(log.events.len(), EVENTS_PER_STEP + 1);
+        assert_eq!(log.events.last().map(|e| &e.kind), Some(&aged()));
+        // The common kinds stay out, and the reserve has an end.
+        log.push(3, refault);
+        for _ in 0..RARE_EVENTS_RESERVE + 5 {
+            log.push_rare(4, aged);
+        }
+        assert_eq!(log.events.len(), EVENTS_PER_STEP + RARE_EVENTS_RESERVE);
+        assert_eq!(log.dropped, 3 + 1 + 6);
+    }
+
+    #[test]
+    fn names_round_trip_and_match_their_kinds() {
+        for m in EventMatch::ALL {
+            assert_eq!(EventMatch::parse(m.name()), Some(m));
+        }
+        assert_eq!(EventMatch::parse("no-such-kind"), None);
+        let sleep = EventKind::Kswapd { node: 0, from: KswapdMode::Napping, to: KswapdMode::Asleep, highest_zoneidx: 2, failures: 0 };
+        assert!(EventMatch::KswapdSleep.matches(&sleep));
+        assert!(!EventMatch::KswapdWake.matches(&sleep));
+        assert!(EventMatch::Refault.matches(&refault()));
+        assert!(!EventMatch::Aging.matches(&refault()));
     }
 }

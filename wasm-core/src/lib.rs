@@ -7,7 +7,8 @@
 //! lruvec, MGLRU, workingset, vmscan, memcontrol, page allocator, swap),
 //! [`workload`] the access-pattern generators, [`scenario`] the versioned
 //! scenario format and the built-in scenarios, [`sim`] the stepping API and
-//! simulated clock, [`view`] the small view models sent to the UI.
+//! simulated clock, [`timeline`] checkpoints for stepping back and exact
+//! seeking, [`view`] the small view models sent to the UI.
 
 pub mod cost;
 pub mod event;
@@ -18,6 +19,7 @@ pub mod rng;
 pub mod scenario;
 pub mod sim;
 pub mod sweep;
+pub mod timeline;
 pub mod view;
 pub mod workload;
 

@@ -17,6 +17,7 @@ use crate::mm::memcontrol::{MemCgroup, MemoryReclaim, PAGE_COUNTER_MAX};
 use crate::mm::kswapd::Kswapd;
 use crate::mm::pgdat::{self, PgData, Zone, ZoneType};
 use crate::mm::swap::SwapInfo;
+use crate::mm::trace::FolioTrace;
 use crate::mm::vmstat::{Counters, Item};
 use crate::mm::{AddressSpace, MappingId, MappingKind, MemcgId, Mm, MAX_NR_ZONES};
 use crate::rng::Rng;
@@ -54,8 +55,10 @@ pub struct Simulation {
     pub tasks: Vec<Task>,
     queue: BinaryHeap<Reverse<(u64, u32)>>,
     step: u64,
-    /// The last HISTORY_LEN decisions about each tracked page.
-    history: BTreeMap<(MappingId, u32), VecDeque<EventView>>,
+    /// The last HISTORY_LEN decisions about each tracked page, with the
+    /// step they were made in (rendered to text only when asked: a
+    /// checkpoint clones this map, so it stays compact).
+    history: BTreeMap<(MappingId, u32), VecDeque<(u64, FolioTrace)>>,
     /// Where the current frame's window began (see begin_frame), if set.
     frame_start_ns: Option<u64>,
     /// Scheduled memory.reclaim writers: (memcg, spec index, writes done).
@@ -158,6 +161,7 @@ impl Simulation {
             current: Default::default(),
             memcg_iter: Default::default(),
             alloc_latencies: Vec::new(),
+            alloc_latency_log: true,
         };
 
         if mm.knobs.lru_gen_enabled && mm.knobs.memcg_lru {
@@ -229,12 +233,30 @@ impl Simulation {
         self.mm.events.enabled = on;
     }
 
+    /// Keeps every allocation's latency for percentiles (on by default; see
+    /// `Mm::alloc_latency_log`).
+    pub fn set_alloc_latency_log(&mut self, on: bool) {
+        self.mm.alloc_latency_log = on;
+        if !on {
+            self.mm.alloc_latencies = Vec::new();
+        }
+    }
+
     /// Starts a frame window: the next frame() reports kswapd transitions
     /// since now, however many steps are taken before it.
     pub fn begin_frame(&mut self) {
         self.frame_start_ns = Some(self.mm.now_ns);
     }
 
+    /// Starts the frame window at simulated time `t_ns` (at most now): the
+    /// next frame() reports kswapd transitions since then. After step k the
+    /// clock reads exactly k * step_ns, so a window can start at any earlier
+    /// step (the timeline's replays use this).
+    pub fn begin_frame_at(&mut self, t_ns: u64) {
+        self.frame_start_ns = Some(t_ns.min(self.mm.now_ns));
+    }
+
+    /// Steps taken so far.
     pub fn step_count(&self) -> u64 {
         self.step
     }
@@ -242,6 +264,29 @@ impl Simulation {
     /// Simulated time in ns.
     pub fn time(&self) -> u64 {
         self.mm.now_ns
+    }
+
+    /// An estimate of the heap memory this state holds, in bytes: what a
+    /// checkpoint (a clone) costs. Counts the folio table, the address
+    /// spaces' slots, swap, the tracked pages' histories, the allocation
+    /// latencies, kswapd's logs, the memory.reclaim log and the per-lruvec
+    /// and per-memcg records; the zipf tables are shared between clones and
+    /// not counted. The timeline budgets its checkpoints with it.
+    pub fn approx_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let mm = &self.mm;
+        let folios = mm.folios.len() * 26;
+        let slots: usize = mm.mappings.iter().map(|a| a.slots.len() * 8 + a.name.len() + size_of::<AddressSpace>()).sum();
+        let swap = mm.swap.pages as usize * 16;
+        let history: usize = self.history.values().map(|h| h.len() * size_of::<(u64, FolioTrace)>() + 64).sum();
+        let lruvecs = mm.lruvecs.len() * size_of::<Lruvec>();
+        let memcgs: usize = mm.memcgs.iter().map(|m| size_of::<MemCgroup>() + m.path.len() + m.children.len() * 2).sum();
+        let nodes: usize = mm.nodes.iter().map(|n| size_of::<PgData>() + n.kswapd.timeline.len() * 16 + n.kswapd.sleep_log.len() * 64).sum();
+        let writeback = mm.dirty_list.len() * 4 + mm.writeback.len() * 16;
+        let reclaims: usize = self.reclaim_log.iter().map(|r| size_of::<MemoryReclaim>() + r.rounds.len() * 16).sum();
+        let tasks = self.tasks.len() * (size_of::<Task>() + 32) + self.queue.len() * 16;
+        let events = mm.events.events.len() * 64 + mm.traces.len() * size_of::<FolioTrace>();
+        size_of::<Simulation>() + folios + slots + swap + history + lruvecs + memcgs + nodes + writeback + reclaims + tasks + events + mm.alloc_latencies.len() * 4
     }
 
     /// Advances one step (scenario.step_ns of simulated time).
@@ -252,13 +297,13 @@ impl Simulation {
         self.run_until(target);
         self.step += 1;
         if self.mm.events.enabled {
-            let views: Vec<EventView> = self.mm.traces.iter().map(|t| self.trace_view(t)).collect();
-            for (t, v) in self.mm.traces.iter().zip(views) {
+            let step = self.step;
+            for t in &self.mm.traces {
                 let h = self.history.entry((t.mapping, t.index)).or_default();
                 if h.len() == HISTORY_LEN {
                     h.pop_front();
                 }
-                h.push_back(v);
+                h.push_back((step, t.clone()));
             }
         }
     }
@@ -267,10 +312,11 @@ impl Simulation {
         format!("{}#{index}", self.mm.mappings[m as usize].name)
     }
 
-    fn trace_view(&self, t: &crate::mm::trace::FolioTrace) -> EventView {
+    /// A decision about a tracked folio, made in `step`, as the UI shows it.
+    fn trace_view(&self, step: u64, t: &FolioTrace) -> EventView {
         let (kind, reason) = t.describe();
         EventView {
-            step: self.step,
+            step,
             time_ns: t.time_ns,
             kind: kind.into(),
             function: t.function.into(),
@@ -290,7 +336,7 @@ impl Simulation {
         let Some(m) = self.mm.mappings.iter().position(|a| a.name == name) else {
             return Vec::new();
         };
-        self.history.get(&(m as MappingId, idx)).map(|h| h.iter().cloned().collect()).unwrap_or_default()
+        self.history.get(&(m as MappingId, idx)).map(|h| h.iter().map(|(step, t)| self.trace_view(*step, t)).collect()).unwrap_or_default()
     }
 
     /// Where each tracked page's folio is now.
@@ -464,7 +510,7 @@ impl Simulation {
         self.mm.memcgs[memcg as usize].events.oom_kill += 1;
         self.mm.count(tm, Item::OomKill, 1, true);
         let (path, name, now) = (self.mm.memcgs[memcg as usize].path.clone(), self.tasks[i].name.clone(), self.mm.now_ns);
-        self.mm.events.push(now, || crate::event::EventKind::Oom { memcg: path, victim: name, freed });
+        self.mm.events.push_rare(now, || crate::event::EventKind::Oom { memcg: path, victim: name, freed });
     }
 
     /// exit_mmap() of a killed task: every resident folio and swap entry of
@@ -613,7 +659,7 @@ impl Simulation {
             events,
             events_dropped: mm.events.dropped,
             folios: self.tracked_folios(),
-            folio_events: mm.traces.iter().map(|t| self.trace_view(t)).collect(),
+            folio_events: mm.traces.iter().map(|t| self.trace_view(self.step, t)).collect(),
             nodes: self.node_views(),
             memcgs: self.memcg_views(),
             pgsteal_cv: self.pgsteal_cv(),

@@ -335,7 +335,8 @@ pub struct Frame {
     /// /proc/vmstat, in the kernel's order.
     pub counters: Vec<Counter>,
     pub lruvecs: Vec<LruvecView>,
-    /// Events of the last step (at most [`crate::event::EVENTS_PER_STEP`]).
+    /// Events of the last step (at most [`crate::event::EVENTS_PER_STEP`],
+    /// and the rare kinds in [`crate::event::RARE_EVENTS_RESERVE`] more places).
     pub events: Vec<EventView>,
     /// Events of the last step that did not fit.
     pub events_dropped: u64,
@@ -349,4 +350,15 @@ pub struct Frame {
     pub pgsteal_cv: f64,
     /// The most recent memory.reclaim writes (at most 64), oldest first.
     pub reclaims: Vec<ReclaimView>,
+}
+
+/// What a run to the next event of a kind found (the wasm `runUntil`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct RunUntilView {
+    /// Whether the last step taken had an event of the kind.
+    pub found: bool,
+    /// Steps taken (at most the limit asked for).
+    pub steps: u64,
 }

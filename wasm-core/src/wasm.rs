@@ -11,11 +11,16 @@ use wasm_bindgen::prelude::*;
 use crate::scenario;
 use crate::sim::Simulation;
 use crate::experiment::Comparison;
-use crate::view::{FolioHistory, Frame, ScenarioList, ScenarioRequest};
+use crate::timeline::{step_from_f64, Timeline};
+use crate::view::{FolioHistory, Frame, RunUntilView, ScenarioList, ScenarioRequest};
+
+fn js_error(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
 
 #[wasm_bindgen]
 pub struct Engine {
-    sim: Simulation,
+    timeline: Timeline,
 }
 
 #[wasm_bindgen]
@@ -25,41 +30,87 @@ impl Engine {
     #[wasm_bindgen(constructor)]
     pub fn new(request: Ts<ScenarioRequest>) -> Result<Engine, JsError> {
         let request = request.to_rust().map_err(|e| JsError::new(&format!("scenario request: {e}")))?;
-        let scenario = scenario::build(&request).map_err(|e| JsError::new(&e.to_string()))?;
-        let mut sim = Simulation::new(scenario).map_err(|e| JsError::new(&e.to_string()))?;
-        sim.set_event_log(true);
-        Ok(Engine { sim })
+        let scenario = scenario::build(&request).map_err(js_error)?;
+        let mut sim = Simulation::new(scenario).map_err(js_error)?;
+        sim.set_alloc_latency_log(false);
+        Ok(Engine { timeline: Timeline::new(sim) })
     }
 
     /// Advances `n` steps and returns the frame after the last one (kswapd
     /// transitions cover all `n` steps; events cover the last step).
     pub fn step(&mut self, n: u32) -> Result<Ts<Frame>, JsError> {
-        self.sim.begin_frame();
-        for _ in 0..n {
-            self.sim.step();
-        }
-        Ok(self.sim.frame().into_ts()?)
+        let since = self.timeline.step_count();
+        self.timeline.step(u64::from(n)).map_err(js_error)?;
+        Ok(self.timeline.frame_since(since).into_ts()?)
+    }
+
+    /// Goes to exactly `step` (from the nearest checkpoint at or before it,
+    /// replaying) and returns its frame, with kswapd transitions since step
+    /// `since` (clamped to `step`).
+    pub fn seek(&mut self, step: f64, since: f64) -> Result<Ts<Frame>, JsError> {
+        let since = step_from_f64("since", since).map_err(js_error)?;
+        self.move_to(step)?;
+        Ok(self.timeline.frame_since(since).into_ts()?)
+    }
+
+    /// Goes to exactly `step` without building a frame (a long seek in parts).
+    #[wasm_bindgen(js_name = moveTo)]
+    pub fn move_to(&mut self, step: f64) -> Result<(), JsError> {
+        let step = step_from_f64("step", step).map_err(js_error)?;
+        self.timeline.seek(step).map_err(js_error)
+    }
+
+    /// Goes back one step and returns that step's frame (as stepping one
+    /// step at a time shows it). Throws at step 0.
+    #[wasm_bindgen(js_name = stepBack)]
+    pub fn step_back(&mut self) -> Result<Ts<Frame>, JsError> {
+        self.timeline.step_back().map_err(js_error)?;
+        let since = self.timeline.step_count().saturating_sub(1);
+        Ok(self.timeline.frame_since(since).into_ts()?)
+    }
+
+    /// Steps until a step has an event of kind `kind` ("aging",
+    /// "kswapd-wake", "kswapd-sleep", "refault", "eviction", "reclaim",
+    /// "oom"), at most `max_steps` steps; says whether it found one. Read
+    /// the frame with `frameSince`.
+    #[wasm_bindgen(js_name = runUntil)]
+    pub fn run_until(&mut self, kind: &str, max_steps: u32) -> Result<Ts<RunUntilView>, JsError> {
+        let outcome = self.timeline.run_until_named(kind, u64::from(max_steps)).map_err(js_error)?;
+        Ok(RunUntilView { found: outcome.found, steps: outcome.steps }.into_ts()?)
+    }
+
+    /// The current frame, with kswapd transitions since step `since`.
+    #[wasm_bindgen(js_name = frameSince)]
+    pub fn frame_since(&mut self, since: f64) -> Result<Ts<Frame>, JsError> {
+        let since = step_from_f64("since", since).map_err(js_error)?;
+        Ok(self.timeline.frame_since(since).into_ts()?)
     }
 
     /// The current frame, without stepping.
     pub fn frame(&self) -> Result<Ts<Frame>, JsError> {
-        Ok(self.sim.frame().into_ts()?)
+        Ok(self.timeline.sim().frame().into_ts()?)
     }
 
     /// Accesses made by all tasks so far (for benchmarks).
     pub fn accesses(&self) -> f64 {
-        self.sim.tasks.iter().map(|t| t.accesses).sum::<u64>() as f64
+        self.timeline.sim().tasks.iter().map(|t| t.accesses).sum::<u64>() as f64
     }
 
     /// The recorded decisions about a tracked page ("file:reader#120"), oldest first.
     pub fn history(&self, page: &str) -> Result<Ts<FolioHistory>, JsError> {
-        Ok(FolioHistory { page: page.to_string(), events: self.sim.history(page) }.into_ts()?)
+        Ok(FolioHistory { page: page.to_string(), events: self.timeline.sim().history(page) }.into_ts()?)
     }
 
     /// Steps taken so far.
     #[wasm_bindgen(js_name = stepCount)]
     pub fn step_count(&self) -> f64 {
-        self.sim.step_count() as f64
+        self.timeline.step_count() as f64
+    }
+
+    /// The furthest step reached (the end of the timeline so far).
+    #[wasm_bindgen(js_name = furthestStep)]
+    pub fn furthest_step(&self) -> f64 {
+        self.timeline.furthest() as f64
     }
 }
 
@@ -77,4 +128,15 @@ pub fn compare_experiment(request: Ts<ScenarioRequest>) -> Result<Ts<Comparison>
 #[wasm_bindgen(js_name = listScenarios)]
 pub fn list_scenarios() -> Result<Ts<ScenarioList>, JsError> {
     Ok(scenario::list().into_ts()?)
+}
+
+/// Checks a scenario file (JSON) as the engine would before running it,
+/// without running it: `readable` says whether it is a scenario document at
+/// all, `problems` lists every problem, each naming its field
+/// ("workloads[1].pattern.s", "nodes[0].zones[0].pages"); none = it runs.
+/// Bad input is an answer, never a throw. (To run such a document, pass it
+/// as the `name` of a ScenarioRequest: see scenario::build.)
+#[wasm_bindgen(js_name = validateScenario)]
+pub fn validate_scenario(json: &str) -> Result<Ts<scenario::ScenarioCheck>, JsError> {
+    Ok(scenario::check_json(json).into_ts()?)
 }

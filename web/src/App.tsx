@@ -2,6 +2,7 @@
 // views draw inside them from the engine's frames.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { StepControls } from './controls/StepControls';
+import { TimelineControls } from './controls/TimelineControls';
 import { ScenarioForm } from './controls/ScenarioForm';
 import { Tabs, tabId, tabPanelId, type TabInfo } from './controls/Tabs';
 import { VariantSwitch } from './controls/VariantSwitch';
@@ -33,6 +34,10 @@ import { ShareBar, type PageSnapshot } from './share/ShareBar';
 import { SharedLinkNotice } from './share/SharedLinkNotice';
 import { useRestoreShared } from './share/useRestoreShared';
 import { ThemeSwitch } from './theme/ThemeSwitch';
+import { CompareMode, CompareToggle } from './compare/CompareMode';
+import { useCompareMode } from './compare/useCompareMode';
+import { CustomScenario } from './editor/CustomScenario';
+import { customTitle, isCustomRequest } from './scenario/custom';
 
 /** Transition length when stepping by hand; while playing it follows the tick. */
 const STEP_TRANSITION_MS = 450;
@@ -115,6 +120,9 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
   const info = scenarios && request ? findScenario(scenarios, request.name) : undefined;
   const experiment = scenarios && request ? findExperiment(scenarios, request.name) : undefined;
   const comparison = useComparison();
+  // Compare mode (an experiment's two variants side by side, in engines of their own).
+  const compareMode = useCompareMode(experiment, request, comparison.state, comparison.run);
+  const custom = request && isCustomRequest(request) ? customTitle(request) : null;
 
   // The selected tracked folio and its history, read again after every frame.
   const [selected, setSelected] = useState<string | null>(null);
@@ -169,12 +177,12 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
     },
     [scenarios, request, apply, runComparison],
   );
-  const wide = shownTab === 'comparison';
+  const wide = shownTab === 'comparison' || compareMode.on;
   const [chosenLruvec, setChosenLruvec] = useState<string | null>(null);
   // A shared link: once its run is up, its step, tab, selection and comparison.
   const restoreTargets = useMemo(
-    () => ({ setTab, chooseLruvec: setChosenLruvec, select: setSelected, runComparison }),
-    [runComparison],
+    () => ({ setTab, chooseLruvec: setChosenLruvec, select: setSelected, runComparison, setCompare: compareMode.restore }),
+    [runComparison, compareMode.restore],
   );
   useRestoreShared(shared.kind === 'ok' ? shared.view : null, sim, restoreTargets);
   const snapshot: PageSnapshot | null =
@@ -190,17 +198,22 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
           comparison: comparison.state,
           selected,
           lruvec: chosenLruvec,
+          compare: compareMode.view,
         }
       : null;
   const transitionMs = state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS;
 
-  // Keyboard: → steps, Space plays/pauses (not while typing in the form).
+  // Keyboard: → steps, ← steps back, Space plays/pauses (not while typing in the form).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (!running || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target, event.key)) return;
+      // Compare mode has keys of its own (useCompareMode).
+      if (!running || compareMode.on || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target, event.key)) return;
       if (event.key === 'ArrowRight') {
         event.preventDefault();
         sim.step(1);
+      } else if (event.key === 'ArrowLeft') {
+        event.preventDefault();
+        sim.stepBack();
       } else if (event.key === ' ') {
         event.preventDefault();
         if (state.playing) sim.pause();
@@ -209,11 +222,11 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [running, state.playing, sim]);
+  }, [running, state.playing, sim, compareMode.on]);
 
   useEffect(() => {
-    document.title = info ? `${info.title} · Reclaim Lab` : 'Reclaim Lab';
-  }, [info]);
+    document.title = info ? `${info.title} · Reclaim Lab` : custom ? `${custom} · Reclaim Lab` : 'Reclaim Lab';
+  }, [info, custom]);
 
   return (
     <div className="app">
@@ -236,6 +249,10 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
               {experiment && <PatchLine patch={experiment.patch} />}
               <ScenarioDescription text={info.description} />
             </>
+          ) : custom ? (
+            <p className="scenario-title" data-testid="scenario-title">
+              {custom} <span className="scenario-name mono">custom scenario</span>
+            </p>
           ) : (
             <p className="scenario-title muted">{state.phase === 'failed' ? 'Engine unavailable' : 'Loading the engine…'}</p>
           )}
@@ -247,9 +264,11 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
 
       <div className="toolbar">
         <StepControls
-          enabled={running}
+          enabled={running && !compareMode.on}
           playing={state.playing}
           speed={speed}
+          canStepBack={(frame?.step ?? 0) > 0}
+          onStepBack={sim.stepBack}
           onStep={() => sim.step(1)}
           onPlay={sim.play}
           onPause={sim.pause}
@@ -271,6 +290,14 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
           </div>
         </dl>
       </div>
+      <TimelineControls
+        enabled={running && !compareMode.on}
+        step={frame?.step ?? 0}
+        furthest={state.furthest}
+        busy={state.busy}
+        onSeek={sim.seek}
+        onRunUntil={sim.runUntil}
+      />
 
       {state.fatal && (
         <div className="banner banner-fatal" role="alert">
@@ -306,19 +333,29 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
               onCompare={compare}
             />
           )}
+          {request && <CustomScenario request={request} disabled={!running} onRun={sim.apply} />}
         </aside>
 
         <section className="main-column" aria-label="Reclaim state">
           {frame ? (
             <>
               {experiment && request && (
-                <VariantSwitch
-                  variants={experiment.variants}
-                  selected={request.variant ?? ''}
-                  disabled={!running}
-                  onSelect={(variant) => sim.apply({ ...request, variant })}
-                />
+                <div className="mode-bar">
+                  {!compareMode.on && (
+                    <VariantSwitch
+                      variants={experiment.variants}
+                      selected={request.variant ?? ''}
+                      disabled={!running}
+                      onSelect={(variant) => sim.apply({ ...request, variant })}
+                    />
+                  )}
+                  <CompareToggle on={compareMode.on} disabled={!running} onToggle={compareMode.toggle} />
+                </div>
               )}
+              {compareMode.on && experiment && request ? (
+                <CompareMode experiment={experiment} mode={compareMode} request={request} comparison={comparison.state} transitionMs={STEP_TRANSITION_MS} />
+              ) : (
+              <>
               <Tabs label="Views" idPrefix={TABS_ID} tabs={tabs} selected={shownTab} onSelect={(key) => setTab(key)} />
               <div
                 className="tab-panel"
@@ -352,6 +389,8 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
                   dropped={frame.eventsDropped}
                   kinds={state.histories?.kinds ?? []}
                 />
+              )}
+              </>
               )}
             </>
           ) : (

@@ -1,97 +1,24 @@
 // The page's simulation session: starts the engine worker, reads the
 // scenario from the URL, keeps the URL in step with the running scenario,
-// and turns the controls into worker commands. Frames from an engine that
-// has since been replaced (an "epoch" ago) are dropped.
+// and turns the controls into worker commands. Commands that move the run
+// (start, reset, step, step back, seek, run to the next event) go one after
+// another, so each knows where the previous one left the run; a command of a
+// run that has since been replaced (an "epoch" ago) is dropped, and so is
+// its frame. The histories follow every frame, rebuilt when it goes back.
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { EngineClient } from './engine/client';
 import { errorMessage } from './engine/host';
 import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
+import type { Progress } from './engine/protocol';
 import { completeRequest, defaultRequest } from './scenario/presets';
 import { decodeScenarioUrl, encodeScenarioUrl } from './scenario/url';
-import { advanceHistories, type FrameHistories } from './views/history';
+import { initialState, reducer, type SimulationState } from './simulationState';
+import { sampleBefore, takeFrame, type HistoryLog } from './views/history';
+
+export type { Busy, Notice, SimulationState } from './simulationState';
 
 /** Minimum wall time between two play ticks. */
 export const TICK_MS = 120;
-const MAX_ALERTS = 6;
-
-export interface Notice {
-  id: number;
-  message: string;
-}
-
-export interface SimulationState {
-  phase: 'loading' | 'running' | 'failed';
-  scenarios: ScenarioList | null;
-  /** The request the engine is running (also what the URL says). */
-  request: ScenarioRequest | null;
-  frame: Frame | null;
-  /** The frame shown before `frame` (null right after a start or reset). */
-  previous: Frame | null;
-  /** What the views keep over time (series over the last frames), for `frame`'s run. */
-  histories: FrameHistories | null;
-  playing: boolean;
-  /** Problems reported to the user (bad URL values, engine errors); the app keeps working. */
-  alerts: Notice[];
-  /** Why the app cannot run at all (engine failed to load). */
-  fatal: string | null;
-}
-
-type Action =
-  | { type: 'loaded'; scenarios: ScenarioList }
-  | { type: 'started'; request: ScenarioRequest; frame: Frame }
-  | { type: 'stepped'; frame: Frame }
-  | { type: 'alert'; messages: string[] }
-  | { type: 'dismiss'; id: number }
-  | { type: 'playing'; playing: boolean }
-  | { type: 'fatal'; message: string };
-
-const initialState: SimulationState = {
-  phase: 'loading',
-  scenarios: null,
-  request: null,
-  frame: null,
-  previous: null,
-  histories: null,
-  playing: false,
-  alerts: [],
-  fatal: null,
-};
-
-let noticeId = 0;
-
-function reducer(state: SimulationState, action: Action): SimulationState {
-  switch (action.type) {
-    case 'loaded':
-      return { ...state, scenarios: action.scenarios };
-    case 'started':
-      return {
-        ...state,
-        phase: 'running',
-        request: action.request,
-        frame: action.frame,
-        previous: null,
-        histories: advanceHistories(null, action.frame),
-        playing: false,
-      };
-    case 'stepped':
-      return {
-        ...state,
-        previous: state.frame,
-        frame: action.frame,
-        histories: advanceHistories(state.histories, action.frame),
-      };
-    case 'alert': {
-      const added = action.messages.map((message) => ({ id: ++noticeId, message }));
-      return { ...state, alerts: [...state.alerts, ...added].slice(-MAX_ALERTS) };
-    }
-    case 'dismiss':
-      return { ...state, alerts: state.alerts.filter((a) => a.id !== action.id) };
-    case 'playing':
-      return state.phase === 'running' ? { ...state, playing: action.playing } : state;
-    case 'fatal':
-      return { ...state, phase: 'failed', playing: false, fatal: action.message };
-  }
-}
 
 function writeUrl(request: ScenarioRequest): void {
   const url = `${window.location.pathname}${encodeScenarioUrl(request)}${window.location.hash}`;
@@ -109,6 +36,12 @@ export interface Simulation {
    */
   apply(request: ScenarioRequest): void;
   step(n: number): void;
+  /** Back one step (nothing at step 0). */
+  stepBack(): void;
+  /** To exactly this step, forwards or back; while one seek runs, only the latest next target is kept. */
+  seek(step: number): void;
+  /** Steps until an event of `kind` (see RUN_KINDS), at most `maxSteps`; says so when there was none. */
+  runUntil(kind: string, label: string, maxSteps: number): void;
   play(): void;
   pause(): void;
   reset(): void;
@@ -117,43 +50,100 @@ export interface Simulation {
   history(page: string): Promise<FolioHistory>;
 }
 
+/** A queued command: it gets the client and whether its run is still the current one. */
+type Op = (client: EngineClient, current: () => boolean, progress: (label: string) => (p: Progress) => void) => Promise<void>;
+
 export function useSimulation(speed: number): Simulation {
   const [state, dispatch] = useReducer(reducer, initialState);
   const clientRef = useRef<EngineClient | null>(null);
   const scenariosRef = useRef<ScenarioList | null>(null);
   const epochRef = useRef(0);
   const speedRef = useRef(speed);
+  const requestRef = useRef<ScenarioRequest | null>(null);
+  /** The histories and the frames they came from; its last frame is the one shown. */
+  const logRef = useRef<HistoryLog | null>(null);
+  const chainRef = useRef<Promise<void>>(Promise.resolve());
+  /** The latest seek target not yet sent (scrubbing sends only the newest). */
+  const seekRef = useRef<number | null>(null);
   useEffect(() => {
     speedRef.current = speed;
   }, [speed]);
 
-  /** Starts a new engine; on an engine error shows it and runs the default scenario instead. */
-  const start = useCallback(async (request: ScenarioRequest) => {
-    const client = clientRef.current;
-    const scenarios = scenariosRef.current;
-    if (!client || !scenarios) return;
-    const epoch = ++epochRef.current;
-    dispatch({ type: 'playing', playing: false });
-    const current = () => clientRef.current === client && epochRef.current === epoch;
-    try {
-      const frame = await client.init(request);
-      if (!current()) return;
-      dispatch({ type: 'started', request, frame });
-      writeUrl(request);
-    } catch (error) {
-      if (!current()) return;
-      const fallback = defaultRequest(scenarios);
-      if (encodeScenarioUrl(fallback) === encodeScenarioUrl(request)) {
-        dispatch({ type: 'fatal', message: `The default scenario does not start: ${errorMessage(error)}` });
-        return;
+  /** Queues `op` behind every command queued before it; skipped if its run has been replaced by then. */
+  const enqueue = useCallback((what: string, op: Op): Promise<void> => {
+    const epoch = epochRef.current;
+    const current = () => epochRef.current === epoch;
+    const run = async () => {
+      const client = clientRef.current;
+      if (!client || !current()) return;
+      let reported = false;
+      const progress = (label: string) => (p: Progress) => {
+        if (!current()) return;
+        reported = true;
+        dispatch({ type: 'busy', busy: { label, ...p } });
+      };
+      try {
+        await op(client, () => current() && clientRef.current === client, progress);
+      } catch (error) {
+        if (!current()) return;
+        dispatch({ type: 'playing', playing: false });
+        dispatch({ type: 'alert', messages: [`${what} failed: ${errorMessage(error)}`] });
+      } finally {
+        if (reported) dispatch({ type: 'busy', busy: null });
       }
-      dispatch({
-        type: 'alert',
-        messages: [`The engine rejected this scenario: ${errorMessage(error)}. Running the default scenario instead.`],
-      });
-      await start(fallback);
-    }
+    };
+    const next = chainRef.current.then(run);
+    chainRef.current = next;
+    return next;
   }, []);
+
+  /** Shows a frame of the running run; the histories follow it. */
+  const land = useCallback((frame: Frame) => {
+    logRef.current = takeFrame(logRef.current, frame);
+    dispatch({ type: 'moved', frame, histories: logRef.current.histories });
+  }, []);
+
+  const startWith = useCallback((request: ScenarioRequest, frame: Frame) => {
+    logRef.current = takeFrame(null, frame);
+    requestRef.current = request;
+    dispatch({ type: 'started', request, frame, histories: logRef.current.histories });
+  }, []);
+
+  /** Starts a new engine; on an engine error shows it and runs the default scenario instead. */
+  const start = useCallback(
+    (request: ScenarioRequest) => {
+      epochRef.current++;
+      seekRef.current = null;
+      dispatch({ type: 'playing', playing: false });
+      return enqueue('Start', async (client, current) => {
+        const scenarios = scenariosRef.current;
+        if (!scenarios) return;
+        let asked = request;
+        for (;;) {
+          try {
+            const frame = await client.init(asked);
+            if (!current()) return;
+            startWith(asked, frame);
+            writeUrl(asked);
+            return;
+          } catch (error) {
+            if (!current()) return;
+            const fallback = defaultRequest(scenarios);
+            if (encodeScenarioUrl(fallback) === encodeScenarioUrl(asked)) {
+              dispatch({ type: 'fatal', message: `The default scenario does not start: ${errorMessage(error)}` });
+              return;
+            }
+            dispatch({
+              type: 'alert',
+              messages: [`The engine rejected this scenario: ${errorMessage(error)}. Running the default scenario instead.`],
+            });
+            asked = fallback;
+          }
+        }
+      });
+    },
+    [enqueue, startWith],
+  );
 
   // Boot: worker, scenario list, the URL's scenario.
   useEffect(() => {
@@ -179,22 +169,17 @@ export function useSimulation(speed: number): Simulation {
     };
   }, [start]);
 
-  const stepBy = useCallback((n: number): Promise<void> => {
-    const client = clientRef.current;
-    if (!client) return Promise.resolve();
-    const epoch = epochRef.current;
-    return client.step(n).then(
-      (frame) => {
-        if (epochRef.current === epoch) dispatch({ type: 'stepped', frame });
-      },
-      (error: unknown) => {
-        if (epochRef.current !== epoch) return;
-        dispatch({ type: 'playing', playing: false });
-        dispatch({ type: 'alert', messages: [`Step failed: ${errorMessage(error)}`] });
-        throw error;
-      },
-    );
-  }, []);
+  /** The step of the frame shown (the last one taken in). */
+  const shownStep = () => logRef.current?.histories.step ?? 0;
+
+  const stepBy = useCallback(
+    (n: number): Promise<void> =>
+      enqueue('Step', async (client, current) => {
+        const frame = await client.step(n);
+        if (current()) land(frame);
+      }),
+    [enqueue, land],
+  );
 
   // Play: one command in flight at a time, at most one tick per TICK_MS.
   useEffect(() => {
@@ -203,12 +188,9 @@ export function useSimulation(speed: number): Simulation {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = () => {
       const began = performance.now();
-      stepBy(speedRef.current).then(
-        () => {
-          if (!stopped) timer = setTimeout(tick, Math.max(0, TICK_MS - (performance.now() - began)));
-        },
-        () => {},
-      );
+      void stepBy(speedRef.current).then(() => {
+        if (!stopped) timer = setTimeout(tick, Math.max(0, TICK_MS - (performance.now() - began)));
+      });
     };
     tick();
     return () => {
@@ -217,20 +199,61 @@ export function useSimulation(speed: number): Simulation {
     };
   }, [state.playing, stepBy]);
 
-  const reset = useCallback(() => {
-    const client = clientRef.current;
-    if (!client) return;
-    const epoch = ++epochRef.current;
+  const stepBack = useCallback(() => {
     dispatch({ type: 'playing', playing: false });
-    client.reset().then(
-      (frame) => {
-        if (epochRef.current === epoch && state.request) dispatch({ type: 'started', request: state.request, frame });
-      },
-      (error: unknown) => {
-        if (epochRef.current === epoch) dispatch({ type: 'alert', messages: [`Reset failed: ${errorMessage(error)}`] });
-      },
-    );
-  }, [state.request]);
+    void enqueue('Step back', async (client, current) => {
+      const at = shownStep();
+      if (at === 0) return;
+      const frame = await client.stepBack(sampleBefore(logRef.current, at - 1) ?? Math.max(0, at - 2));
+      if (current()) land(frame);
+    });
+  }, [enqueue, land]);
+
+  const seek = useCallback(
+    (step: number) => {
+      dispatch({ type: 'playing', playing: false });
+      const queued = seekRef.current !== null;
+      seekRef.current = step;
+      if (queued) return;
+      void enqueue('Seek', async (client, current, progress) => {
+        const to = seekRef.current;
+        seekRef.current = null;
+        if (to === null || to === shownStep()) return;
+        const since = sampleBefore(logRef.current, to) ?? Math.max(0, to - 1);
+        const frame = await client.seek(to, since, progress(`Going to step ${to.toLocaleString('en-US')}`));
+        if (current()) land(frame);
+      });
+    },
+    [enqueue, land],
+  );
+
+  const runUntil = useCallback(
+    (kind: string, label: string, maxSteps: number) => {
+      dispatch({ type: 'playing', playing: false });
+      void enqueue('Run', async (client, current, progress) => {
+        const result = await client.runUntil(kind, maxSteps, shownStep(), progress(`Running to the next ${label}`));
+        if (!current()) return;
+        land(result.frame);
+        if (!result.found) {
+          const message = `No ${label} in ${maxSteps.toLocaleString('en-US')} steps: stopped at step ${result.frame.step.toLocaleString('en-US')}.`;
+          dispatch({ type: 'alert', messages: [message] });
+        }
+      });
+    },
+    [enqueue, land],
+  );
+
+  const reset = useCallback(() => {
+    const request = requestRef.current;
+    if (!request) return;
+    epochRef.current++;
+    seekRef.current = null;
+    dispatch({ type: 'playing', playing: false });
+    void enqueue('Reset', async (client, current) => {
+      const frame = await client.reset();
+      if (current()) startWith(request, frame);
+    });
+  }, [enqueue, startWith]);
 
   const apply = useCallback(
     (request: ScenarioRequest) => {
@@ -239,7 +262,7 @@ export function useSimulation(speed: number): Simulation {
     },
     [start],
   );
-  const step = useCallback((n: number) => void stepBy(n).catch(() => {}), [stepBy]);
+  const step = useCallback((n: number) => void stepBy(n), [stepBy]);
   const play = useCallback(() => dispatch({ type: 'playing', playing: true }), []);
   const pause = useCallback(() => dispatch({ type: 'playing', playing: false }), []);
   const dismiss = useCallback((id: number) => dispatch({ type: 'dismiss', id }), []);
@@ -248,7 +271,7 @@ export function useSimulation(speed: number): Simulation {
     return client ? client.history(page) : Promise.reject(new Error('the engine is not running'));
   }, []);
   return useMemo(
-    () => ({ state, apply, step, play, pause, reset, dismiss, history }),
-    [state, apply, step, play, pause, reset, dismiss, history],
+    () => ({ state, apply, step, stepBack, seek, runUntil, play, pause, reset, dismiss, history }),
+    [state, apply, step, stepBack, seek, runUntil, play, pause, reset, dismiss, history],
   );
 }

@@ -122,7 +122,7 @@ impl Mm {
         let k = &mut self.nodes[node].kswapd;
         if k.mode != mode {
             let (from, hz, failures) = (k.mode, k.prev_highest_zoneidx, k.failures);
-            self.events.push(now, || crate::event::EventKind::Kswapd { node, from, to: mode, highest_zoneidx: hz, failures });
+            self.events.push_rare(now, || crate::event::EventKind::Kswapd { node, from, to: mode, highest_zoneidx: hz, failures });
             let k = &mut self.nodes[node].kswapd;
             k.mode = mode;
             if k.timeline.len() >= 4096 {

@@ -307,7 +307,7 @@ impl Mm {
         if ok {
             let max_seq = self.lruvecs[lv as usize].lrugen.max_seq;
             let now = self.now_ns;
-            self.events.push(now, || EventKind::Aged { lruvec: lv, max_seq, promoted });
+            self.events.push_rare(now, || EventKind::Aged { lruvec: lv, max_seq, promoted });
         }
         ok
     }
@@ -357,7 +357,7 @@ impl Mm {
         lrugen.min_seq[type_] += 1;
         let min_seq = lrugen.min_seq[type_];
         let now = self.now_ns;
-        self.events.push(now, || EventKind::MinSeq { lruvec: lv, type_, min_seq, function: "inc_min_seq", moved });
+        self.events.push_rare(now, || EventKind::MinSeq { lruvec: lv, type_, min_seq, function: "inc_min_seq", moved });
         true
     }
 
@@ -390,7 +390,7 @@ impl Mm {
             self.lruvecs[lv as usize].lrugen.min_seq[type_] = seq;
             success = true;
             let now = self.now_ns;
-            self.events.push(now, || EventKind::MinSeq { lruvec: lv, type_, min_seq: seq, function: "try_to_inc_min_seq", moved: 0 });
+            self.events.push_rare(now, || EventKind::MinSeq { lruvec: lv, type_, min_seq: seq, function: "try_to_inc_min_seq", moved: 0 });
         }
         success
     }

@@ -152,7 +152,9 @@ impl Mm {
         let result = self.alloc_pages_inner(node, memcg, hz);
         let latency = self.cost_ns - start + crate::cost::PAGE_ALLOC_NS;
         self.cost_ns += crate::cost::PAGE_ALLOC_NS;
-        self.alloc_latencies.push(latency.min(u64::from(u32::MAX)) as u32);
+        if self.alloc_latency_log {
+            self.alloc_latencies.push(latency.min(u64::from(u32::MAX)) as u32);
+        }
         result
     }
 

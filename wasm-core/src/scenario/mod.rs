@@ -14,6 +14,8 @@ use crate::workload::{Pattern, Target, WorkloadSpec};
 
 mod builtin;
 pub use builtin::fio_siblings;
+mod check;
+pub use check::{check as check_json, ScenarioCheck, ScenarioProblem};
 mod params;
 
 pub use params::{ParamSpec, Params};
@@ -158,126 +160,138 @@ fn range_err<T: fmt::Display>(field: impl Into<String>, v: T, range: &str) -> Sc
 impl Scenario {
     /// Checks everything the engine relies on; the first problem is reported.
     pub fn validate(&self) -> Result<(), ScenarioError> {
+        match self.problems().into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Every problem `validate` would report, in the same order (the first
+    /// is the one `validate` returns); empty when the scenario can run.
+    /// A problem with one field does not hide problems with others.
+    pub fn problems(&self) -> Vec<ScenarioError> {
+        let mut errs = Vec::new();
         if self.version != SCENARIO_VERSION {
-            return Err(ScenarioError::new("version", format!("version {} is not supported (expected {SCENARIO_VERSION})", self.version)));
+            errs.push(ScenarioError::new("version", format!("version {} is not supported (expected {SCENARIO_VERSION})", self.version)));
         }
         if !(1_000..=10_000_000_000).contains(&self.step_ns) {
-            return Err(range_err("stepNs", self.step_ns, "1000..=10000000000"));
+            errs.push(range_err("stepNs", self.step_ns, "1000..=10000000000"));
         }
         if self.duration_ns < self.step_ns || self.duration_ns > 3_600_000_000_000 {
-            return Err(range_err("durationNs", self.duration_ns, "stepNs..=3600000000000 (one hour)"));
+            errs.push(range_err("durationNs", self.duration_ns, "stepNs..=3600000000000 (one hour)"));
         }
         if self.nodes.is_empty() || self.nodes.len() > MAX_NODES {
-            return Err(range_err("nodes", self.nodes.len(), &format!("1..={MAX_NODES} nodes")));
+            errs.push(range_err("nodes", self.nodes.len(), &format!("1..={MAX_NODES} nodes")));
         }
         let mut total = 0u64;
         for (i, n) in self.nodes.iter().enumerate() {
             if n.zones.is_empty() {
-                return Err(ScenarioError::new(format!("nodes[{i}].zones"), "a node needs at least one zone"));
+                errs.push(ScenarioError::new(format!("nodes[{i}].zones"), "a node needs at least one zone"));
             }
             for (j, z) in n.zones.iter().enumerate() {
                 if n.zones[..j].iter().any(|o| o.zone >= z.zone) {
-                    return Err(ScenarioError::new(format!("nodes[{i}].zones[{j}].zone"), "zones must be listed once each, lowest first"));
+                    errs.push(ScenarioError::new(format!("nodes[{i}].zones[{j}].zone"), "zones must be listed once each, lowest first"));
                 }
                 if z.pages < 64 {
-                    return Err(range_err(format!("nodes[{i}].zones[{j}].pages"), z.pages, "64..=16777216"));
+                    errs.push(range_err(format!("nodes[{i}].zones[{j}].pages"), z.pages, "64..=16777216"));
                 }
                 total += u64::from(z.pages);
             }
         }
         if total > MAX_TOTAL_PAGES {
-            return Err(range_err("nodes", total, &format!("1..={MAX_TOTAL_PAGES} pages in all")));
+            errs.push(range_err("nodes", total, &format!("1..={MAX_TOTAL_PAGES} pages in all")));
         }
         if self.swap_pages > MAX_TOTAL_PAGES {
-            return Err(range_err("swapPages", self.swap_pages, &format!("0..={MAX_TOTAL_PAGES}")));
+            errs.push(range_err("swapPages", self.swap_pages, &format!("0..={MAX_TOTAL_PAGES}")));
         }
         if !(1..=3000).contains(&self.watermark_scale_factor) {
-            return Err(range_err("watermarkScaleFactor", self.watermark_scale_factor, "1..=3000"));
+            errs.push(range_err("watermarkScaleFactor", self.watermark_scale_factor, "1..=3000"));
         }
         if self.knobs.swappiness > 200 {
-            return Err(range_err("knobs.swappiness", self.knobs.swappiness, "0..=200"));
+            errs.push(range_err("knobs.swappiness", self.knobs.swappiness, "0..=200"));
         }
         if self.memcgs.len() + 1 > MAX_MEMCGS {
-            return Err(range_err("memcgs", self.memcgs.len(), &format!("0..={} memcgs", MAX_MEMCGS - 1)));
+            errs.push(range_err("memcgs", self.memcgs.len(), &format!("0..={} memcgs", MAX_MEMCGS - 1)));
         }
         let mut paths: Vec<&str> = vec!["/"];
         for (i, m) in self.memcgs.iter().enumerate() {
             let field = format!("memcgs[{i}].path");
             if !m.path.starts_with('/') || m.path.len() < 2 || m.path.ends_with('/') || m.path.contains("//") {
-                return Err(ScenarioError::new(field, format!("\"{}\" is not a cgroup path like /a or /a/b", m.path)));
-            }
-            if paths.contains(&m.path.as_str()) {
-                return Err(ScenarioError::new(field, format!("\"{}\" is listed twice", m.path)));
-            }
-            let parent = parent_path(&m.path);
-            if !paths.contains(&parent) {
-                return Err(ScenarioError::new(field, format!("parent \"{parent}\" of \"{}\" must be listed before it", m.path)));
+                errs.push(ScenarioError::new(field, format!("\"{}\" is not a cgroup path like /a or /a/b", m.path)));
+            } else if paths.contains(&m.path.as_str()) {
+                errs.push(ScenarioError::new(field, format!("\"{}\" is listed twice", m.path)));
+            } else {
+                let parent = parent_path(&m.path);
+                if !paths.contains(&parent) {
+                    errs.push(ScenarioError::new(field, format!("parent \"{parent}\" of \"{}\" must be listed before it", m.path)));
+                }
+                // Listed even with its parent missing, so that its workloads are not reported too.
+                paths.push(&m.path);
             }
             if let Some(s) = m.swappiness {
                 if s > 200 {
-                    return Err(range_err(format!("memcgs[{i}].swappiness"), s, "0..=200"));
+                    errs.push(range_err(format!("memcgs[{i}].swappiness"), s, "0..=200"));
                 }
             }
-            paths.push(&m.path);
         }
         if self.workloads.is_empty() {
-            return Err(ScenarioError::new("workloads", "a scenario needs at least one workload"));
+            errs.push(ScenarioError::new("workloads", "a scenario needs at least one workload"));
         }
         for (i, w) in self.workloads.iter().enumerate() {
             let f = |s: &str| format!("workloads[{i}].{s}");
             if !paths.contains(&w.memcg.as_str()) {
-                return Err(ScenarioError::new(f("memcg"), format!("memcg \"{}\" is not defined", w.memcg)));
+                errs.push(ScenarioError::new(f("memcg"), format!("memcg \"{}\" is not defined", w.memcg)));
             }
-            if w.node as usize >= self.nodes.len() {
-                return Err(range_err(f("node"), w.node, &format!("0..={}", self.nodes.len() - 1)));
+            // With no nodes at all, "nodes" has said so.
+            if !self.nodes.is_empty() && w.node as usize >= self.nodes.len() {
+                errs.push(range_err(f("node"), w.node, &format!("0..={}", self.nodes.len() - 1)));
             }
             let pages = w.target.pages();
             if pages == 0 || pages > MAX_MAPPING_PAGES {
-                return Err(range_err(f("target.pages"), pages, &format!("1..={MAX_MAPPING_PAGES}")));
+                errs.push(range_err(f("target.pages"), pages, &format!("1..={MAX_MAPPING_PAGES}")));
             }
             let (Target::File { write_percent, .. } | Target::Anon { write_percent, .. }) = &w.target;
             if *write_percent > 100 {
-                return Err(range_err(f("target.writePercent"), write_percent, "0..=100"));
+                errs.push(range_err(f("target.writePercent"), write_percent, "0..=100"));
             }
             if let Pattern::Zipf { s } = w.pattern {
                 if !(s.is_finite() && s > 0.0 && s <= 5.0) {
-                    return Err(range_err(f("pattern.s"), s, "(0, 5]"));
+                    errs.push(range_err(f("pattern.s"), s, "(0, 5]"));
                 }
             }
             if w.rate > 1_000_000_000 {
-                return Err(range_err(f("rate"), w.rate, "0..=1000000000 accesses per second"));
+                errs.push(range_err(f("rate"), w.rate, "0..=1000000000 accesses per second"));
             }
             if w.stop_ns != 0 && w.stop_ns <= w.start_ns {
-                return Err(ScenarioError::new(f("stopNs"), "must be 0 (never) or after startNs"));
+                errs.push(ScenarioError::new(f("stopNs"), "must be 0 (never) or after startNs"));
             }
         }
         for (i, p) in self.proactive.iter().enumerate() {
             let f = |s: &str| format!("proactive[{i}].{s}");
             if !paths.contains(&p.memcg.as_str()) {
-                return Err(ScenarioError::new(f("memcg"), format!("memcg \"{}\" is not defined", p.memcg)));
+                errs.push(ScenarioError::new(f("memcg"), format!("memcg \"{}\" is not defined", p.memcg)));
             }
             if !(1..=1_000_000).contains(&p.count) {
-                return Err(range_err(f("count"), p.count, "1..=1000000"));
+                errs.push(range_err(f("count"), p.count, "1..=1000000"));
             }
             if p.count > 1 && p.interval_ns < 1_000_000 {
-                return Err(range_err(f("intervalNs"), p.interval_ns, "1000000.. (1 ms) when count > 1"));
+                errs.push(range_err(f("intervalNs"), p.interval_ns, "1000000.. (1 ms) when count > 1"));
             }
             if p.bytes.is_some() && p.pages != 0 {
-                return Err(ScenarioError::new(f("bytes"), "give pages or bytes, not both"));
-            }
-            if p.bytes.is_some_and(|b| b == 0 || b > MAX_TOTAL_PAGES * 4096) {
-                return Err(range_err(f("bytes"), p.bytes.unwrap_or(0), &format!("1..={}", MAX_TOTAL_PAGES * 4096)));
+                errs.push(ScenarioError::new(f("bytes"), "give pages or bytes, not both"));
+            } else if p.bytes.is_some_and(|b| b == 0 || b > MAX_TOTAL_PAGES * 4096) {
+                errs.push(range_err(f("bytes"), p.bytes.unwrap_or(0), &format!("1..={}", MAX_TOTAL_PAGES * 4096)));
             }
             if p.pages > MAX_TOTAL_PAGES {
-                return Err(range_err(f("pages"), p.pages, &format!("0..={MAX_TOTAL_PAGES}")));
+                errs.push(range_err(f("pages"), p.pages, &format!("0..={MAX_TOTAL_PAGES}")));
             }
         }
-        Ok(())
+        errs
     }
 
     /// Parses and validates a scenario file (JSON).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::new("scenario file", e.to_string()))?;
+        let s = check::parse(text)?;
         s.validate()?;
         Ok(s)
     }
@@ -336,8 +350,13 @@ pub fn list() -> ScenarioList {
 }
 
 /// Expands a request (built-in scenario or experiment name, seed,
-/// parameters, variant) into a validated scenario.
+/// parameters, variant) into a validated scenario. A `name` that is a
+/// scenario document (JSON, starting with "{") is that scenario, run with
+/// the request's seed (the app's scenario editor sends these).
 pub fn build(req: &ScenarioRequest) -> Result<Scenario, ScenarioError> {
+    if check::is_inline(&req.name) {
+        return check::inline(req);
+    }
     if let Some(e) = crate::experiment::find(&req.name) {
         return e.scenario(&req.params, req.seed, req.variant.as_deref().unwrap_or("after"));
     }

@@ -6,9 +6,11 @@
 //! platform's powf on every draw, which could differ between targets.
 use crate::rng::Rng;
 
+/// The table is shared between clones (a simulation checkpoint copies the
+/// generator's state, not its immutable table).
 #[derive(Clone, Debug)]
 pub struct Zipf {
-    cdf: Vec<f64>,
+    cdf: std::sync::Arc<[f64]>,
 }
 
 impl Zipf {
@@ -22,7 +24,7 @@ impl Zipf {
         for c in cdf.iter_mut() {
             *c /= sum;
         }
-        Zipf { cdf }
+        Zipf { cdf: cdf.into() }
     }
 
     pub fn sample(&self, rng: &mut Rng) -> u32 {

@@ -3,11 +3,13 @@
 // scenario or experiment opens it at once, with its defaults; applying the
 // form restarts the engine and rewrites the URL (the parent does both). For
 // an experiment the form's main action is "Run comparison": every variant
-// run to the end with the form's values.
+// run to the end with the form's values. A custom scenario (the editor's)
+// shows as one entry; the form then changes only its seed.
 import { useId, useState, type FormEvent } from 'react';
 import type { ParamInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { findExperiment, findScenario, paramDefaults, paramProblem } from '../scenario/presets';
 import { makeRequest, paramEntries } from '../scenario/params';
+import { isCustomName, runLabel } from '../scenario/custom';
 import { encodeScenarioUrl } from '../scenario/url';
 import { patchLabel } from '../views/comparison/model';
 
@@ -127,7 +129,7 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare 
         <div className="field">
           <label htmlFor={`${formId}-scenario`}>Scenario</label>
           <select id={`${formId}-scenario`} value={draft.name} onChange={(e) => open(e.target.value)}>
-            {!info && <option value={draft.name}>{draft.name}</option>}
+            {!info && <option value={draft.name}>{isCustomName(draft.name) ? `Custom: ${runLabel(draft)}` : draft.name}</option>}
             <optgroup label="Scenarios">
               {scenarios.scenarios.map((s) => (
                 <option key={s.name} value={s.name}>

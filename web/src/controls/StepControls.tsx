@@ -1,5 +1,5 @@
-// The transport: step, play, pause, reset and the play speed.
-import { PauseIcon, PlayIcon, ResetIcon, StepIcon } from './icons';
+// The transport: step back and forward, play, pause, reset and the play speed.
+import { PauseIcon, PlayIcon, ResetIcon, StepBackIcon, StepIcon } from './icons';
 
 /** Steps per tick offered by the speed selector. */
 export const SPEEDS = [1, 10, 100, 1000] as const;
@@ -9,6 +9,9 @@ export interface StepControlsProps {
   enabled: boolean;
   playing: boolean;
   speed: number;
+  /** False at step 0. */
+  canStepBack: boolean;
+  onStepBack(): void;
   onStep(): void;
   onPlay(): void;
   onPause(): void;
@@ -20,6 +23,11 @@ export function StepControls(props: StepControlsProps) {
   const { enabled, playing, speed } = props;
   return (
     <div className="transport" role="group" aria-label="Simulation controls">
+      <button type="button" className="button" onClick={props.onStepBack} disabled={!enabled || !props.canStepBack}
+        aria-keyshortcuts="ArrowLeft" title="Go back one step (←)">
+        <StepBackIcon />
+        Step back
+      </button>
       <button type="button" className="button" onClick={props.onStep} disabled={!enabled} aria-keyshortcuts="ArrowRight"
         title="Advance one step (→)">
         <StepIcon />

@@ -8,6 +8,13 @@ export const StepIcon = () => (
   </svg>
 );
 
+export const StepBackIcon = () => (
+  <svg {...common}>
+    <path d="M13 3L6 8l7 5z" fill="currentColor" />
+    <rect x="3" y="3" width="2" height="10" rx="0.5" fill="currentColor" />
+  </svg>
+);
+
 export const PlayIcon = () => (
   <svg {...common}>
     <path d="M4 2.5l9 5.5-9 5.5z" fill="currentColor" />

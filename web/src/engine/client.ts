@@ -3,7 +3,7 @@
 // callers can fire commands without waiting (e.g. several clicks on "Step
 // forward") and still see every frame in step order.
 import type { Comparison, FolioHistory, Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
-import { UNSOLICITED, type CommandBody, type WorkerCommand, type WorkerReply } from './protocol';
+import { UNSOLICITED, type CommandBody, type Progress, type WorkerCommand, type WorkerReply } from './protocol';
 
 /** The part of `Worker` the client uses (a fake one in tests). */
 export interface WorkerLike {
@@ -18,15 +18,24 @@ export class EngineError extends Error {
   override name = 'EngineError';
 }
 
-/** The replies that answer a command (every kind but `ready` and `error`). */
-type Answer = Exclude<WorkerReply, { type: 'ready' | 'error' }>;
+/** The replies that answer a command (every kind but `ready`, `error` and `progress`). */
+type Answer = Exclude<WorkerReply, { type: 'ready' | 'error' | 'progress' }>;
 type AnswerType = Answer['type'];
+
+/** What a run to the next event of a kind found, and the frame it stopped at. */
+export interface RunResult {
+  frame: Frame;
+  /** Whether the last step had an event of the kind (else the run stopped at its limit). */
+  found: boolean;
+  steps: number;
+}
 
 interface Pending {
   /** The reply type this command expects. */
   expects: AnswerType;
   resolve(reply: Answer): void;
   reject(error: EngineError): void;
+  onProgress?: (progress: Progress) => void;
 }
 
 export class EngineClient {
@@ -67,6 +76,26 @@ export class EngineClient {
     return this.frame({ type: 'reset' });
   }
 
+  /**
+   * Goes to exactly `step` (forwards or back); the frame's kswapd transitions
+   * cover the steps since `since` (default: the whole move forwards, the
+   * last step back). A long move reports progress.
+   */
+  seek(step: number, since?: number, onProgress?: (progress: Progress) => void): Promise<Frame> {
+    return this.send({ type: 'seek', step, ...(since === undefined ? {} : { since }) }, 'frame', onProgress).then((r) => r.frame);
+  }
+
+  /** Goes back one step (transitions since `since`, default its last step). */
+  stepBack(since?: number): Promise<Frame> {
+    return this.frame({ type: 'stepBack', ...(since === undefined ? {} : { since }) });
+  }
+
+  /** Steps until a step has an event of `kind`, at most `maxSteps` steps, reporting progress. */
+  runUntil(kind: string, maxSteps: number, since?: number, onProgress?: (progress: Progress) => void): Promise<RunResult> {
+    const command: CommandBody = { type: 'runUntil', kind, maxSteps, ...(since === undefined ? {} : { since }) };
+    return this.send(command, 'run', onProgress).then(({ frame, found, steps }) => ({ frame, found, steps }));
+  }
+
   /** The recorded decisions about a tracked page, oldest first (after every command sent before it). */
   history(page: string): Promise<FolioHistory> {
     return this.send({ type: 'history', page }, 'history').then((reply) => reply.history);
@@ -87,11 +116,15 @@ export class EngineClient {
     return this.send(command, 'frame').then((reply) => reply.frame);
   }
 
-  private send<T extends AnswerType>(command: CommandBody, expects: T): Promise<Extract<Answer, { type: T }>> {
+  private send<T extends AnswerType>(
+    command: CommandBody,
+    expects: T,
+    onProgress?: (progress: Progress) => void,
+  ): Promise<Extract<Answer, { type: T }>> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<Extract<Answer, { type: T }>>((resolve, reject) => {
-      this.pending.set(id, { expects, resolve: resolve as (reply: Answer) => void, reject });
+      this.pending.set(id, { expects, resolve: resolve as (reply: Answer) => void, reject, onProgress });
       this.worker.postMessage({ ...command, id } as WorkerCommand);
     });
   }
@@ -104,6 +137,10 @@ export class EngineClient {
     }
     const pending = this.pending.get(reply.id);
     if (!pending) return;
+    if (reply.type === 'progress') {
+      pending.onProgress?.({ done: reply.done, total: reply.total });
+      return;
+    }
     this.pending.delete(reply.id);
     if (reply.type === 'error') pending.reject(new EngineError(reply.message));
     else if (reply.type === pending.expects) pending.resolve(reply as Answer);

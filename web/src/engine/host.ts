@@ -1,9 +1,9 @@
 // The engine side of the worker protocol, apart from the worker global so it
 // can run (and be tested) under Node against the same wasm module. One host
 // owns at most one Engine; replacing or resetting it frees the old one.
-import type { Comparison, FolioHistory, Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
+import type { Comparison, FolioHistory, Frame, RunUntilView, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
 import { makeParams, paramEntries } from '../scenario/params';
-import { MAX_STEPS_PER_COMMAND, type WorkerCommand, type WorkerReply } from './protocol';
+import { MAX_SEEK_STEP, MAX_STEPS_PER_COMMAND, type Progress, type WorkerCommand, type WorkerReply } from './protocol';
 
 /** What the host needs from the wasm bindings (the generated `Engine` class, `listScenarios` and `compareExperiment`). */
 export interface EngineBindings {
@@ -16,19 +16,58 @@ export interface EngineHandle {
   step(n: number): Frame;
   frame(): Frame;
   history(page: string): FolioHistory;
+  seek(step: number, since: number): Frame;
+  moveTo(step: number): void;
+  stepBack(): Frame;
+  runUntil(kind: string, maxSteps: number): RunUntilView;
+  frameSince(since: number): Frame;
+  stepCount(): number;
   free(): void;
 }
 
 export interface EngineHost {
   scenarios(): ScenarioList;
-  handle(command: WorkerCommand): WorkerReply;
+  /** The reply to a command; a long seek or run reports `onProgress` on the way. */
+  handle(command: WorkerCommand, onProgress?: (progress: Progress) => void): WorkerReply;
 }
 
 /** A reply to a command, before the host gives it the command's id. */
 type ReplyBody =
   | { type: 'frame'; frame: Frame }
+  | { type: 'run'; frame: Frame; found: boolean; steps: number }
   | { type: 'history'; history: FolioHistory }
   | { type: 'comparison'; comparison: Comparison };
+
+/** Wall time each part of a long seek or run aims at, so that progress comes often. */
+const PART_MS = 100;
+/** A long command's first part, in steps (then sized by how long it took). */
+const FIRST_PART_STEPS = 32;
+
+/**
+ * Does `total` steps of work in parts of about PART_MS each, reporting
+ * progress between them; `part(n)` does n steps and returns true to stop.
+ */
+function inParts(total: number, part: (n: number) => boolean, onProgress: (progress: Progress) => void): void {
+  let done = 0;
+  let size = FIRST_PART_STEPS;
+  while (done < total) {
+    const n = Math.min(size, total - done);
+    const began = performance.now();
+    if (part(n)) return;
+    done += n;
+    if (done < total) onProgress({ done, total });
+    const ms = Math.max(1, performance.now() - began);
+    size = Math.max(1, Math.min(n * 4, Math.round((n * PART_MS) / ms)));
+  }
+}
+
+/** A step number from a command: a whole number from 0 to MAX_SEEK_STEP. */
+function stepArg(what: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_SEEK_STEP) {
+    throw new Error(`${what} must be a whole number from 0 to ${MAX_SEEK_STEP}, got ${String(value)}`);
+  }
+  return value;
+}
 
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
@@ -92,7 +131,52 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     }
   };
 
-  const runFrame = (command: Exclude<WorkerCommand, { type: 'history' | 'compare' }>): Frame => {
+  /** Goes to exactly `target`; a long move forwards in parts, with progress. */
+  const seek = (e: EngineHandle, target: number, since: number | undefined, onProgress?: (p: Progress) => void): Frame => {
+    const start = e.stepCount();
+    const transitionsSince = since ?? (target > start ? start : Math.max(0, target - 1));
+    if (onProgress && target - start > FIRST_PART_STEPS) {
+      const part = (n: number) => {
+        e.moveTo(e.stepCount() + n);
+        return false;
+      };
+      inParts(target - start, part, onProgress);
+    }
+    return e.seek(target, transitionsSince);
+  };
+
+  const stepBack = (e: EngineHandle, since: number | undefined): Frame => {
+    const current = e.stepCount();
+    if (current === 0) throw new Error('step back: already at step 0');
+    return since === undefined ? e.stepBack() : e.seek(current - 1, since);
+  };
+
+  /** Steps until an event of `kind`, at most `maxSteps`; in parts, with progress. */
+  const runUntil = (
+    command: Extract<WorkerCommand, { type: 'runUntil' }>,
+    onProgress?: (p: Progress) => void,
+  ): ReplyBody => {
+    if (!engine) throw new Error('runUntil before any scenario was started');
+    const { kind, maxSteps } = command;
+    if (typeof kind !== 'string') throw new Error(`runUntil: kind must be an event kind, got ${String(kind)}`);
+    if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > MAX_STEPS_PER_COMMAND) {
+      throw new Error(`runUntil: maxSteps must be a whole number from 1 to ${MAX_STEPS_PER_COMMAND}, got ${maxSteps}`);
+    }
+    const since = command.since === undefined ? undefined : stepArg('runUntil: since', command.since);
+    return guard(engine, (e) => {
+      const start = e.stepCount();
+      let found = false;
+      const part = (n: number) => (found = e.runUntil(kind, n).found);
+      if (onProgress) inParts(maxSteps, part, onProgress);
+      else part(maxSteps);
+      return { type: 'run', frame: e.frameSince(since ?? start), found, steps: e.stepCount() - start };
+    });
+  };
+
+  const runFrame = (
+    command: Exclude<WorkerCommand, { type: 'history' | 'compare' | 'runUntil' }>,
+    onProgress?: (p: Progress) => void,
+  ): Frame => {
     switch (command.type) {
       case 'init':
         return replace(command.request);
@@ -107,26 +191,39 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
         }
         return guard(engine, (e) => e.step(n));
       }
+      case 'seek': {
+        if (!engine) throw new Error('seek before any scenario was started');
+        const target = stepArg('seek: step', command.step);
+        const since = command.since === undefined ? undefined : stepArg('seek: since', command.since);
+        return guard(engine, (e) => seek(e, target, since, onProgress));
+      }
+      case 'stepBack': {
+        if (!engine) throw new Error('stepBack before any scenario was started');
+        const since = command.since === undefined ? undefined : stepArg('stepBack: since', command.since);
+        return guard(engine, (e) => stepBack(e, since));
+      }
     }
   };
 
   /** The reply to one command (without its id); throws on a bad command or an engine error. */
-  const run = (command: WorkerCommand): ReplyBody => {
+  const run = (command: WorkerCommand, onProgress?: (p: Progress) => void): ReplyBody => {
     switch (command.type) {
       case 'history':
         return { type: 'history', history: history(command.page) };
       case 'compare':
         return { type: 'comparison', comparison: compare(command.request) };
+      case 'runUntil':
+        return runUntil(command, onProgress);
       default:
-        return { type: 'frame', frame: runFrame(command) };
+        return { type: 'frame', frame: runFrame(command, onProgress) };
     }
   };
 
   return {
     scenarios: () => bindings.listScenarios(),
-    handle(command) {
+    handle(command, onProgress) {
       try {
-        return { id: command.id, ...run(command) };
+        return { id: command.id, ...run(command, onProgress) };
       } catch (error) {
         return { id: command.id, type: 'error', message: errorMessage(error) };
       }

@@ -11,6 +11,22 @@ export type WorkerCommand =
   | { id: number; type: 'step'; n: number }
   /** Rebuild the engine from the last init's request; answered with its step-0 frame. */
   | { id: number; type: 'reset' }
+  /**
+   * Go to exactly `step` (the engine restores its nearest checkpoint at or
+   * before it and replays); answered with its frame, whose kswapd
+   * transitions cover the steps since `since` (default: the whole move
+   * forwards, or the last step when going back). A long move forwards sends
+   * progress replies first.
+   */
+  | { id: number; type: 'seek'; step: number; since?: number }
+  /** Go back one step; answered with that step's frame (transitions since `since`, default its last step). */
+  | { id: number; type: 'stepBack'; since?: number }
+  /**
+   * Step until a step has an event of `kind` (RUN_KINDS), at most
+   * `maxSteps` steps; answered with a run (the frame, transitions since
+   * `since`, default the whole run). Sends progress replies on the way.
+   */
+  | { id: number; type: 'runUntil'; kind: string; maxSteps: number; since?: number }
   /** The recorded decisions about one tracked page ("file:reader#120"); answered with a history. */
   | { id: number; type: 'history'; page: string }
   /**
@@ -23,10 +39,16 @@ export type WorkerCommand =
 /** A command before the client gives it an id. */
 export type CommandBody = WorkerCommand extends infer C ? (C extends unknown ? Omit<C, 'id'> : never) : never;
 
-/** Worker -> page. `ready` is sent once, unasked (id 0), when the wasm module has loaded. */
+/**
+ * Worker -> page. `ready` is sent once, unasked (id 0), when the wasm module
+ * has loaded. `progress` replies may come before a long command's answer
+ * (`done` of `total` steps); they do not answer it.
+ */
 export type WorkerReply =
   | { id: number; type: 'ready'; scenarios: ScenarioList }
   | { id: number; type: 'frame'; frame: Frame }
+  | { id: number; type: 'run'; frame: Frame; found: boolean; steps: number }
+  | { id: number; type: 'progress'; done: number; total: number }
   | { id: number; type: 'history'; history: FolioHistory }
   | { id: number; type: 'comparison'; comparison: Comparison }
   | { id: number; type: 'error'; message: string };
@@ -36,3 +58,25 @@ export const UNSOLICITED = 0;
 
 /** The largest `n` one step command may ask for. */
 export const MAX_STEPS_PER_COMMAND = 1_000_000;
+
+/** The furthest step a seek may go to (the engine's limit). */
+export const MAX_SEEK_STEP = 10_000_000;
+
+/** The kinds of event a run can stop at: the engine's names, with what the UI calls them. */
+export const RUN_KINDS = [
+  { kind: 'aging', label: 'aging (inc_max_seq)' },
+  { kind: 'kswapd-wake', label: 'kswapd wake-up' },
+  { kind: 'kswapd-sleep', label: 'kswapd sleep' },
+  { kind: 'refault', label: 'refault' },
+  { kind: 'eviction', label: 'eviction (evict_folios)' },
+  { kind: 'reclaim', label: 'reclaim round' },
+  { kind: 'oom', label: 'OOM kill' },
+] as const;
+
+export type RunKind = (typeof RUN_KINDS)[number]['kind'];
+
+/** Progress of a long command: `done` of `total` steps. */
+export interface Progress {
+  done: number;
+  total: number;
+}

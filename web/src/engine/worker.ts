@@ -27,7 +27,10 @@ scope.addEventListener('message', (event) => {
   queue = queue
     .then(() => host)
     .then(
-      (h) => scope.postMessage(h.handle(command)),
+      (h) =>
+        scope.postMessage(
+          h.handle(command, (progress) => scope.postMessage({ id: command.id, type: 'progress', ...progress })),
+        ),
       (error: unknown) =>
         scope.postMessage({ id: command.id, type: 'error', message: `engine not loaded: ${errorMessage(error)}` }),
     );

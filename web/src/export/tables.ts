@@ -7,6 +7,7 @@ import type { Counter, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { paramEntries } from '../scenario/params';
 import type { ComparisonTable } from '../views/comparison/model';
 import { counterRows } from '../views/counters/model';
+import { customDocument, isCustomRequest, runLabel } from '../scenario/custom';
 
 /** The run a file was exported from. */
 export interface ExportedRun {
@@ -20,7 +21,7 @@ export interface ExportedRun {
 
 /** A file name for this run: scenario[-variant]-seed-step (or -comparison) and the extension. */
 export function exportFileName(request: ScenarioRequest, what: number | 'comparison', extension: string): string {
-  const parts = [request.name, request.variant, String(request.seed), String(what)].filter((p) => p !== undefined && p !== '');
+  const parts = [runLabel(request), request.variant, String(request.seed), String(what)].filter((p) => p !== undefined && p !== '');
   return `${parts.join('-').replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
 }
 
@@ -89,7 +90,9 @@ function comparisonData(table: ComparisonTable) {
 export function exportJson(run: ExportedRun, comparison: ComparisonTable | null): string {
   const rows = counterRows(run.counters, run.previous?.counters ?? null);
   const document = {
-    scenario: run.request.name,
+    scenario: runLabel(run.request),
+    // A custom scenario's whole document (what `reclaim-sim run FILE.json` reads).
+    ...(isCustomRequest(run.request) ? { custom: customDocument(run.request) } : {}),
     ...(run.request.variant !== undefined ? { variant: run.request.variant } : {}),
     seed: run.request.seed,
     params: Object.fromEntries(paramEntries(run.request).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),

@@ -6,6 +6,9 @@
 //   JSON    = {"scenario":"mglru-basic","seed":1,"params":{"memory_max":2048},
 //              "step":25,"previous":24,"tab":"lru"}
 //             (+ "variant", "comparison": {"seed","params"}, "folio", "lruvec" when set)
+//             (+ "compare": {"variants": ["before","after"], "step": 20} in compare mode)
+//   a custom scenario (custom.ts): "scenario": "custom", "custom": {...the document...}
+//             and no "params", "variant" or "comparison"
 //
 // The compression is the browser's own (CompressionStream 'deflate-raw').
 // The check is the CRC-32 that CompressionStream('gzip') writes in its
@@ -18,6 +21,8 @@
 // (browsers and Node >= 20).
 import { MAX_STEPS_PER_COMMAND } from '../engine/protocol';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { customDocument, isCustomRequest } from './custom';
+import { LinkProblem, checksum, fail, fromBase64Url, inflate, pipe, toBase64Url } from './shareBytes';
 import { makeRequest, paramEntries } from './params';
 import { PARAM_NAME_PATTERN, RESERVED_KEYS, SCENARIO_NAME_PATTERN } from './url';
 
@@ -30,12 +35,13 @@ export type ShareTab = (typeof SHARE_TABS)[number];
 export const MAX_SHARED_STEP = MAX_STEPS_PER_COMMAND;
 /** Longest payload read, in characters (a link is a few hundred). */
 export const MAX_PAYLOAD_CHARS = 4096;
+/** The `scenario` of a link that carries a custom scenario's document in `custom`. */
+export const CUSTOM_SCENARIO = 'custom';
 /** Largest JSON a payload may inflate to, in bytes. */
 export const MAX_JSON_BYTES = 16 * 1024;
 /** Longest folio or lruvec key read. */
 const MAX_KEY_CHARS = 200;
 const CHECK_BYTES = 4;
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 /** What a shared link reproduces: the run, how far it was stepped, and what was on screen. */
 export interface SharedView {
@@ -52,6 +58,16 @@ export interface SharedView {
   folio?: string;
   /** The lruvec chosen from the list when there are many. */
   lruvec?: string;
+  /** Compare mode: the two variants stepped side by side, and their step. */
+  compare?: CompareView;
+}
+
+/** Compare mode as a link keeps it. */
+export interface CompareView {
+  /** The variants on the left and on the right. */
+  variants: [string, string];
+  /** The step both sides were at. */
+  step: number;
 }
 
 export type SharedLink =
@@ -60,68 +76,6 @@ export type SharedLink =
   | { kind: 'ok'; view: SharedView }
   /** What is wrong with the link, naming the part ("bad base64: ..."). */
   | { kind: 'error'; problem: string };
-
-/** A problem with a link; the message names it. */
-class LinkProblem extends Error {}
-
-const fail = (message: string): never => {
-  throw new LinkProblem(message);
-};
-
-// ---------- bytes ----------
-
-async function pipe(bytes: Uint8Array, through: CompressionStream | DecompressionStream): Promise<Uint8Array> {
-  return new Uint8Array(await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(through)).arrayBuffer());
-}
-
-/** The CRC-32 of `bytes` as the gzip trailer stores it (little-endian). */
-async function checksum(bytes: Uint8Array): Promise<Uint8Array> {
-  const gzip = await pipe(bytes, new CompressionStream('gzip'));
-  // RFC 1952: the member ends with CRC32 then ISIZE, four bytes each.
-  return gzip.slice(gzip.length - 8, gzip.length - 4);
-}
-
-/** Inflates raw deflate data, refusing output larger than `limit` bytes. */
-async function inflate(bytes: Uint8Array, limit: number): Promise<Uint8Array> {
-  const reader = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch (error) {
-      return fail(`bad deflate: the payload does not inflate (${error instanceof Error ? error.message : String(error)})`);
-    }
-    if (chunk.done) break;
-    total += chunk.value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      return fail(`payload too large: it inflates to more than ${limit} bytes`);
-    }
-    chunks.push(chunk.value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text: string): Uint8Array {
-  if (!BASE64URL.test(text)) fail('bad base64: the payload (s=) may hold only A-Z, a-z, 0-9, "-" and "_"');
-  if (text.length % 4 === 1) fail(`bad base64: no base64 text is ${text.length} characters long (the link was cut?)`);
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
 
 // ---------- the JSON ----------
 
@@ -166,13 +120,36 @@ function keyOf(value: unknown, field: string): string {
   return value;
 }
 
-const FIELDS = ['scenario', 'seed', 'params', 'variant', 'step', 'previous', 'tab', 'comparison', 'folio', 'lruvec'];
+const FIELDS = ['scenario', 'seed', 'params', 'variant', 'step', 'previous', 'tab', 'comparison', 'folio', 'lruvec', 'compare', 'custom'];
+
+function compareOf(value: unknown): CompareView {
+  if (!isObject(value)) return fail('compare: not an object');
+  for (const key of Object.keys(value)) if (key !== 'variants' && key !== 'step') fail(`compare: unknown field ${JSON.stringify(key)}`);
+  const { variants } = value;
+  if (!Array.isArray(variants) || variants.length !== 2) return fail('compare.variants: not a pair of variant names');
+  const pair: [string, string] = [
+    nameOf(variants[0], 'compare.variants[0]', 'a variant name'),
+    nameOf(variants[1], 'compare.variants[1]', 'a variant name'),
+  ];
+  return { variants: pair, step: wholeNumber(value.step, 'compare.step', MAX_SHARED_STEP, 'a step') };
+}
+
+/** The request name of a custom scenario's document (checked for form only; the engine validates it). */
+function customNameOf(json: Record<string, unknown>): string {
+  if (json.scenario !== CUSTOM_SCENARIO) fail(`scenario: a link with a custom scenario names it ${JSON.stringify(CUSTOM_SCENARIO)}`);
+  if (!isObject(json.custom)) return fail('custom: not a scenario document (a JSON object)');
+  if (json.variant !== undefined || json.comparison !== undefined) fail('custom: a custom scenario has no variant or comparison');
+  if (json.params !== undefined && (!isObject(json.params) || Object.keys(json.params).length > 0)) {
+    fail('custom: a custom scenario takes no parameters');
+  }
+  return JSON.stringify(json.custom);
+}
 
 /** Checks the decoded JSON field by field; throws a LinkProblem naming the first bad one. */
 function viewOf(json: unknown): SharedView {
   if (!isObject(json)) return fail('bad JSON: the payload is not an object');
   for (const key of Object.keys(json)) if (!FIELDS.includes(key)) fail(`unknown field ${JSON.stringify(key)}`);
-  const name = nameOf(json.scenario, 'scenario', 'a scenario name');
+  const name = json.custom !== undefined ? customNameOf(json) : nameOf(json.scenario, 'scenario', 'a scenario name');
   const seed = seedOf(json.seed, 'seed');
   const params = paramsOf(json.params ?? {}, 'params');
   const variant = json.variant === undefined ? undefined : nameOf(json.variant, 'variant', 'a variant name');
@@ -195,6 +172,7 @@ function viewOf(json: unknown): SharedView {
   }
   if (json.folio !== undefined) view.folio = keyOf(json.folio, 'folio');
   if (json.lruvec !== undefined) view.lruvec = keyOf(json.lruvec, 'lruvec');
+  if (json.compare !== undefined) view.compare = compareOf(json.compare);
   return view;
 }
 
@@ -204,7 +182,11 @@ const sortedParams = (request: ScenarioRequest) =>
 /** The JSON a view is written as (fields in a stable order, parameters sorted). */
 function jsonOf(view: SharedView): Record<string, unknown> {
   const { request } = view;
-  const json: Record<string, unknown> = { scenario: request.name, seed: request.seed, params: sortedParams(request) };
+  const custom = isCustomRequest(request) ? customDocument(request) : null;
+  if (isCustomRequest(request) && !custom) throw new RangeError('cannot share this view: its custom scenario is not a JSON object');
+  const json: Record<string, unknown> = custom
+    ? { scenario: CUSTOM_SCENARIO, custom, seed: request.seed }
+    : { scenario: request.name, seed: request.seed, params: sortedParams(request) };
   if (request.variant !== undefined) json.variant = request.variant;
   json.step = view.step;
   if (view.previous !== undefined) json.previous = view.previous;
@@ -212,6 +194,7 @@ function jsonOf(view: SharedView): Record<string, unknown> {
   if (view.comparison) json.comparison = { seed: view.comparison.seed, params: sortedParams(view.comparison) };
   if (view.folio !== undefined) json.folio = view.folio;
   if (view.lruvec !== undefined) json.lruvec = view.lruvec;
+  if (view.compare) json.compare = { variants: [...view.compare.variants], step: view.compare.step };
   return json;
 }
 
@@ -239,7 +222,15 @@ export async function encodeSharedView(view: SharedView): Promise<string> {
     if (error instanceof LinkProblem) throw new RangeError(`cannot share this view: ${error.message}`);
     throw error;
   }
-  const query = new URLSearchParams({ v: String(SHARE_VERSION), s: await packPayload(JSON.stringify(json)) });
+  const text = JSON.stringify(json);
+  if (new TextEncoder().encode(text).length > MAX_JSON_BYTES) {
+    throw new RangeError(`cannot share this view: it is more than ${MAX_JSON_BYTES} bytes (save the scenario as a file instead)`);
+  }
+  const payload = await packPayload(text);
+  if (payload.length > MAX_PAYLOAD_CHARS) {
+    throw new RangeError(`cannot share this view: the link would be ${payload.length} characters (at most ${MAX_PAYLOAD_CHARS}); save the scenario as a file instead`);
+  }
+  const query = new URLSearchParams({ v: String(SHARE_VERSION), s: payload });
   return `?${query.toString()}`;
 }
 

@@ -4,6 +4,9 @@
 //   ?v=1&scenario=mglru-basic&seed=1&memory_max=2048
 //   ?v=1&scenario=kswapd-classzone&seed=1&variant=before&bursts=10
 //
+// `scenario` may also be a whole scenario document (JSON starting with "{",
+// custom.ts), which the engine runs as it is.
+//
 // `v` is this codec's version, `scenario`, `seed` and `variant` (which side
 // of an experiment is stepped; absent for a plain scenario, and in URLs
 // written before experiments existed) are reserved keys, every other key is
@@ -18,6 +21,7 @@
 //
 // DOM-free: it takes and returns strings and plain objects.
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { isCustomName, MAX_CUSTOM_CHARS } from './custom';
 import { makeRequest, paramEntries } from './params';
 
 /** The version this build writes and reads. Bump it when the meaning of a key changes. */
@@ -109,6 +113,8 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
   const scenario = single('scenario');
   if (scenario !== undefined) {
     if (SCENARIO_NAME_PATTERN.test(scenario)) name = scenario;
+    else if (isCustomName(scenario) && scenario.length <= MAX_CUSTOM_CHARS) name = scenario;
+    else if (isCustomName(scenario)) errors.push(`scenario: the custom scenario is longer than ${MAX_CUSTOM_CHARS} characters; using ${defaultScenario}`);
     else errors.push(`scenario: ${JSON.stringify(scenario)} is not a scenario name; using ${defaultScenario}`);
   }
 

@@ -7,7 +7,8 @@ import type { ExperimentInfo, Frame, ScenarioRequest } from '../engine/pkg/recla
 import { errorMessage } from '../engine/host';
 import { composeFigure, download, figurePng } from '../export/figure';
 import { comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun } from '../export/tables';
-import { encodeSharedView, type ShareTab, type SharedView } from '../scenario/share';
+import { runLabel } from '../scenario/custom';
+import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
 import type { ComparisonState } from '../useComparison';
 import { comparisonTable } from '../views/comparison/model';
 
@@ -25,6 +26,8 @@ export interface PageSnapshot {
   comparison: ComparisonState;
   selected: string | null;
   lruvec: string | null;
+  /** Compare mode, when it is on (its variants and step). */
+  compare?: CompareView;
 }
 
 /** The shared view of a snapshot. */
@@ -36,6 +39,7 @@ export function sharedViewOf(page: PageSnapshot): SharedView {
   if (page.experiment && compared && comparison.request?.name === request.name) view.comparison = comparison.request;
   if (page.selected) view.folio = page.selected;
   if (page.lruvec) view.lruvec = page.lruvec;
+  if (page.compare) view.compare = page.compare;
   return view;
 }
 
@@ -100,7 +104,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
     const container = document.getElementById(page.panelId);
     const { request, frame } = page;
     const variant = request.variant ? ` (${request.variant})` : '';
-    const heading = `${request.name}${variant} · seed ${request.seed} · step ${frame.step} · ${page.tabLabel}`;
+    const heading = `${runLabel(request)}${variant} · seed ${request.seed} · step ${frame.step} · ${page.tabLabel}`;
     const figure = container && composeFigure(container, heading);
     if (!figure) {
       setStatus('This view has no chart: export its numbers as CSV or JSON');

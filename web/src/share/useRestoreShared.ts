@@ -4,13 +4,14 @@
 // engine to the link's step (first to the step shown before it, so the
 // counters' Δ column matches too; the engine is deterministic, so this is
 // the same state), selects the tab and the lruvec, reruns the comparison the
-// link showed, and once the step is reached selects the folio. If the engine
-// refused the run (unknown scenario, parameter out of range), it has said
-// why and runs the default scenario; the rest of the link is then dropped.
+// link showed, opens compare mode as the link had it, and once the step is
+// reached selects the folio. If the engine refused the run (unknown
+// scenario, parameter out of range), it has said why and runs the default
+// scenario; the rest of the link is then dropped.
 import { useEffect, useRef } from 'react';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { completeRequest, findExperiment } from '../scenario/presets';
-import type { ShareTab, SharedView } from '../scenario/share';
+import type { CompareView, ShareTab, SharedView } from '../scenario/share';
 import { encodeScenarioUrl } from '../scenario/url';
 import type { Simulation } from '../useSimulation';
 
@@ -19,6 +20,8 @@ export interface RestoreTargets {
   chooseLruvec(key: string): void;
   select(page: string): void;
   runComparison(request: ScenarioRequest): void;
+  /** Opens compare mode with the link's variants, at its step. */
+  setCompare?(view: CompareView): void;
 }
 
 function sameRun(a: ScenarioRequest, b: ScenarioRequest): boolean {
@@ -50,6 +53,7 @@ export function useRestoreShared(view: SharedView | null, sim: Simulation, targe
       targets.setTab(view.tab);
       if (view.lruvec) targets.chooseLruvec(view.lruvec);
       if (view.comparison && findExperiment(scenarios, request.name)) targets.runComparison(view.comparison);
+      if (view.compare && findExperiment(scenarios, request.name)) targets.setCompare?.(view.compare);
       // Commands run in order: the step shown before, then the link's step.
       const first = view.previous ?? view.step;
       if (first > frame.step) step(first - frame.step);

@@ -1,6 +1,6 @@
 // /proc/vmstat as the engine counts it: kernel names, kernel order, and the
 // change since the previous frame shown.
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { Counter } from '../../engine/pkg/reclaim_core';
 import { formatCount, formatDelta } from '../../util/format';
 import { counterRows } from './model';
@@ -14,6 +14,8 @@ export interface CountersTableProps {
 
 export function CountersTable({ counters, previous, stepsSincePrevious }: CountersTableProps) {
   const [hideZero, setHideZero] = useState(false);
+  // Compare mode shows two of these: ids of their own.
+  const headingId = useId();
   const rows = useMemo(() => counterRows(counters, previous), [counters, previous]);
   const shown = hideZero ? rows.filter((r) => r.value !== 0 || (r.delta ?? 0) !== 0) : rows;
   const deltaNote =
@@ -22,9 +24,9 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
       : `Δ: change over the last ${stepsSincePrevious === 1 ? 'step' : `${formatCount(stepsSincePrevious)} steps`}`;
 
   return (
-    <section className="card counters" aria-labelledby="counters-heading">
+    <section className="card counters" aria-labelledby={headingId}>
       <div className="card-header">
-        <h2 className="card-title" id="counters-heading">
+        <h2 className="card-title" id={headingId}>
           /proc/vmstat
         </h2>
         <label className="toggle">

@@ -1,0 +1,281 @@
+// Browser tests of the timeline controls: step back, scrubbing the timeline,
+// "Go to step", "Run to next" and the keyboard shortcuts, in headless
+// Chromium against the built site (dist/). Run after `vite build`:
+//   npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/controls.e2e.test.ts
+// Also prints (does not assert) how long seeking takes in a 100,000-step run.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { serveStatic, type StaticServer } from './static-server';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DIST = path.join(ROOT, 'dist');
+const SHOTS = path.join(ROOT, 'test-results');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** mglru-basic, light: a uniform reader over a file 4x memory.max and a small, slow heap (about 40 µs a step). */
+const LIGHT = '?v=1&scenario=mglru-basic&seed=1&reader_pattern=1&file_pages=8192&anon_pages=256&anon_rate=1000';
+
+let server: StaticServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+interface Opened {
+  page: Page;
+  /** Console errors and uncaught exceptions seen on the page (and its worker). */
+  problems: string[];
+}
+
+async function open(search = '', { ready = 'counters' }: { ready?: 'counters' | 'experiment' } = {}): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  contexts.push(context);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && problems.push(`worker: ${m.text()}`)));
+  await page.goto(new URL(search, server.url).href);
+  if (ready === 'experiment') await page.getByRole('button', { name: 'Run comparison', exact: true }).waitFor();
+  else await page.getByRole('table', { name: 'Counters' }).waitFor();
+  return { page, problems };
+}
+
+async function counters(page: Page): Promise<Record<string, number>> {
+  const rows = await page
+    .getByRole('table', { name: 'Counters' })
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [(tr as HTMLElement).dataset.counter, Number(tr.querySelector('td[data-value]')?.getAttribute('data-value'))]),
+    );
+  return Object.fromEntries(rows);
+}
+
+async function stepCount(page: Page): Promise<number> {
+  return Number((await page.getByTestId('step').textContent())?.replace(/,/g, ''));
+}
+
+async function waitForStep(page: Page, step: number, timeout?: number): Promise<void> {
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '') === String(n),
+    step,
+    { timeout },
+  );
+}
+
+/** Clicks a transport button once and waits for the step it leads to. */
+async function press(page: Page, name: 'Step forward' | 'Step back'): Promise<number> {
+  const before = await stepCount(page);
+  await page.getByRole('button', { name, exact: true }).click();
+  const after = before + (name === 'Step forward' ? 1 : -1);
+  await waitForStep(page, after);
+  return after;
+}
+
+async function goTo(page: Page, step: number, timeout?: number): Promise<void> {
+  await page.getByLabel('Go to step', { exact: true }).fill(String(step));
+  await page.getByRole('button', { name: 'Go', exact: true }).click();
+  await waitForStep(page, step, timeout);
+}
+
+/** The kernel functions in the event list of the step shown. */
+async function eventFunctions(page: Page): Promise<string[]> {
+  return page.locator('ol.event-list li[data-function]').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-function')!));
+}
+
+/**
+ * Sets the timeline slider to `step` the way dragging does (an input
+ * event) and returns the wall time until the page shows that step, in ms,
+ * measured in the page.
+ */
+async function scrub(page: Page, step: number): Promise<number> {
+  const ms = await page.evaluate(async (target) => {
+    const input = document.querySelector<HTMLInputElement>('input[type="range"][aria-valuetext]')!;
+    const shown = () => document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '') === String(target);
+    const began = performance.now();
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, String(target));
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise<void>((resolve) => {
+      const check = () => (shown() ? resolve() : requestAnimationFrame(check));
+      check();
+    });
+    return performance.now() - began;
+  }, step);
+  return ms;
+}
+
+beforeAll(async () => {
+  if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build` first');
+  mkdirSync(SHOTS, { recursive: true });
+  server = await serveStatic(DIST);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('Timeline controls', () => {
+  it('steps back to exactly the counters of the previous step, across checkpoints', async () => {
+    const { page, problems } = await open(LIGHT);
+    const back = page.getByRole('button', { name: 'Step back', exact: true });
+    expect(await back.isDisabled(), 'nothing before step 0').toBe(true);
+    const seen: Record<number, Record<string, number>> = { 0: await counters(page) };
+    for (let i = 0; i < 6; i++) seen[await press(page, 'Step forward')] = await counters(page);
+    expect(seen[6]).not.toEqual(seen[5]);
+    for (const step of [5, 4, 3]) {
+      expect(await press(page, 'Step back')).toBe(step);
+      expect(await counters(page), `counters at step ${step}`).toEqual(seen[step]);
+    }
+    // The engine keeps a checkpoint every 500 steps of this run: step back across the one at 2,000.
+    await goTo(page, 1998);
+    seen[1998] = await counters(page);
+    for (let i = 0; i < 4; i++) seen[await press(page, 'Step forward')] = await counters(page);
+    for (const step of [2001, 2000, 1999, 1998]) {
+      expect(await press(page, 'Step back')).toBe(step);
+      expect(await counters(page), `counters at step ${step}`).toEqual(seen[step]);
+    }
+    await press(page, 'Step forward');
+    expect(await counters(page)).toEqual(seen[1999]);
+    expect(problems).toEqual([]);
+  });
+
+  it('scrubs the timeline to the counters of stepping there', async () => {
+    const stepped = await open(LIGHT);
+    const seen: Record<number, Record<string, number>> = {};
+    for (let i = 0; i < 30; i++) seen[await press(stepped.page, 'Step forward')] = await counters(stepped.page);
+
+    const { page, problems } = await open(LIGHT);
+    await goTo(page, 45);
+    const timeline = page.getByRole('slider', { name: 'Timeline' });
+    expect(await timeline.getAttribute('max')).toBe('45');
+    for (const step of [12, 30, 1, 29]) {
+      await timeline.fill(String(step));
+      await waitForStep(page, step);
+      expect(await counters(page), `counters at step ${step}`).toEqual(seen[step]);
+      expect(await timeline.inputValue()).toBe(String(step));
+    }
+    // The slider's end stays at the furthest step reached.
+    expect(await timeline.getAttribute('max')).toBe('45');
+    // From the keyboard, the focused slider moves one step at a time.
+    await timeline.focus();
+    await page.keyboard.press('ArrowRight');
+    await waitForStep(page, 30);
+    expect(await counters(page)).toEqual(seen[30]);
+    await page.screenshot({ path: path.join(SHOTS, 'controls-timeline.png') });
+    expect([...stepped.problems, ...problems]).toEqual([]);
+  });
+
+  it('runs to the next aging and stops on it', async () => {
+    // The default mglru-basic (the light reader evicts without ever aging): first at step 296 for seed 1.
+    const { page, problems } = await open('?v=1&scenario=mglru-basic&seed=1');
+    await page.getByLabel('Stop at', { exact: true }).selectOption('aging');
+    await page.getByRole('button', { name: 'Run to next', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="step"]')?.textContent !== '0');
+    const first = await stepCount(page);
+    expect(await eventFunctions(page)).toContain('inc_max_seq');
+    // The first one: the step before had none.
+    await press(page, 'Step back');
+    expect(await eventFunctions(page)).not.toContain('inc_max_seq');
+    await press(page, 'Step forward');
+    // And the next one after it.
+    await page.getByRole('button', { name: 'Run to next', exact: true }).click();
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '')) > n, first);
+    expect(await eventFunctions(page)).toContain('inc_max_seq');
+    expect(problems).toEqual([]);
+  });
+
+  it('runs to the next kswapd sleep and stops on it', async () => {
+    const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1', { ready: 'experiment' });
+    await page.getByRole('tab', { name: /^System/ }).click();
+    await page.getByLabel('Stop at', { exact: true }).selectOption('kswapd-sleep');
+    await page.getByRole('button', { name: 'Run to next', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="step"]')?.textContent !== '0');
+    const event = page.locator('ol.event-list li[data-function="kswapd_try_to_sleep"]', { hasText: 'asleep until wakeup_kswapd' });
+    expect(await event.count()).toBeGreaterThan(0);
+    const stopped = await stepCount(page);
+    await press(page, 'Step back');
+    expect(await page.locator('ol.event-list li', { hasText: 'asleep until wakeup_kswapd' }).count(), 'the step before').toBe(0);
+    await press(page, 'Step forward');
+    expect(await stepCount(page)).toBe(stopped);
+    await page.screenshot({ path: path.join(SHOTS, 'controls-kswapd-sleep.png') });
+    expect(problems).toEqual([]);
+  });
+
+  it('answers the keyboard: → steps, ← steps back, Space plays and pauses, not while typing', async () => {
+    const { page, problems } = await open(LIGHT);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    await waitForStep(page, 3);
+    await page.keyboard.press('ArrowLeft');
+    await waitForStep(page, 2);
+    const pause = page.getByRole('button', { name: 'Pause', exact: true });
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '')) >= 6);
+    expect(await pause.isEnabled()).toBe(true);
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => (document.querySelector('button[title^="Run continuously"]') as HTMLButtonElement | null)?.disabled === false);
+    await page.waitForTimeout(300);
+    const stopped = await stepCount(page);
+    await page.waitForTimeout(400);
+    expect(await stepCount(page)).toBe(stopped);
+    // In the "Go to step" field and the event kind's select, the keys belong to them.
+    const field = page.getByLabel('Go to step', { exact: true });
+    await field.focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press(' ');
+    await page.getByLabel('Stop at', { exact: true }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForTimeout(300);
+    expect(await stepCount(page)).toBe(stopped);
+    expect(await pause.isDisabled()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('goes to step 100,000 with a progress bar, then seeks anywhere in it (timings printed)', { timeout: 300_000 }, async () => {
+    const { page, problems } = await open(LIGHT);
+    await page.getByLabel('Go to step', { exact: true }).fill('100000');
+    const began = Date.now();
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    const progress = page.getByRole('progressbar');
+    await progress.waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(SHOTS, 'controls-progress.png') });
+    await waitForStep(page, 100_000, 240_000);
+    const runMs = Date.now() - began;
+    expect(await progress.count(), 'the progress bar is gone').toBe(0);
+    expect(await page.getByRole('slider', { name: 'Timeline' }).getAttribute('max')).toBe('100000');
+
+    // Seeks to steps spread over the run, in an order that jumps back and forth.
+    const targets = [73_421, 12_007, 99_999, 50_000, 1, 88_888, 31_337, 64_000, 5_555, 99_000, 42_424, 77_777];
+    const times: number[] = [];
+    for (const target of targets) {
+      times.push(await scrub(page, target));
+      expect(await stepCount(page)).toBe(target);
+    }
+    const sorted = [...times].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    console.log(
+      `[seek] light mglru-basic, 100,000-step run reached in ${(runMs / 1000).toFixed(1)} s; ` +
+        `seek to a step (slider input to the step shown): median ${median.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms, ` +
+        `min ${sorted[0]!.toFixed(0)} ms over ${times.length} seeks (${times.map((t) => t.toFixed(0)).join(', ')})`,
+    );
+    // And the counters there are those of stepping there: one step forward and back agree.
+    const at = await counters(page);
+    await press(page, 'Step forward');
+    await press(page, 'Step back');
+    expect(await counters(page)).toEqual(at);
+    await page.screenshot({ path: path.join(SHOTS, 'controls.png') });
+    expect(problems).toEqual([]);
+  });
+});

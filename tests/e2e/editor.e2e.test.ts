@@ -1,0 +1,320 @@
+// Browser tests of the scenario editor and compare mode: the built site
+// (dist/) in headless Chromium. Run alone with
+//   npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/editor.e2e.test.ts
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { serveStatic, type StaticServer } from './static-server';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DIST = path.join(ROOT, 'dist');
+const SHOTS = path.join(ROOT, 'test-results');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let server: StaticServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+interface Opened {
+  page: Page;
+  /** Console errors and uncaught exceptions seen on the page (and its workers). */
+  problems: string[];
+}
+
+interface OpenOptions {
+  colorScheme?: 'light' | 'dark';
+  /** What shows that the page is up: the counters (default), or an experiment's page (its comparison tab hides them). */
+  ready?: 'counters' | 'experiment';
+  clipboard?: boolean;
+}
+
+async function open(search = '', { ready = 'counters', clipboard, ...options }: OpenOptions = {}): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...options });
+  contexts.push(context);
+  if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && problems.push(`worker: ${m.text()}`)));
+  await page.goto(new URL(search, server.url).href);
+  if (ready === 'experiment') await page.getByRole('button', { name: 'Run comparison', exact: true }).waitFor();
+  else await page.getByRole('table', { name: 'Counters' }).waitFor();
+  return { page, problems };
+}
+
+/** The counters of one table: name -> value. */
+async function counters(scope: Page | Locator): Promise<Record<string, number>> {
+  const rows = await scope
+    .getByRole('table', { name: 'Counters' })
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [(tr as HTMLElement).dataset.counter, Number(tr.querySelector('td[data-value]')?.getAttribute('data-value'))]),
+    );
+  return Object.fromEntries(rows);
+}
+
+async function waitForText(locator: Locator, text: string): Promise<void> {
+  await expect.poll(async () => (await locator.textContent())?.replace(/,/g, ''), { timeout: 30_000 }).toBe(text);
+}
+
+/** An editor input by its field's path in the scenario document. */
+const input = (page: Page, field: string) => page.locator(`.scenario-editor [data-field="${field}"]`);
+
+/** The message an input names with aria-describedby ("" when there is none). */
+async function messageOf(field: Locator): Promise<string> {
+  const id = await field.getAttribute('aria-describedby');
+  expect(id, 'the input names its message').toBeTruthy();
+  return (await field.page().locator(`[id="${id}"] .problem`).allTextContents()).join(' ');
+}
+
+async function expectMessage(field: Locator, text: string | RegExp): Promise<void> {
+  await expect.poll(() => messageOf(field), { timeout: 10_000 }).toMatch(text);
+  expect(await field.getAttribute('aria-invalid')).toBe('true');
+}
+
+async function expectNoMessage(field: Locator): Promise<void> {
+  await expect.poll(() => messageOf(field), { timeout: 10_000 }).toBe('');
+  expect(await field.getAttribute('aria-invalid')).toBeNull();
+}
+
+async function openEditor(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Edit scenario', exact: true }).click();
+  await page.getByRole('button', { name: 'Run scenario', exact: true }).waitFor();
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await serveStatic(DIST);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+});
+
+afterEach(async () => {
+  while (contexts.length > 0) await contexts.pop()!.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  expect(server?.missing ?? []).toEqual([]);
+});
+
+describe('scenario editor', () => {
+  it('marks a bad value next to its field, and runs the scenario once it is fixed', async () => {
+    const { page, problems } = await open('', { clipboard: true });
+    await openEditor(page);
+    const pages = input(page, 'nodes[0].zones[0].pages');
+    const path0 = input(page, 'memcgs[0].path');
+
+    // The page's own check: not a whole number.
+    await pages.fill('12.5');
+    await expectMessage(pages, 'a whole number ≥ 0');
+    // The engine's check (validateScenario): a zone of 10 pages, and a memcg path that is not one.
+    await pages.fill('10');
+    await expectMessage(pages, '10 is out of range 64..=16777216');
+    await path0.fill('job');
+    await expectMessage(path0, /"job" is not a cgroup path/);
+    // Its workloads now name a memcg that does not exist: the engine says so next to each one's memcg.
+    await expectMessage(input(page, 'workloads[0].memcg'), /memcg "\/job" is not defined/);
+    await page.screenshot({ path: path.join(SHOTS, 'editor-invalid.png'), fullPage: true });
+
+    // Running it is refused, the page keeps running what it ran.
+    await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
+    await expect.poll(() => page.getByTestId('editor-status').textContent()).toMatch(/cannot run this scenario/);
+    expect(await page.getByTestId('scenario-title').textContent()).toContain('mglru-basic');
+
+    await pages.fill('8192');
+    await path0.fill('/job');
+    await input(page, 'memcgs[0].memoryMax').fill('1000');
+    await input(page, 'name').fill('editor-test');
+    await expectNoMessage(pages);
+    await expectNoMessage(path0);
+    await expectNoMessage(input(page, 'workloads[0].memcg'));
+    await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
+
+    // The main engine runs it: its title, its memory.max, and it steps.
+    await waitForText(page.getByTestId('scenario-title'), 'My scenario custom scenario');
+    expect(await page.getByTestId('memory-max').first().textContent()).toBe('1,000');
+    const button = page.getByRole('group', { name: 'Simulation controls' }).getByRole('button', { name: 'Step forward', exact: true });
+    for (let i = 0; i < 3; i++) await button.click();
+    await waitForText(page.getByTestId('step'), '3');
+    const after = await counters(page);
+    expect(after.pgfault).toBeGreaterThan(0);
+    // The address bar carries the scenario, so a reload runs it again.
+    expect(decodeURIComponent(new URL(page.url()).search)).toContain('"name":"editor-test"');
+    await page.reload();
+    await page.getByRole('table', { name: 'Counters' }).waitFor();
+    await waitForText(page.getByTestId('scenario-title'), 'My scenario custom scenario');
+    await page.screenshot({ path: path.join(SHOTS, 'editor-running.png'), fullPage: true });
+
+    // Copy link carries it too: the same scenario, at the same step, with the same counters.
+    await page.getByRole('group', { name: 'Simulation controls' }).getByRole('button', { name: 'Step forward', exact: true }).click();
+    await waitForText(page.getByTestId('step'), '1');
+    await page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    await page.getByRole('status').getByText('Link copied').waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toMatch(/\?v=2&s=[A-Za-z0-9_-]+$/);
+    const second = await open(new URL(link).search);
+    await waitForText(second.page.getByTestId('step'), '1');
+    expect(await second.page.getByTestId('scenario-title').textContent()).toBe('My scenario custom scenario');
+    expect(await counters(second.page)).toEqual(await counters(page));
+    expect([...problems, ...second.problems]).toEqual([]);
+  });
+
+  it('reports a broken scenario file and keeps the editor as it was', async () => {
+    const { page, problems } = await open('', { colorScheme: 'dark' });
+    await openEditor(page);
+    const file = page.getByTestId('scenario-file');
+    const status = page.getByTestId('editor-status');
+
+    await file.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "name": ') });
+    await expect.poll(() => status.textContent()).toMatch(/^broken\.json is not a scenario file: scenario file: EOF while parsing/);
+    await file.setInputFiles({
+      name: 'shape.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(
+        JSON.stringify({ version: 1, name: 'x', seed: 1, stepNs: 1e6, durationNs: 1e7, nodes: [{ zones: [{ zone: 'Normal' }] }], workloads: [] }),
+      ),
+    });
+    await expect.poll(() => status.textContent()).toMatch(/^shape\.json is not a scenario file: nodes\[0\]\.zones\[0\]\.pages: missing field `pages`/);
+    await page.screenshot({ path: path.join(SHOTS, 'editor-broken-file-dark.png'), fullPage: true });
+    // Nothing was loaded.
+    expect(await input(page, 'name').inputValue()).toBe('my-scenario');
+
+    // A file the engine can read but not run opens, with its problems next to their fields.
+    const doc = {
+      version: 1,
+      name: 'from-file',
+      seed: 4,
+      stepNs: 10_000_000,
+      durationNs: 1_000_000_000,
+      nodes: [{ zones: [{ zone: 'Normal', pages: 8192 }] }],
+      memcgs: [{ path: '/a', memoryMax: 1024 }],
+      workloads: [{ name: 'w', memcg: '/a', pattern: { kind: 'zipf', s: 9 }, target: { kind: 'anon', pages: 2048 } }],
+    };
+    await file.setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+    await expect.poll(() => status.textContent()).toMatch(/^Loaded good\.json: 1 problem/);
+    expect(await input(page, 'name').inputValue()).toBe('from-file');
+    await expectMessage(input(page, 'workloads[0].pattern.s'), '9 is out of range (0, 5]');
+
+    // Saved, it is the engine's scenario file format, with what was edited.
+    await input(page, 'workloads[0].pattern.s').fill('1.2');
+    await expectNoMessage(input(page, 'workloads[0].pattern.s'));
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save scenario file', exact: true }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('from-file.json');
+    const saved = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(saved).toEqual({
+      ...doc,
+      swapPages: 0,
+      workloads: [{ ...doc.workloads[0], pattern: { kind: 'zipf', s: 1.2 }, target: { kind: 'anon', pages: 2048, writePercent: 0 } }],
+      // Every switch is written out, at the engine's defaults here.
+      knobs: {
+        lruGenEnabled: true,
+        swappiness: 60,
+        kswapdClasszoneFix: true,
+        memcgLru: true,
+        proactiveBatch: 'decaying',
+        memcgFullWalk: false,
+        optimizeMultipleMemcgs: true,
+        refaultDistanceMglru: false,
+      },
+    });
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('compare mode', () => {
+  it('steps both variants in lock step, with their counters and the metric table', async () => {
+    const { page, problems } = await open('?v=1&scenario=multi-memcg-kswapd&seed=1', { ready: 'experiment', clipboard: true });
+    const toggle = page.getByRole('button', { name: 'Compare mode', exact: true });
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+
+    const mode = page.getByRole('region', { name: 'Compare mode' });
+    const left = mode.getByTestId('compare-side-0');
+    const right = mode.getByTestId('compare-side-1');
+    expect(await left.getAttribute('data-variant')).toBe('before');
+    expect(await right.getAttribute('data-variant')).toBe('after');
+    await waitForText(left.getByTestId('side-step'), '0');
+    await waitForText(right.getByTestId('side-step'), '0');
+    // The page's own controls stand still in compare mode: one control drives both sides.
+    const pageStep = page.getByRole('group', { name: 'Simulation controls' }).getByRole('button', { name: 'Step forward', exact: true });
+    expect(await pageStep.isDisabled()).toBe(true);
+
+    // Twenty clicks in a row (the counters of these variants part after step 17).
+    const controls = mode.getByRole('group', { name: 'Compare controls' });
+    const step = controls.getByRole('button', { name: 'Step forward', exact: true });
+    for (let i = 0; i < 20; i++) await step.click();
+    await waitForText(mode.getByTestId('compare-step'), '20');
+    expect(await left.getByTestId('side-step').textContent()).toBe('20');
+    expect(await right.getByTestId('side-step').textContent()).toBe('20');
+    expect(await page.getByTestId('step').textContent()).toBe('0');
+
+    // Same seed, different kernels: the counters differ (and not all of them).
+    const a = await counters(left);
+    const b = await counters(right);
+    expect(Object.keys(a)).toEqual(Object.keys(b));
+    const differ = Object.keys(a).filter((k) => a[k] !== b[k]);
+    expect(differ.length).toBeGreaterThan(0);
+    expect(differ.length).toBeLessThan(Object.keys(a).length);
+    expect(await mode.getByTestId('compare-diff').textContent()).toContain(`${differ.length} counter`);
+    // Each side draws its generations.
+    expect(await left.getByTestId('generations-chart').count()).toBeGreaterThan(0);
+    expect(await right.getByTestId('generations-chart').count()).toBeGreaterThan(0);
+
+    // The keyboard steps both too.
+    await page.locator('body').press('ArrowRight');
+    await waitForText(mode.getByTestId('compare-step'), '21');
+    expect(await left.getByTestId('side-step').textContent()).toBe('21');
+
+    // Play and pause: both sides move on together.
+    await controls.getByRole('combobox').selectOption('10');
+    await controls.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(async () => Number((await left.getByTestId('side-step').textContent())?.replace(/,/g, '')), { timeout: 30_000 }).toBeGreaterThan(40);
+    await controls.getByRole('button', { name: 'Pause', exact: true }).click();
+    // Once the commands in flight are answered, both sides stand at the same step.
+    await expect.poll(() => mode.getAttribute('aria-busy')).toBe('false');
+    const paused = await mode.getByTestId('compare-step').textContent();
+    expect(await left.getByTestId('side-step').textContent()).toBe(paused);
+    expect(await right.getByTestId('side-step').textContent()).toBe(paused);
+    expect(Number(paused!.replace(/,/g, '')) % 10).toBe(1);
+
+    // Below, the experiment's metric table.
+    const table = mode.getByRole('table', { name: 'Comparison' });
+    await table.waitFor({ timeout: 60_000 });
+    expect(await table.locator('tbody tr').count()).toBeGreaterThan(3);
+    await page.screenshot({ path: path.join(SHOTS, 'compare-mode.png'), fullPage: true });
+
+    // The zones of both sides.
+    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'System', exact: true }).click();
+    expect(await left.getByTestId('zone-chart').count()).toBeGreaterThan(0);
+    expect(await right.getByTestId('zone-chart').count()).toBeGreaterThan(0);
+
+    // Copy link keeps compare mode and its step.
+    await page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    await page.getByRole('status').getByText('Link copied').waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toMatch(/\?v=2&s=[A-Za-z0-9_-]+$/);
+    const second = await open(new URL(link).search, { ready: 'experiment', colorScheme: 'dark' });
+    const mode2 = second.page.getByRole('region', { name: 'Compare mode' });
+    await waitForText(mode2.getByTestId('compare-step'), paused!.replace(/,/g, ''));
+    expect(await counters(mode2.getByTestId('compare-side-0'))).toEqual(await counters(left));
+    expect(await counters(mode2.getByTestId('compare-side-1'))).toEqual(await counters(right));
+    expect(await second.page.getByRole('button', { name: 'Compare mode', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await second.page.screenshot({ path: path.join(SHOTS, 'compare-mode-dark.png'), fullPage: true });
+
+    // Off again: the page's own views and controls are back.
+    await toggle.click();
+    expect(await mode.count()).toBe(0);
+    expect(await pageStep.isDisabled()).toBe(false);
+    expect([...problems, ...second.problems]).toEqual([]);
+  });
+});

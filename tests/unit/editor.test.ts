@@ -1,0 +1,243 @@
+// The scenario editor's logic: draft <-> document, the page's checks, where
+// every message goes (the engine's ScenarioError fields mapped to the
+// editor's inputs), and reading scenario files, against the real engine's
+// validateScenario (the wasm-pack build in web/src/engine/pkg).
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import init, { Engine, validateScenario, type ScenarioCheck } from '../../web/src/engine/pkg/reclaim_core';
+import {
+  FORM_KEY,
+  draftProblems,
+  messagesByPlace,
+  msProblem,
+  parentKey,
+  placeField,
+  placesOf,
+  wholeProblem,
+} from '../../web/src/editor/checks';
+import { readScenarioFile, scenarioFileName, scenarioFileText } from '../../web/src/editor/file';
+import { docOf, draftOf, newMemcg, nextZone } from '../../web/src/editor/draft';
+import { templateDoc, type Draft, type ScenarioDoc } from '../../web/src/editor/model';
+import { customRequest } from '../../web/src/scenario/custom';
+
+const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
+const check = async (json: string): Promise<ScenarioCheck> => validateScenario(json);
+
+beforeAll(async () => {
+  await init({ module_or_path: readFileSync(WASM) });
+});
+
+const template = () => draftOf(templateDoc(1));
+const fieldsOf = (problems: readonly { field: string }[]) => problems.map((p) => p.field);
+/** The draft after a change. */
+const edit = (change: (d: Draft) => void): Draft => {
+  const d = structuredClone(template());
+  change(d);
+  return d;
+};
+
+describe('draft and document', () => {
+  it('the template runs in the engine, and survives the round trip through the draft', () => {
+    const doc = templateDoc(7);
+    expect(docOf(draftOf(doc))).toEqual(doc);
+    expect(validateScenario(JSON.stringify(doc))).toEqual({ readable: true, problems: [] });
+    const engine = new Engine(customRequest(doc, 7));
+    const frame = engine.step(20);
+    expect(frame.step).toBe(20);
+    expect(frame.seed).toBe(7);
+    expect(frame.lruvecs.map((l) => l.memcg)).toContain('/job');
+    engine.free();
+  });
+
+  it('times are edited in ms and written in ns; empty limits are "max"', () => {
+    const d = edit((d) => {
+      d.durationMs = '2500.5';
+      d.stepMs = '0.25';
+      d.memcgs[0]!.memoryMax = '';
+      d.memcgs[0]!.memoryHigh = '900';
+      d.workloads[1]!.startMs = '100';
+      d.workloads[1]!.stopMs = '';
+    });
+    const doc = docOf(d);
+    expect(doc.durationNs).toBe(2_500_500_000);
+    expect(doc.stepNs).toBe(250_000);
+    expect(doc.memcgs![0]).toEqual({ path: '/job', memoryHigh: 900 });
+    expect(doc.workloads[1]).toMatchObject({ startNs: 100_000_000 });
+    expect(doc.workloads[1]).not.toHaveProperty('stopNs');
+  });
+
+  it('keeps what the editor does not show from the document it started from', () => {
+    const doc: ScenarioDoc = {
+      ...templateDoc(1),
+      watermarkScaleFactor: 50,
+      minFreeKbytes: 1024,
+      memcgs: [{ path: '/job', memoryMax: 2048, swappiness: 10 }],
+      proactive: [{ memcg: '/job', pages: 64, startNs: 1_000_000, intervalNs: 1_000_000, count: 3 }],
+    };
+    doc.workloads[1] = { ...doc.workloads[1]!, gfp: 'normal', freeOnExit: true };
+    doc.workloads[0] = { ...doc.workloads[0]!, target: { kind: 'file', pages: 4096, op: 'read', file: 'shared' } };
+    const back = docOf(draftOf(doc));
+    expect(back.watermarkScaleFactor).toBe(50);
+    expect(back.minFreeKbytes).toBe(1024);
+    expect(back.memcgs![0]!.swappiness).toBe(10);
+    expect(back.proactive).toEqual(doc.proactive);
+    expect(back.workloads[1]).toMatchObject({ gfp: 'normal', freeOnExit: true });
+    expect(back.workloads[0]!.target).toMatchObject({ kind: 'file', file: 'shared' });
+    // Turned into a heap, the workload has no file any more.
+    const heap = docOf({ ...draftOf(doc), workloads: draftOf(doc).workloads.map((w, i) => (i === 0 ? { ...w, target: 'anon' as const } : w)) });
+    expect(heap.workloads[0]!.target).toEqual({ kind: 'anon', pages: 4096, writePercent: 0 });
+  });
+
+  it('new memcgs get a free path; a node offers the zones it lacks, lowest first', () => {
+    const d = template();
+    expect(newMemcg(d.memcgs).path).toBe('/memcg1');
+    expect(newMemcg([...d.memcgs, { ...newMemcg(d.memcgs) }]).path).toBe('/memcg2');
+    expect(nextZone([{ zone: 'Normal', pages: '1' }])).toBe('DMA');
+    expect(nextZone(['DMA', 'DMA32', 'Normal', 'Movable'].map((zone) => ({ zone: zone as 'DMA', pages: '1' })))).toBeNull();
+  });
+});
+
+describe("the page's checks", () => {
+  it('whole numbers, milliseconds and required values', () => {
+    expect(wholeProblem('12')).toBeNull();
+    expect(wholeProblem(' 12 ')).toBeNull();
+    expect(wholeProblem('')).toBe('required');
+    expect(wholeProblem('', 10, true)).toBeNull();
+    expect(wholeProblem('1.5')).toBe('a whole number ≥ 0');
+    expect(wholeProblem('-1')).toBe('a whole number ≥ 0');
+    expect(wholeProblem('1e3')).toBe('a whole number ≥ 0');
+    expect(wholeProblem('4294967296', 4_294_967_295)).toBe('at most 4,294,967,295');
+    expect(msProblem('0.000001')).toBeNull();
+    expect(msProblem('0.0000001')).toBe('at most 6 decimals (whole nanoseconds)');
+    expect(msProblem('abc')).toBe('a number of milliseconds ≥ 0');
+    expect(msProblem('', false)).toBe('required');
+  });
+
+  it('name each field by its path in the document, as the engine does', () => {
+    expect(draftProblems(template())).toEqual([]);
+    const d = edit((d) => {
+      d.name = ' ';
+      d.seed = 'x';
+      d.nodes[0]!.zones[0]!.pages = '';
+      d.memcgs[0]!.memoryLow = '1.5';
+      d.workloads[0]!.zipfS = 'lots';
+      d.workloads[1]!.rate = '-3';
+      d.knobs.swappiness = '';
+    });
+    expect(fieldsOf(draftProblems(d))).toEqual([
+      'name',
+      'seed',
+      'nodes[0].zones[0].pages',
+      'memcgs[0].memoryLow',
+      'workloads[0].pattern.s',
+      'workloads[1].rate',
+      'knobs.swappiness',
+    ]);
+  });
+
+  it('skip what the editor does not show (a zipf exponent without zipf, the stores of read())', () => {
+    const d = edit((d) => {
+      d.workloads[0]!.pattern = 'uniform';
+      d.workloads[0]!.zipfS = 'lots';
+      d.workloads[0]!.writePercent = 'some';
+    });
+    expect(draftProblems(d)).toEqual([]);
+    expect(docOf(d).workloads[0]).toMatchObject({ pattern: { kind: 'uniform' }, target: { kind: 'file', op: 'read' } });
+    expect(docOf(d).workloads[0]!.target).not.toHaveProperty('writePercent');
+  });
+});
+
+describe("where messages go (the engine's fields mapped to the inputs)", () => {
+  it('up the path to the nearest place, else the form', () => {
+    expect(parentKey('workloads[1].pattern.s')).toBe('workloads[1].pattern');
+    expect(parentKey('workloads[1].pattern')).toBe('workloads[1]');
+    expect(parentKey('workloads[1]')).toBe('workloads');
+    expect(parentKey('workloads')).toBe(FORM_KEY);
+    expect(parentKey('scenario file')).toBe(FORM_KEY);
+    const places = placesOf(template());
+    expect(placeField('nodes[0].zones[0].pages', places)).toBe('nodes[0].zones[0].pages');
+    expect(placeField('nodes[0].zones[0]', places)).toBe('nodes[0].zones');
+    expect(placeField('memcgs[0].swappiness', places)).toBe('memcgs[0]');
+    expect(placeField('workloads[9].memcg', places)).toBe('workloads');
+    expect(placeField('proactive[0].count', places)).toBe(FORM_KEY);
+    expect(placeField('param memory_max', places)).toBe(FORM_KEY);
+    // An input the editor does not show has no place: the nearest one takes the message.
+    expect(placeField('workloads[0].node', places)).toBe('workloads[0]');
+    expect(placeField('workloads[0].target.writePercent', places)).toBe('workloads[0].target');
+    expect(placeField('workloads[1].target.writePercent', places)).toBe('workloads[1].target.writePercent');
+  });
+
+  it("every engine problem of an edited draft lands on the input it names", () => {
+    const d = edit((d) => {
+      d.nodes[0]!.zones[0]!.pages = '10';
+      d.memcgs[0]!.path = 'job';
+      d.workloads[0]!.zipfS = '9';
+      d.knobs.swappiness = '300';
+      d.durationMs = '1';
+      d.stepMs = '10';
+    });
+    expect(draftProblems(d)).toEqual([]);
+    const result = validateScenario(JSON.stringify(docOf(d)));
+    expect(result.readable).toBe(true);
+    const places = placesOf(d);
+    const messages = messagesByPlace(result.problems, places);
+    expect(messages.get('nodes[0].zones[0].pages')).toBe('10 is out of range 64..=16777216');
+    expect(messages.get('memcgs[0].path')).toBe('"job" is not a cgroup path like /a or /a/b');
+    expect(messages.get('workloads[0].memcg')).toBe('memcg "/job" is not defined');
+    expect(messages.get('workloads[1].memcg')).toBe('memcg "/job" is not defined');
+    expect(messages.get('workloads[0].pattern.s')).toBe('9 is out of range (0, 5]');
+    expect(messages.get('knobs.swappiness')).toBe('300 is out of range 0..=200');
+    expect(messages.get('durationNs')).toMatch(/^1000000 is out of range stepNs\.\./);
+    // Every problem has a place of its own: none is left for the form.
+    expect(messages.has(FORM_KEY)).toBe(false);
+  });
+
+  it('a problem placed above its field says which field; the same message once', () => {
+    const places = new Set(['workloads']);
+    const m = messagesByPlace(
+      [
+        { field: 'workloads', message: 'a scenario needs at least one workload' },
+        { field: 'workloads[3].rate', message: 'too fast' },
+        { field: 'workloads[3].rate', message: 'too fast' },
+        { field: 'version', message: 'version 2 is not supported' },
+      ],
+      places,
+    );
+    expect(m.get('workloads')).toBe('a scenario needs at least one workload; workloads[3].rate: too fast');
+    expect(m.get(FORM_KEY)).toBe('version: version 2 is not supported');
+  });
+});
+
+describe('scenario files', () => {
+  it('a broken file says what is wrong with it', async () => {
+    const bad = async (text: string) => {
+      const read = await readScenarioFile('f.json', text, check);
+      if (read.ok) throw new Error('expected a broken file');
+      return read.message;
+    };
+    expect(await bad('')).toBe('f.json is not a scenario file: it is empty');
+    expect(await bad('{"version": 1,')).toMatch(/^f\.json is not a scenario file: scenario file: EOF while parsing/);
+    expect(await bad('[1]')).toBe('f.json is not a scenario file: scenario file: a scenario file is a JSON object');
+    const doc = templateDoc(1) as unknown as Record<string, unknown>;
+    expect(await bad(JSON.stringify({ ...doc, nodes: [{ zones: [{ zone: 'Normal' }] }] }))).toBe(
+      'f.json is not a scenario file: nodes[0].zones[0].pages: missing field `pages`',
+    );
+    expect(await bad(JSON.stringify({ ...doc, knobs: { memcgLRU: true } }))).toMatch(/^f\.json is not a scenario file: knobs\.memcgLRU: unknown field `memcgLRU`/);
+    expect(await bad(JSON.stringify({ ...doc, seed: 'one' }))).toMatch(/^f\.json is not a scenario file: seed: invalid type: string "one"/);
+    const failing = async () => {
+      throw new Error('no engine');
+    };
+    expect(await readScenarioFile('f.json', '{}', failing)).toEqual({ ok: false, message: 'f.json could not be checked: no engine' });
+  });
+
+  it('a readable file opens with the problems the engine finds; a saved one reads back the same', async () => {
+    const doc = { ...templateDoc(3), name: 'from file' };
+    doc.workloads = [{ ...doc.workloads[0]!, pattern: { kind: 'zipf', s: 9 } }];
+    const read = await readScenarioFile('mine.json', scenarioFileText(doc), check);
+    expect(read).toEqual({ ok: true, doc, problems: [{ field: 'workloads[0].pattern.s', message: '9 is out of range (0, 5]' }] });
+    expect(scenarioFileName(doc)).toBe('from_file.json');
+    expect(scenarioFileName({ name: '../..' })).toBe('scenario.json');
+    const good = await readScenarioFile('t.json', scenarioFileText(templateDoc(1)), check);
+    expect(good).toEqual({ ok: true, doc: templateDoc(1), problems: [] });
+  });
+});

@@ -1,0 +1,41 @@
+// The session reducer: which frame the counters' Δ compares with, the
+// furthest step reached, and a long command's progress.
+import { describe, expect, it } from 'vitest';
+import type { Frame } from '../../web/src/engine/pkg/reclaim_core';
+import { initialState, reducer, type SimulationState } from '../../web/src/simulationState';
+import { makeRequest } from '../../web/src/scenario/params';
+import { advanceHistories } from '../../web/src/views/history';
+
+const frame = (step: number) => ({ scenario: 's', seed: 1, step, timeNs: step * 10, nodes: [], pgstealCv: 0, events: [] }) as unknown as Frame;
+const histories = (step: number) => advanceHistories(null, frame(step));
+
+function started(step = 0): SimulationState {
+  return reducer(initialState, { type: 'started', request: makeRequest('s', 1), frame: frame(step), histories: histories(step) });
+}
+
+describe('the session reducer', () => {
+  it('compares with the frame before only when the run went forwards', () => {
+    let s = started();
+    s = reducer(s, { type: 'moved', frame: frame(5), histories: histories(5) });
+    expect(s.previous?.step).toBe(0);
+    s = reducer(s, { type: 'moved', frame: frame(40), histories: histories(40) });
+    expect([s.previous?.step, s.frame?.step, s.furthest]).toEqual([5, 40, 40]);
+    s = reducer(s, { type: 'moved', frame: frame(39), histories: histories(39) });
+    expect([s.previous, s.frame?.step, s.furthest]).toEqual([null, 39, 40]);
+    s = reducer(s, { type: 'moved', frame: frame(12), histories: histories(12) });
+    expect([s.previous, s.furthest]).toEqual([null, 40]);
+    s = reducer(s, { type: 'moved', frame: frame(13), histories: histories(13) });
+    expect([s.previous?.step, s.furthest]).toEqual([12, 40]);
+    // A new run starts the timeline again.
+    s = reducer(s, { type: 'started', request: makeRequest('s', 2), frame: frame(0), histories: histories(0) });
+    expect([s.previous, s.furthest]).toEqual([null, 0]);
+  });
+
+  it('shows a long command in progress until it ends, and not after a fatal error', () => {
+    let s = reducer(started(), { type: 'busy', busy: { label: 'Going to step 9', done: 3, total: 9 } });
+    expect(s.busy).toEqual({ label: 'Going to step 9', done: 3, total: 9 });
+    expect(reducer(s, { type: 'busy', busy: null }).busy).toBeNull();
+    s = reducer(s, { type: 'fatal', message: 'gone' });
+    expect([s.busy, s.phase]).toEqual([null, 'failed']);
+  });
+});

@@ -1,0 +1,162 @@
+// Compare mode: an experiment's two variants side by side, same seed and
+// parameters, stepped together by one set of controls, each side with the
+// same views and its counters; which counters differ; and below, the
+// experiment's table of metrics (what `reclaim-sim compare` prints).
+import { useId, useState } from 'react';
+import type { ExperimentInfo, ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { PauseIcon, PlayIcon, ResetIcon, StepIcon } from '../controls/icons';
+import { SPEEDS } from '../controls/StepControls';
+import type { ComparisonState } from '../useComparison';
+import { formatCount } from '../util/format';
+import { ComparisonView } from '../views/comparison/ComparisonView';
+import { lruvecKey } from '../views/generations/model';
+import { CompareSide, type CompareViewKey } from './CompareSide';
+import { differingCounters, pairStep } from './lockstep';
+import type { CompareMode as Mode } from './useCompareMode';
+import './compare.css';
+
+/** With more lruvecs than this, each side shows the one picked from a list. */
+const MAX_LRUVECS = 2;
+const VIEWS: readonly { key: CompareViewKey; label: string }[] = [
+  { key: 'lru', label: 'LRU' },
+  { key: 'system', label: 'System' },
+  { key: 'memcgs', label: 'Memcgs' },
+];
+/** Differing counters named in the summary before it says "and N more". */
+const NAMED_DIFFERENCES = 8;
+
+/** The button that turns compare mode on and off (an experiment's page only). */
+export function CompareToggle({ on, disabled, onToggle }: { on: boolean; disabled: boolean; onToggle(): void }) {
+  return (
+    <button
+      type="button"
+      className={`button compare-toggle${on ? ' on' : ''}`}
+      aria-pressed={on}
+      disabled={disabled}
+      title="Step two variants side by side, in lock step"
+      onClick={onToggle}
+    >
+      Compare mode
+    </button>
+  );
+}
+
+export interface CompareModeProps {
+  experiment: ExperimentInfo;
+  mode: Mode;
+  request: ScenarioRequest;
+  comparison: ComparisonState;
+  transitionMs: number;
+}
+
+export function CompareMode({ experiment, mode, request, comparison, transitionMs }: CompareModeProps) {
+  const id = useId();
+  const [view, setView] = useState<CompareViewKey>('lru');
+  const [lruvec, setLruvec] = useState<string | null>(null);
+  const { lockstep, variants } = mode;
+  const { state } = lockstep;
+  const running = state.status === 'running';
+  const step = pairStep(state);
+  const sides = state.sides;
+  const differing = sides ? differingCounters(sides[0].frame, sides[1].frame) : [];
+  const lruvecs = sides?.[0].frame.lruvecs ?? [];
+  if (!variants) return null;
+  return (
+    <section className="compare-mode" aria-label="Compare mode" aria-busy={state.inFlight > 0 || state.status === 'starting'} data-testid="compare-mode">
+      <div className="card compare-bar">
+        <div className="transport" role="group" aria-label="Compare controls">
+          <button type="button" className="button" disabled={!running} onClick={() => lockstep.step(1)} aria-keyshortcuts="ArrowRight" title="Advance both sides one step (→)">
+            <StepIcon />
+            Step forward
+          </button>
+          <button type="button" className="button primary" disabled={!running || state.playing} onClick={lockstep.play} aria-keyshortcuts="Space" title="Run both sides (Space)">
+            <PlayIcon />
+            Play
+          </button>
+          <button type="button" className="button" disabled={!running || !state.playing} onClick={lockstep.pause} aria-keyshortcuts="Space" title="Stop running (Space)">
+            <PauseIcon />
+            Pause
+          </button>
+          <button type="button" className="button" disabled={!running} onClick={lockstep.reset} title="Both sides back to step 0">
+            <ResetIcon />
+            Reset
+          </button>
+          <label className="speed">
+            <span>Speed</span>
+            <select value={mode.speed} disabled={!running} onChange={(e) => mode.setSpeed(Number(e.target.value))}>
+              {SPEEDS.map((s) => (
+                <option key={s} value={s}>
+                  {s === 1 ? '1 step' : `${s.toLocaleString('en-US')} steps`} / tick
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <dl className="clock">
+          <div>
+            <dt>Step (both)</dt>
+            <dd data-testid="compare-step">{step === null ? '–' : formatCount(step)}</dd>
+          </div>
+          <div>
+            <dt>Seed</dt>
+            <dd className="mono">{request.seed}</dd>
+          </div>
+        </dl>
+        <div className="segmented" role="group" aria-label="Compare view">
+          {VIEWS.map((v) => (
+            <button key={v.key} type="button" aria-pressed={view === v.key} onClick={() => setView(v.key)}>
+              {v.label}
+            </button>
+          ))}
+        </div>
+        {view === 'lru' && lruvecs.length > MAX_LRUVECS && (
+          <label className="compare-lruvec">
+            <span>Lruvec</span>
+            <select value={lruvec ?? lruvecKey(lruvecs[0]!)} onChange={(e) => setLruvec(e.target.value)}>
+              {lruvecs.map((l) => (
+                <option key={lruvecKey(l)} value={lruvecKey(l)}>
+                  {l.memcg} on node {l.node}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      {state.status === 'starting' && (
+        <p className="compare-status" role="status">
+          Starting {variants[0]} and {variants[1]}…
+        </p>
+      )}
+      {state.status === 'failed' && (
+        <p className="compare-status error" role="alert">
+          Compare mode stopped: {state.error}
+        </p>
+      )}
+      <p className="compare-diff" id={`${id}-diff`} data-testid="compare-diff" aria-live="polite">
+        {sides &&
+          (differing.length === 0
+            ? `At step ${formatCount(sides[0].frame.step)} the two sides' counters are the same.`
+            : `At step ${formatCount(sides[0].frame.step)}, ${differing.length} counter${differing.length === 1 ? ' differs' : 's differ'}: ` +
+              `${differing.slice(0, NAMED_DIFFERENCES).join(', ')}${differing.length > NAMED_DIFFERENCES ? `, and ${differing.length - NAMED_DIFFERENCES} more` : ''}.`)}
+      </p>
+      <div className="compare-sides">
+        {([0, 1] as const).map((i) => (
+          <CompareSide
+            key={i}
+            index={i}
+            side={sides?.[i] ?? null}
+            variant={variants[i]}
+            variants={experiment.variants}
+            onVariant={(v) => mode.chooseVariant(i, v)}
+            view={view}
+            lruvec={lruvec}
+            maxLruvecs={MAX_LRUVECS}
+            transitionMs={state.playing ? 0 : transitionMs}
+            disabled={state.status === 'starting'}
+          />
+        ))}
+      </div>
+      <ComparisonView experiment={experiment} state={comparison} current={request} />
+    </section>
+  );
+}

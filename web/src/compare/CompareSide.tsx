@@ -1,0 +1,113 @@
+// One side of compare mode: its variant (chosen here), its step, the view
+// picked for both sides (the generations or classic lists of an lruvec, the
+// zones and kswapd, the memcgs) and its counters.
+import { useId, useMemo } from 'react';
+import type { LruvecView, VariantInfo } from '../engine/pkg/reclaim_core';
+import { formatCount } from '../util/format';
+import { CountersTable } from '../views/counters/CountersTable';
+import { foliosByLruvec } from '../views/generations/folios';
+import { GenerationsView } from '../views/generations/GenerationsView';
+import { lruvecKey } from '../views/generations/model';
+import { KswapdTimeline } from '../views/kswapd/KswapdTimeline';
+import { MemcgLruView } from '../views/memcg-lru/MemcgLruView';
+import { MemcgsView } from '../views/memcg/MemcgsView';
+import { ZonesView } from '../views/zones/ZonesView';
+import type { Side } from './lockstep';
+
+export type CompareViewKey = 'lru' | 'system' | 'memcgs';
+
+const NO_SELECTION = () => {};
+
+export interface CompareSideProps {
+  index: 0 | 1;
+  side: Side | null;
+  variant: string;
+  variants: readonly VariantInfo[];
+  onVariant(variant: string): void;
+  view: CompareViewKey;
+  /** The lruvec shown (by lruvecKey), when there are more than a few. */
+  lruvec: string | null;
+  /** How many lruvecs are shown at most before one is picked. */
+  maxLruvecs: number;
+  transitionMs: number;
+  disabled: boolean;
+}
+
+/** The lruvecs a side shows: all of a few, else the chosen one (or the first). */
+export function shownLruvecs(lruvecs: readonly LruvecView[], chosen: string | null, max: number): LruvecView[] {
+  if (lruvecs.length <= max) return [...lruvecs];
+  const pick = lruvecs.find((l) => lruvecKey(l) === chosen) ?? lruvecs[0];
+  return pick ? [pick] : [];
+}
+
+export function CompareSide({ index, side, variant, variants, onVariant, view, lruvec, maxLruvecs, transitionMs, disabled }: CompareSideProps) {
+  const id = useId();
+  const frame = side?.frame ?? null;
+  const folios = useMemo(() => (frame ? foliosByLruvec(frame.lruvecs, frame.folios) : null), [frame]);
+  const about = variants.find((v) => v.name === variant)?.description ?? '';
+  const place = index === 0 ? 'Left' : 'Right';
+  return (
+    <section className="compare-side" aria-labelledby={`${id}-title`} data-testid={`compare-side-${index}`} data-variant={variant}>
+      <div className="card compare-side-head">
+        <h3 className="card-title" id={`${id}-title`}>
+          {place}: <span className="mono">{variant}</span>
+        </h3>
+        <label className="compare-variant">
+          <span>{place} variant</span>
+          <select value={variant} disabled={disabled} onChange={(e) => onVariant(e.target.value)}>
+            {variants.map((v) => (
+              <option key={v.name} value={v.name}>
+                {v.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="compare-side-step">
+          Step <strong data-testid="side-step">{frame ? formatCount(frame.step) : '–'}</strong>
+        </p>
+        <p className="hint compare-about">{about}</p>
+      </div>
+      {!side || !frame || !folios ? (
+        <div className="card placeholder">Starting…</div>
+      ) : (
+        <>
+          {view === 'lru' &&
+            shownLruvecs(frame.lruvecs, lruvec, maxLruvecs).map((l) => (
+              <GenerationsView
+                key={lruvecKey(l)}
+                lruvec={l}
+                folios={folios.get(lruvecKey(l)) ?? []}
+                selected={null}
+                onSelect={NO_SELECTION}
+                transitionMs={transitionMs}
+              />
+            ))}
+          {view === 'system' &&
+            frame.nodes.map((n, i) => (
+              <div className="node-group" key={n.node}>
+                {side.histories.kswapd[i] && (
+                  <KswapdTimeline node={n.node} track={side.histories.kswapd[i]} start={side.histories.start} end={side.histories.timeNs} />
+                )}
+                <ZonesView node={n} series={side.histories.zones} start={side.histories.start} end={side.histories.timeNs} />
+              </div>
+            ))}
+          {view === 'memcgs' && (
+            <>
+              {frame.memcgs.length > 0 ? (
+                <MemcgsView memcgs={frame.memcgs} cv={frame.pgstealCv} cvHistory={side.histories.cv} />
+              ) : (
+                <div className="card empty">No memcgs below the root.</div>
+              )}
+              {frame.nodes.map((n) => n.memcgLru && <MemcgLruView key={n.node} node={n.node} lru={n.memcgLru} transitionMs={transitionMs} />)}
+            </>
+          )}
+          <CountersTable
+            counters={frame.counters}
+            previous={side.previous?.counters ?? null}
+            stepsSincePrevious={side.previous ? frame.step - side.previous.step : null}
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,149 @@
+// Compare mode for the page: whether it is on (an experiment's page only),
+// which two variants it shows, the engines stepping them in lock step
+// (useLockstep), its keyboard (→ steps both, Space plays and pauses), and
+// the experiment's comparison table, run when compare mode opens on a run
+// whose table is not shown yet. A shared link brings it back with its step.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ExperimentInfo, ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { withoutVariant } from '../scenario/params';
+import type { CompareView } from '../scenario/share';
+import { encodeScenarioUrl } from '../scenario/url';
+import type { ComparisonState } from '../useComparison';
+import { defaultVariants, pairStep, runKey, sideRequests, type VariantPair } from './lockstep';
+import { useLockstep, type Lockstep } from './useLockstep';
+
+export interface CompareMode {
+  /** On, for the experiment now open. */
+  on: boolean;
+  variants: VariantPair | null;
+  lockstep: Lockstep;
+  speed: number;
+  setSpeed(speed: number): void;
+  toggle(): void;
+  chooseVariant(side: 0 | 1, variant: string): void;
+  /** Opens compare mode as a shared link had it (once the link's run is up). */
+  restore(view: CompareView): void;
+  /** What a link keeps of it (undefined when off or not up yet). */
+  view: CompareView | undefined;
+}
+
+interface Setting {
+  experiment: string;
+  variants: VariantPair;
+}
+
+function keyOf(request: ScenarioRequest | null): string | null {
+  if (!request) return null;
+  try {
+    return encodeScenarioUrl(withoutVariant(request));
+  } catch {
+    return null;
+  }
+}
+
+function isTyping(target: EventTarget | null, key: string): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return true;
+  if (target.getAttribute('role') === 'tab' && key.startsWith('Arrow')) return true;
+  return key === ' ' && target.tagName === 'BUTTON';
+}
+
+export function useCompareMode(
+  experiment: ExperimentInfo | undefined,
+  request: ScenarioRequest | null,
+  comparison: ComparisonState,
+  runComparison: (request: ScenarioRequest) => void,
+): CompareMode {
+  const [setting, setSetting] = useState<Setting | null>(null);
+  const [speed, setSpeed] = useState(1);
+  const lockstep = useLockstep(speed);
+  /** The step the next start goes to (a link's, or the pair's when a variant changes). */
+  const startStep = useRef(0);
+  const on = setting !== null && experiment !== undefined && setting.experiment === experiment.name;
+  const requestKey = keyOf(request);
+
+  // Another page (a scenario, another experiment) closes compare mode.
+  useEffect(() => {
+    if (setting && setting.experiment !== experiment?.name) setSetting(null);
+  }, [setting, experiment]);
+
+  // The engines follow the page's run (experiment, seed, parameters) and the chosen variants.
+  const { start, stop } = lockstep;
+  const runningKey = lockstep.state.key;
+  const requests = useMemo(
+    () => (on && request && setting ? sideRequests(request, setting.variants) : null),
+    // The request by its key: a new object for the same run does not restart the engines.
+    [on, requestKey, setting],
+  );
+  useEffect(() => {
+    if (!requests) {
+      if (runningKey !== null) stop();
+      return;
+    }
+    if (runKey(requests) === runningKey) return;
+    const step = startStep.current;
+    startStep.current = 0;
+    start(requests, step);
+  }, [requests, runningKey, start, stop]);
+
+  // The comparison table below, for this run.
+  const comparedKey = keyOf(comparison.request);
+  const comparing = comparison.status === 'running' || comparison.status === 'done';
+  useEffect(() => {
+    if (on && request && !(comparing && comparedKey === requestKey)) runComparison(withoutVariant(request));
+    // Only when compare mode opens or the run changes, not on every state of the comparison.
+  }, [on, requestKey]);
+
+  const toggle = useCallback(() => {
+    if (on) setSetting(null);
+    else if (experiment) {
+      startStep.current = 0;
+      setSetting({ experiment: experiment.name, variants: defaultVariants(experiment) });
+    }
+  }, [on, experiment]);
+
+  const current = pairStep(lockstep.state);
+  const chooseVariant = useCallback(
+    (side: 0 | 1, variant: string) => {
+      if (!setting) return;
+      const variants: VariantPair = [...setting.variants];
+      variants[side] = variant;
+      startStep.current = current ?? 0;
+      setSetting({ ...setting, variants });
+    },
+    [setting, current],
+  );
+
+  const restore = useCallback(
+    (view: CompareView) => {
+      if (!experiment) return;
+      startStep.current = view.step;
+      setSetting({ experiment: experiment.name, variants: [...view.variants] });
+    },
+    [experiment],
+  );
+
+  // Keyboard, while compare mode is on: → steps both sides, Space plays or pauses them.
+  const { step, play, pause } = lockstep;
+  const playing = lockstep.state.playing;
+  const running = lockstep.state.status === 'running';
+  useEffect(() => {
+    if (!on) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (!running || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target, event.key)) return;
+      if (event.key === 'ArrowRight') {
+        event.preventDefault();
+        step(1);
+      } else if (event.key === ' ') {
+        event.preventDefault();
+        if (playing) pause();
+        else play();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [on, running, playing, step, play, pause]);
+
+  const view = on && setting && current !== null ? { variants: setting.variants, step: current } : undefined;
+  return { on, variants: on && setting ? setting.variants : null, lockstep, speed, setSpeed, toggle, chooseVariant, restore, view };
+}

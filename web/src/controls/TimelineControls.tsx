@@ -1,0 +1,122 @@
+// The timeline: a slider over every step reached so far (scrubbing goes to
+// exactly the step under it: the engine restores a checkpoint and replays),
+// a field to go to any step, "Run to next" with the kind of event to stop
+// at, and the progress of a long seek or run.
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { MAX_SEEK_STEP, RUN_KINDS } from '../engine/protocol';
+import type { Busy } from '../simulationState';
+import { formatCount } from '../util/format';
+import './timeline.css';
+
+/** A run to the next event stops after this many steps if it finds none. */
+export const RUN_MAX_STEPS = 10_000;
+
+export interface TimelineControlsProps {
+  /** False while no engine is running. */
+  enabled: boolean;
+  /** The step shown. */
+  step: number;
+  /** The furthest step reached: the end of the slider. */
+  furthest: number;
+  busy: Busy | null;
+  onSeek(step: number): void;
+  onRunUntil(kind: string, label: string, maxSteps: number): void;
+}
+
+export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunUntil }: TimelineControlsProps) {
+  // While scrubbing, the slider shows where it was dragged until that step arrives.
+  const [dragged, setDragged] = useState<number | null>(null);
+  useEffect(() => {
+    if (dragged === step) setDragged(null);
+  }, [dragged, step]);
+  useEffect(() => {
+    if (!enabled) setDragged(null);
+  }, [enabled]);
+  const [goTo, setGoTo] = useState('');
+  const [kind, setKind] = useState<string>(RUN_KINDS[0].kind);
+  const ids = useId();
+  const end = Math.max(furthest, step);
+  const shown = dragged ?? step;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const target = Number(goTo);
+    if (goTo.trim() === '' || !Number.isInteger(target) || target < 0 || target > MAX_SEEK_STEP) return;
+    onSeek(target);
+  };
+  const label = RUN_KINDS.find((k) => k.kind === kind)?.label ?? kind;
+  const percent = busy && busy.total > 0 ? Math.floor((100 * busy.done) / busy.total) : 0;
+
+  return (
+    <div className="timeline-bar" role="group" aria-label="Timeline controls">
+      <div className="timeline-scrub">
+        <label htmlFor={`${ids}-range`} className="timeline-label">
+          Timeline
+        </label>
+        <input
+          id={`${ids}-range`}
+          type="range"
+          min={0}
+          max={end}
+          step={1}
+          value={shown}
+          disabled={!enabled || end === 0}
+          aria-valuetext={`step ${formatCount(shown)} of ${formatCount(end)}`}
+          onChange={(e) => {
+            const target = Number(e.target.value);
+            setDragged(target);
+            onSeek(target);
+          }}
+        />
+        <span className="timeline-end muted" data-testid="timeline-end">
+          {formatCount(end)} reached
+        </span>
+      </div>
+      <form className="timeline-goto" onSubmit={submit}>
+        <label htmlFor={`${ids}-goto`}>Go to step</label>
+        <input
+          id={`${ids}-goto`}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={MAX_SEEK_STEP}
+          step={1}
+          value={goTo}
+          placeholder={String(step)}
+          disabled={!enabled}
+          onChange={(e) => setGoTo(e.target.value)}
+        />
+        <button type="submit" className="button" disabled={!enabled || busy !== null || goTo.trim() === ''}>
+          Go
+        </button>
+      </form>
+      <div className="timeline-run">
+        <label htmlFor={`${ids}-kind`}>Stop at</label>
+        <select id={`${ids}-kind`} value={kind} disabled={!enabled} onChange={(e) => setKind(e.target.value)}>
+          {RUN_KINDS.map((k) => (
+            <option key={k.kind} value={k.kind}>
+              {k.label}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="button"
+          disabled={!enabled || busy !== null}
+          title={`Step until the next ${label} (at most ${formatCount(RUN_MAX_STEPS)} steps)`}
+          onClick={() => onRunUntil(kind, label, RUN_MAX_STEPS)}
+        >
+          Run to next
+        </button>
+      </div>
+      {busy && (
+        <div className="timeline-progress" role="status" data-testid="busy">
+          <progress max={busy.total} value={busy.done} aria-label={busy.label} />
+          <span>
+            {busy.label}: {percent}%
+          </span>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+// The custom scenario card beside the parameter form: closed, one button that
+// opens the editor; open, the editor (it starts from the running custom
+// scenario, or from a template when a built-in one runs). A running custom
+// scenario opens it at once.
+import { useId, useState } from 'react';
+import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { customTitle, isCustomRequest } from '../scenario/custom';
+import { ScenarioEditor } from './ScenarioEditor';
+
+export interface CustomScenarioProps {
+  request: ScenarioRequest;
+  disabled: boolean;
+  onRun(request: ScenarioRequest): void;
+}
+
+export function CustomScenario({ request, disabled, onRun }: CustomScenarioProps) {
+  const [open, setOpen] = useState(() => isCustomRequest(request));
+  const id = useId();
+  return (
+    <section className="card custom-scenario" data-open={open || undefined} aria-labelledby={`${id}-title`}>
+      <div className="card-header">
+        <h2 className="card-title" id={`${id}-title`}>
+          Custom scenario
+        </h2>
+        <button type="button" className="button small" aria-expanded={open} aria-controls={`${id}-body`} onClick={() => setOpen((o) => !o)}>
+          {open ? 'Close editor' : 'Edit scenario'}
+        </button>
+      </div>
+      <div id={`${id}-body`} className="custom-body">
+        {open ? (
+          <ScenarioEditor request={request} disabled={disabled} onRun={onRun} />
+        ) : (
+          <p className="hint custom-intro">
+            {isCustomRequest(request)
+              ? `Running “${customTitle(request)}”. Edit it, save it or load another file.`
+              : 'Your own machine, memcgs, workloads and switches, or a scenario file (.json).'}
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,155 @@
+// The editor's checks, and where their messages go. Every input has a key:
+// the path of its field in the scenario document, as the engine names it in
+// a ScenarioError ("workloads[1].pattern.s", "nodes[0].zones[0].pages",
+// "knobs.swappiness"). The page checks what the engine cannot see in a
+// document (text that is not a number, a required value left empty); the
+// engine (validateScenario) checks the rest, and its problem goes next to
+// the input with the same key, or, for a field without an input
+// ("memcgs", "workloads[2]", "proactive[0].count"), next to the nearest
+// enclosing group that has a place for messages, else at the top of the form.
+//
+// DOM-free.
+import { MAX_CUSTOM_CHARS } from '../scenario/custom';
+import { workloadShows } from './draft';
+import { BOOL_KNOBS, type Draft } from './model';
+
+/** A problem found by the page or by the engine, at a field's key. */
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+/** The key of messages about the whole form. */
+export const FORM_KEY = '';
+
+const U32_MAX = 4_294_967_295;
+const WHOLE = /^\d+$/;
+const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** Why `text` is not a whole number from 0 to `max` (null when it is); `optional`: empty is allowed. */
+export function wholeProblem(text: string, max = Number.MAX_SAFE_INTEGER, optional = false): string | null {
+  const t = text.trim();
+  if (t === '') return optional ? null : 'required';
+  if (!WHOLE.test(t)) return 'a whole number ≥ 0';
+  const v = Number(t);
+  if (!Number.isSafeInteger(v) || v > max) return `at most ${max.toLocaleString('en-US')}`;
+  return null;
+}
+
+/** Why `text` is not a number of milliseconds that is a whole number of nanoseconds. */
+export function msProblem(text: string, optional = true): string | null {
+  const t = text.trim();
+  if (t === '') return optional ? null : 'required';
+  if (!DECIMAL.test(t)) return 'a number of milliseconds ≥ 0';
+  const ns = Number(t) * 1_000_000;
+  if (!Number.isSafeInteger(Math.round(ns))) return 'too large';
+  if (Math.abs(ns - Math.round(ns)) > 1e-6 * Math.max(1, ns)) return 'at most 6 decimals (whole nanoseconds)';
+  return null;
+}
+
+function decimalProblem(text: string): string | null {
+  const t = text.trim();
+  if (t === '') return 'required';
+  return DECIMAL.test(t) && Number.isFinite(Number(t)) ? null : 'a number';
+}
+
+/** The page's checks of a draft: every field whose text the engine could not be given. */
+export function draftProblems(draft: Draft): Problem[] {
+  const out: Problem[] = [];
+  const add = (field: string, message: string | null) => {
+    if (message) out.push({ field, message });
+  };
+  add('name', draft.name.trim() === '' ? 'required' : null);
+  add('seed', wholeProblem(draft.seed));
+  add('stepNs', msProblem(draft.stepMs, false));
+  add('durationNs', msProblem(draft.durationMs, false));
+  add('swapPages', wholeProblem(draft.swapPages, Number.MAX_SAFE_INTEGER, true));
+  draft.nodes.forEach((n, i) => {
+    n.zones.forEach((z, j) => add(`nodes[${i}].zones[${j}].pages`, wholeProblem(z.pages, U32_MAX)));
+  });
+  draft.memcgs.forEach((m, i) => {
+    const f = (s: string) => `memcgs[${i}].${s}`;
+    add(f('path'), m.path.trim() === '' ? 'required' : null);
+    add(f('memoryMax'), wholeProblem(m.memoryMax, Number.MAX_SAFE_INTEGER, true));
+    add(f('memoryHigh'), wholeProblem(m.memoryHigh, Number.MAX_SAFE_INTEGER, true));
+    add(f('memoryLow'), wholeProblem(m.memoryLow, Number.MAX_SAFE_INTEGER, true));
+    add(f('memoryMin'), wholeProblem(m.memoryMin, Number.MAX_SAFE_INTEGER, true));
+    add(f('swapMax'), wholeProblem(m.swapMax, Number.MAX_SAFE_INTEGER, true));
+  });
+  draft.workloads.forEach((w, i) => {
+    const f = (s: string) => `workloads[${i}].${s}`;
+    const shows = workloadShows(w, draft.nodes.length);
+    add(f('name'), w.name.trim() === '' ? 'required' : null);
+    add(f('memcg'), w.memcg.trim() === '' ? 'required' : null);
+    if (shows.node) add(f('node'), wholeProblem(w.node, U32_MAX, true));
+    if (shows.zipf) add(f('pattern.s'), decimalProblem(w.zipfS));
+    add(f('target.pages'), wholeProblem(w.pages, U32_MAX));
+    if (shows.writePercent) add(f('target.writePercent'), wholeProblem(w.writePercent, U32_MAX, true));
+    add(f('rate'), wholeProblem(w.rate, Number.MAX_SAFE_INTEGER, true));
+    add(f('startNs'), msProblem(w.startMs));
+    add(f('stopNs'), msProblem(w.stopMs));
+  });
+  add('knobs.swappiness', wholeProblem(draft.knobs.swappiness, U32_MAX));
+  return out;
+}
+
+/** The keys that have a place for messages in the editor: its inputs and its groups. */
+export function placesOf(draft: Draft): Set<string> {
+  const keys = ['name', 'seed', 'stepNs', 'durationNs', 'swapPages', 'nodes', 'memcgs', 'workloads', 'knobs', 'knobs.swappiness', 'knobs.proactiveBatch'];
+  keys.push(...BOOL_KNOBS.map((k) => `knobs.${k}`));
+  draft.nodes.forEach((n, i) => {
+    keys.push(`nodes[${i}]`, `nodes[${i}].zones`);
+    n.zones.forEach((_, j) => keys.push(`nodes[${i}].zones[${j}].zone`, `nodes[${i}].zones[${j}].pages`));
+  });
+  draft.memcgs.forEach((_, i) => {
+    keys.push(...['', '.path', '.memoryMax', '.memoryHigh', '.memoryLow', '.memoryMin', '.swapMax'].map((s) => `memcgs[${i}]${s}`));
+  });
+  draft.workloads.forEach((w, i) => {
+    const shows = workloadShows(w, draft.nodes.length);
+    const parts = ['', '.name', '.memcg', '.target', '.target.pages', '.pattern', '.rate', '.startNs', '.stopNs'];
+    if (shows.node) parts.push('.node');
+    if (shows.zipf) parts.push('.pattern.s');
+    if (shows.op) parts.push('.target.op');
+    if (shows.writePercent) parts.push('.target.writePercent');
+    keys.push(...parts.map((s) => `workloads[${i}]${s}`));
+  });
+  return new Set(keys);
+}
+
+/** The problem of a document too long to run from a URL. */
+export function sizeProblem(json: string): Problem | null {
+  return json.length > MAX_CUSTOM_CHARS
+    ? { field: FORM_KEY, message: `the scenario is ${json.length} characters of JSON; the editor runs at most ${MAX_CUSTOM_CHARS}` }
+    : null;
+}
+
+/** "workloads[1].pattern.s" -> "workloads[1].pattern" -> "workloads[1]" -> "workloads" -> "" (the form). */
+export function parentKey(field: string): string {
+  const m = /^(.*)(?:\.[^.[\]]+|\[\d+\])$/.exec(field);
+  return m ? m[1]! : FORM_KEY;
+}
+
+/** Where the message about `field` goes: the nearest key (itself or an enclosing one) that has a place. */
+export function placeField(field: string, places: ReadonlySet<string>): string {
+  for (let key = field; key !== FORM_KEY; key = parentKey(key)) {
+    if (places.has(key)) return key;
+  }
+  return FORM_KEY;
+}
+
+/**
+ * The messages to show, by place: each problem at its place (placeField);
+ * several at one place are joined. A problem placed above its own field
+ * (a field without an input) says which field it is about.
+ */
+export function messagesByPlace(problems: readonly Problem[], places: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string[]>();
+  for (const p of problems) {
+    const place = placeField(p.field, places);
+    const text = place === p.field ? p.message : `${p.field}: ${p.message}`;
+    const list = out.get(place) ?? [];
+    if (!list.includes(text)) list.push(text);
+    out.set(place, list);
+  }
+  return new Map([...out].map(([k, v]) => [k, v.join('; ')]));
+}

@@ -1,0 +1,116 @@
+// The editor's memcgs (path and limits) and workloads (which memcg, what
+// they touch, how, how fast, when).
+import { newMemcg, newWorkload, workloadShows } from './draft';
+import { FILE_OPS, PATTERNS, type Draft, type MemcgDraft, type WorkloadDraft } from './model';
+import { Group, SelectField, TextField } from './fields';
+import { ItemButton, removeAt, replaceAt, type Update } from './sections';
+
+const LIMITS: readonly { key: keyof Omit<MemcgDraft, 'path' | 'base'>; label: string; empty: string }[] = [
+  { key: 'memoryMax', label: 'memory.max', empty: 'max' },
+  { key: 'memoryHigh', label: 'memory.high', empty: 'max' },
+  { key: 'memoryLow', label: 'memory.low', empty: '0' },
+  { key: 'memoryMin', label: 'memory.min', empty: '0' },
+  { key: 'swapMax', label: 'swap.max', empty: 'max' },
+];
+
+function MemcgItem({ index, memcg, update }: { index: number; memcg: MemcgDraft; update: Update }) {
+  const key = `memcgs[${index}]`;
+  const set = (m: MemcgDraft) => update((d) => ({ ...d, memcgs: replaceAt(d.memcgs, index, m) }));
+  return (
+    <Group
+      field={key}
+      legend={<span className="mono">{memcg.path || `memcg ${index}`}</span>}
+      className="grid-2"
+      actions={<ItemButton label={`Remove memcg ${memcg.path || index}`} onClick={() => update((d) => ({ ...d, memcgs: removeAt(d.memcgs, index) }))} />}
+    >
+      <TextField field={`${key}.path`} label="Path" inputMode="text" value={memcg.path} onChange={(path) => set({ ...memcg, path })} hint="/a or /a/b, parents first" className="span-2" />
+      {LIMITS.map((l) => (
+        <TextField
+          key={l.key}
+          field={`${key}.${l.key}`}
+          label={l.label}
+          value={memcg[l.key]}
+          placeholder={l.empty}
+          onChange={(v) => set({ ...memcg, [l.key]: v })}
+          hint={`pages; empty = ${l.empty}`}
+        />
+      ))}
+    </Group>
+  );
+}
+
+export function MemcgsSection({ draft, update }: { draft: Draft; update: Update }) {
+  return (
+    <Group field="memcgs" legend="Memcgs" actions={<ItemButton label="Add memcg" onClick={() => update((d) => ({ ...d, memcgs: [...d.memcgs, newMemcg(d.memcgs)] }))} />}>
+      <p className="hint">The root (/) is always there. Limits in 4 KiB pages.</p>
+      {draft.memcgs.map((m, i) => (
+        <MemcgItem key={i} index={i} memcg={m} update={update} />
+      ))}
+    </Group>
+  );
+}
+
+const PATTERN_OPTIONS = PATTERNS.map((p) => ({
+  value: p,
+  label: { zipf: 'zipf (popular pages)', uniform: 'uniform', sequential: 'sequential (one pass)', loop: 'loop (passes forever)' }[p],
+}));
+const TARGET_OPTIONS = [
+  { value: 'file' as const, label: 'file (page cache)' },
+  { value: 'anon' as const, label: 'anon (heap)' },
+];
+const OP_OPTIONS = FILE_OPS.map((o) => ({
+  value: o,
+  label: { read: 'read()', write: 'write()', mmapRead: 'mmap loads', mmapWrite: 'mmap loads and stores' }[o],
+}));
+
+function WorkloadItem({ index, workload: w, memcgs, nodes, update }: { index: number; workload: WorkloadDraft; memcgs: string[]; nodes: number; update: Update }) {
+  const key = `workloads[${index}]`;
+  const set = (patch: Partial<WorkloadDraft>) => update((d) => ({ ...d, workloads: replaceAt(d.workloads, index, { ...d.workloads[index]!, ...patch }) }));
+  const memcgOptions = memcgs.map((p) => ({ value: p, label: p }));
+  const shows = workloadShows(w, nodes);
+  return (
+    <Group
+      field={key}
+      legend={<span className="mono">{w.name || `workload ${index}`}</span>}
+      className="grid-2"
+      actions={<ItemButton label={`Remove workload ${w.name || index}`} onClick={() => update((d) => ({ ...d, workloads: removeAt(d.workloads, index) }))} />}
+    >
+      <TextField field={`${key}.name`} label="Name" inputMode="text" value={w.name} onChange={(name) => set({ name })} />
+      <SelectField field={`${key}.memcg`} label="Memcg" value={w.memcg} options={memcgOptions} onChange={(memcg) => set({ memcg })} />
+      {shows.node && <TextField field={`${key}.node`} label="Node" value={w.node} onChange={(node) => set({ node })} />}
+      <SelectField field={`${key}.target`} label="Target" value={w.target} options={TARGET_OPTIONS} onChange={(target) => set({ target })} />
+      <TextField field={`${key}.target.pages`} label="Size (pages)" value={w.pages} onChange={(pages) => set({ pages })} />
+      {shows.op && <SelectField field={`${key}.target.op`} label="Access" value={w.op} options={OP_OPTIONS} onChange={(op) => set({ op })} />}
+      {shows.writePercent && (
+        <TextField field={`${key}.target.writePercent`} label="Writes (%)" value={w.writePercent} onChange={(writePercent) => set({ writePercent })} />
+      )}
+      <SelectField field={`${key}.pattern`} label="Pattern" value={w.pattern} options={PATTERN_OPTIONS} onChange={(pattern) => set({ pattern })} />
+      {shows.zipf && (
+        <TextField field={`${key}.pattern.s`} label="Zipf exponent" inputMode="decimal" value={w.zipfS} onChange={(zipfS) => set({ zipfS })} hint="(0, 5]" />
+      )}
+      <TextField field={`${key}.rate`} label="Rate (/s)" value={w.rate} onChange={(rate) => set({ rate })} hint="accesses per simulated second; 0 = flat out" />
+      <TextField field={`${key}.startNs`} label="Start (ms)" inputMode="decimal" value={w.startMs} onChange={(startMs) => set({ startMs })} />
+      <TextField field={`${key}.stopNs`} label="Stop (ms)" inputMode="decimal" value={w.stopMs} onChange={(stopMs) => set({ stopMs })} hint="0 = never" />
+    </Group>
+  );
+}
+
+export function WorkloadsSection({ draft, update }: { draft: Draft; update: Update }) {
+  const memcgs = ['/', ...draft.memcgs.map((m) => m.path).filter((p) => p.trim() !== '')];
+  return (
+    <Group
+      field="workloads"
+      legend="Workloads"
+      actions={
+        <ItemButton
+          label="Add workload"
+          onClick={() => update((d) => ({ ...d, workloads: [...d.workloads, newWorkload(d.memcgs[0]?.path ?? '/', d.workloads)] }))}
+        />
+      }
+    >
+      {draft.workloads.map((w, i) => (
+        <WorkloadItem key={i} index={i} workload={w} memcgs={memcgs} nodes={draft.nodes.length} update={update} />
+      ))}
+    </Group>
+  );
+}

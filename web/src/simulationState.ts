@@ -1,0 +1,111 @@
+// The session's state and its reducer (useSimulation.ts drives them): the
+// running request, the frame shown and the one before it, the histories the
+// views draw over time, play, the furthest step reached, a long command's
+// progress, and the notices shown to the user. DOM-free.
+import type { Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
+import type { FrameHistories } from './views/history';
+
+const MAX_ALERTS = 6;
+
+export interface Notice {
+  id: number;
+  message: string;
+}
+
+/** A long seek or run in progress: `done` of `total` steps. */
+export interface Busy {
+  label: string;
+  done: number;
+  total: number;
+}
+
+export interface SimulationState {
+  phase: 'loading' | 'running' | 'failed';
+  scenarios: ScenarioList | null;
+  /** The request the engine is running (also what the URL says). */
+  request: ScenarioRequest | null;
+  frame: Frame | null;
+  /**
+   * The frame shown before `frame` when `frame` came after it (null right
+   * after a start or reset, and after going back).
+   */
+  previous: Frame | null;
+  /** What the views keep over time (series over the last frames), for `frame`'s run. */
+  histories: FrameHistories | null;
+  /** The furthest step this run has reached (the end of the timeline). */
+  furthest: number;
+  playing: boolean;
+  /** A long seek or run the engine is busy with. */
+  busy: Busy | null;
+  /** Problems reported to the user (bad URL values, engine errors); the app keeps working. */
+  alerts: Notice[];
+  /** Why the app cannot run at all (engine failed to load). */
+  fatal: string | null;
+}
+
+export type Action =
+  | { type: 'loaded'; scenarios: ScenarioList }
+  | { type: 'started'; request: ScenarioRequest; frame: Frame; histories: FrameHistories }
+  /** A frame of the running run, after a step, a seek, a step back or a run. */
+  | { type: 'moved'; frame: Frame; histories: FrameHistories }
+  | { type: 'busy'; busy: Busy | null }
+  | { type: 'alert'; messages: string[] }
+  | { type: 'dismiss'; id: number }
+  | { type: 'playing'; playing: boolean }
+  | { type: 'fatal'; message: string };
+
+export const initialState: SimulationState = {
+  phase: 'loading',
+  scenarios: null,
+  request: null,
+  frame: null,
+  previous: null,
+  histories: null,
+  furthest: 0,
+  playing: false,
+  busy: null,
+  alerts: [],
+  fatal: null,
+};
+
+let noticeId = 0;
+
+export function reducer(state: SimulationState, action: Action): SimulationState {
+  switch (action.type) {
+    case 'loaded':
+      return { ...state, scenarios: action.scenarios };
+    case 'started':
+      return {
+        ...state,
+        phase: 'running',
+        request: action.request,
+        frame: action.frame,
+        previous: null,
+        histories: action.histories,
+        furthest: action.frame.step,
+        playing: false,
+      };
+    case 'moved': {
+      const forward = state.frame !== null && action.frame.step > state.frame.step;
+      return {
+        ...state,
+        previous: forward ? state.frame : null,
+        frame: action.frame,
+        histories: action.histories,
+        furthest: Math.max(state.furthest, action.frame.step),
+      };
+    }
+    case 'busy':
+      return { ...state, busy: action.busy };
+    case 'alert': {
+      const added = action.messages.map((message) => ({ id: ++noticeId, message }));
+      return { ...state, alerts: [...state.alerts, ...added].slice(-MAX_ALERTS) };
+    }
+    case 'dismiss':
+      return { ...state, alerts: state.alerts.filter((a) => a.id !== action.id) };
+    case 'playing':
+      return state.phase === 'running' ? { ...state, playing: action.playing } : state;
+    case 'fatal':
+      return { ...state, phase: 'failed', playing: false, busy: null, fatal: action.message };
+  }
+}
