@@ -5,79 +5,14 @@
 // `reclaim-sim compare` needs its release build, which `npm test` builds
 // first; alone, run `npm run sim -- list` once to build it).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { serveStatic, type StaticServer } from './static-server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ROOT, SHOTS, counters, missingFiles, open, stepCount, stepForward, useBrowser, waitForStep } from './harness';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const DIST = path.join(ROOT, 'dist');
-const SHOTS = path.join(ROOT, 'test-results');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The native CLI, built by `node scripts/rl.mjs test` before the browser tests (for the same-numbers check).
 const SIM = path.join(ROOT, 'wasm-core', 'target', 'release', 'reclaim-sim');
-
-let server: StaticServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-interface Opened {
-  page: Page;
-  /** Console errors and uncaught exceptions seen on the page (and its worker). */
-  problems: string[];
-}
-
-interface OpenOptions {
-  reducedMotion?: 'reduce' | 'no-preference';
-  /** What shows that the page is up: the counters (default), or an experiment's page (its comparison tab hides them). */
-  ready?: 'counters' | 'experiment';
-}
-
-async function open(search = '', { ready = 'counters', ...options }: OpenOptions = {}): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
-  contexts.push(context);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && problems.push(`worker: ${m.text()}`)));
-  await page.goto(new URL(search, server.url).href);
-  if (ready === 'experiment') await page.getByRole('button', { name: 'Run comparison', exact: true }).waitFor();
-  else await page.getByRole('table', { name: 'Counters' }).waitFor();
-  return { page, problems };
-}
-
-async function counters(page: Page): Promise<Record<string, number>> {
-  const rows = await page
-    .getByRole('table', { name: 'Counters' })
-    .locator('tbody tr')
-    .evaluateAll((trs) =>
-      trs.map((tr) => [(tr as HTMLElement).dataset.counter, Number(tr.querySelector('td[data-value]')?.getAttribute('data-value'))]),
-    );
-  return Object.fromEntries(rows);
-}
-
-async function stepCount(page: Page): Promise<number> {
-  return Number((await page.getByTestId('step').textContent())?.replace(/,/g, ''));
-}
-
-async function waitForStep(page: Page, step: number): Promise<void> {
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '') === String(n),
-    step,
-  );
-}
-
-async function stepForward(page: Page, times: number): Promise<void> {
-  const before = await stepCount(page);
-  const button = page.getByRole('button', { name: 'Step forward', exact: true });
-  for (let i = 0; i < times; i++) await button.click();
-  await waitForStep(page, before + times);
-}
 
 /** The bars of every generations chart: [type, seq, pages, drawn height]. */
 async function bars(page: Page) {
@@ -155,33 +90,7 @@ function query(page: Page): URLSearchParams {
   return new URL(page.url()).searchParams;
 }
 
-beforeAll(async () => {
-  if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build` first');
-  mkdirSync(SHOTS, { recursive: true });
-  server = await serveStatic(DIST);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-});
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 describe('Reclaim Lab in a browser', () => {
   let firstUrl = '';
@@ -225,7 +134,7 @@ describe('Reclaim Lab in a browser', () => {
 
     await page.screenshot({ path: path.join(SHOTS, 'app.png') });
     expect(problems).toEqual([]);
-    expect(server.missing).toEqual([]);
+    expect(missingFiles()).toEqual([]);
   });
 
   it('reproduces the same run from the same URL', async () => {

@@ -3,67 +3,17 @@
 // Chromium against the built site (dist/). Run after `vite build`:
 //   npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/controls.e2e.test.ts
 // Also prints (does not assert) how long seeking takes in a 100,000-step run.
-import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { serveStatic, type StaticServer } from './static-server';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const DIST = path.join(ROOT, 'dist');
-const SHOTS = path.join(ROOT, 'test-results');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { SHOTS, counters, open as openPage, stepCount, useBrowser, waitForStep, type Opened, type Ready } from './harness';
 
 /** mglru-basic, light: a uniform reader over a file 4x memory.max and a small, slow heap (about 40 µs a step). */
 const LIGHT = '?v=1&scenario=mglru-basic&seed=1&reader_pattern=1&file_pages=8192&anon_pages=256&anon_rate=1000';
 
-let server: StaticServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-interface Opened {
-  page: Page;
-  /** Console errors and uncaught exceptions seen on the page (and its worker). */
-  problems: string[];
-}
-
-async function open(search = '', { ready = 'counters' }: { ready?: 'counters' | 'experiment' } = {}): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-  contexts.push(context);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && problems.push(`worker: ${m.text()}`)));
-  await page.goto(new URL(search, server.url).href);
-  if (ready === 'experiment') await page.getByRole('button', { name: 'Run comparison', exact: true }).waitFor();
-  else await page.getByRole('table', { name: 'Counters' }).waitFor();
-  return { page, problems };
-}
-
-async function counters(page: Page): Promise<Record<string, number>> {
-  const rows = await page
-    .getByRole('table', { name: 'Counters' })
-    .locator('tbody tr')
-    .evaluateAll((trs) =>
-      trs.map((tr) => [(tr as HTMLElement).dataset.counter, Number(tr.querySelector('td[data-value]')?.getAttribute('data-value'))]),
-    );
-  return Object.fromEntries(rows);
-}
-
-async function stepCount(page: Page): Promise<number> {
-  return Number((await page.getByTestId('step').textContent())?.replace(/,/g, ''));
-}
-
-async function waitForStep(page: Page, step: number, timeout?: number): Promise<void> {
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '') === String(n),
-    step,
-    { timeout },
-  );
+/** The site, with transitions off (these tests time seeks). */
+function open(search = '', { ready = 'counters' }: { ready?: Ready } = {}): Promise<Opened> {
+  return openPage(search, { ready, reducedMotion: 'reduce' });
 }
 
 /** Clicks a transport button once and waits for the step it leads to. */
@@ -107,24 +57,7 @@ async function scrub(page: Page, step: number): Promise<number> {
   return ms;
 }
 
-beforeAll(async () => {
-  if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build` first');
-  mkdirSync(SHOTS, { recursive: true });
-  server = await serveStatic(DIST);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-});
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 describe('Timeline controls', () => {
   it('steps back to exactly the counters of the previous step, across checkpoints', async () => {

@@ -1,61 +1,15 @@
 // Browser tests of the scenario editor and compare mode: the built site
 // (dist/) in headless Chromium. Run alone with
 //   npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/editor.e2e.test.ts
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { serveStatic, type StaticServer } from './static-server';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { SHOTS, counters, open as openPage, useBrowser, type OpenOptions, type Opened } from './harness';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const DIST = path.join(ROOT, 'dist');
-const SHOTS = path.join(ROOT, 'test-results');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-let server: StaticServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-interface Opened {
-  page: Page;
-  /** Console errors and uncaught exceptions seen on the page (and its workers). */
-  problems: string[];
-}
-
-interface OpenOptions {
-  colorScheme?: 'light' | 'dark';
-  /** What shows that the page is up: the counters (default), or an experiment's page (its comparison tab hides them). */
-  ready?: 'counters' | 'experiment';
-  clipboard?: boolean;
-}
-
-async function open(search = '', { ready = 'counters', clipboard, ...options }: OpenOptions = {}): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...options });
-  contexts.push(context);
-  if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && problems.push(`worker: ${m.text()}`)));
-  await page.goto(new URL(search, server.url).href);
-  if (ready === 'experiment') await page.getByRole('button', { name: 'Run comparison', exact: true }).waitFor();
-  else await page.getByRole('table', { name: 'Counters' }).waitFor();
-  return { page, problems };
-}
-
-/** The counters of one table: name -> value. */
-async function counters(scope: Page | Locator): Promise<Record<string, number>> {
-  const rows = await scope
-    .getByRole('table', { name: 'Counters' })
-    .locator('tbody tr')
-    .evaluateAll((trs) =>
-      trs.map((tr) => [(tr as HTMLElement).dataset.counter, Number(tr.querySelector('td[data-value]')?.getAttribute('data-value'))]),
-    );
-  return Object.fromEntries(rows);
+/** The site in a 1400x900 window (the editor widens the sidebar). */
+function open(search = '', options: OpenOptions = {}): Promise<Opened> {
+  return openPage(search, { viewport: { width: 1400, height: 900 }, ...options });
 }
 
 async function waitForText(locator: Locator, text: string): Promise<void> {
@@ -87,21 +41,7 @@ async function openEditor(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Run scenario', exact: true }).waitFor();
 }
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await serveStatic(DIST);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-});
-
-afterEach(async () => {
-  while (contexts.length > 0) await contexts.pop()!.close();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  expect(server?.missing ?? []).toEqual([]);
-});
+useBrowser({ nothingMissing: true });
 
 describe('scenario editor', () => {
   it('marks a bad value next to its field, and runs the scenario once it is fixed', async () => {

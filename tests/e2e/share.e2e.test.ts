@@ -1,103 +1,13 @@
 // Browser tests of sharing, exporting and the themes: the built site (dist/)
 // in headless Chromium. Run after `vite build`:
 //   npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/share.e2e.test.ts
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Download, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { MAX_SHARED_STEP, encodeSharedView, packPayload } from '../../web/src/scenario/share';
 import { makeRequest } from '../../web/src/scenario/params';
-import { serveStatic, type StaticServer } from './static-server';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const DIST = path.join(ROOT, 'dist');
-const SHOTS = path.join(ROOT, 'test-results');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-let server: StaticServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-interface Opened {
-  page: Page;
-  /** Console errors and uncaught exceptions seen on the page (and its worker). */
-  problems: string[];
-}
-
-interface OpenOptions extends BrowserContextOptions {
-  /** What shows that the page is up: the counters (default), or an experiment's page (its comparison tab hides them). */
-  ready?: 'counters' | 'experiment';
-  /** Grant the clipboard permissions (else the page may not use the clipboard). */
-  clipboard?: boolean;
-  /** Take the clipboard API away from the page (as on a plain-http origin). */
-  noClipboard?: boolean;
-}
-
-async function newContext({ clipboard, noClipboard, ...options }: Omit<OpenOptions, 'ready'> = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true, ...options });
-  contexts.push(context);
-  if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  if (noClipboard) await context.addInitScript(() => Object.defineProperty(navigator, 'clipboard', { value: undefined }));
-  return context;
-}
-
-async function openIn(context: BrowserContext, search = '', ready: OpenOptions['ready'] = 'counters'): Promise<Opened> {
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && problems.push(`worker: ${m.text()}`)));
-  await page.goto(new URL(search, server.url).href);
-  if (ready === 'experiment') await page.getByRole('button', { name: 'Run comparison', exact: true }).waitFor();
-  else await page.getByRole('table', { name: 'Counters' }).waitFor();
-  return { page, problems };
-}
-
-async function open(search = '', { ready, ...options }: OpenOptions = {}): Promise<Opened> {
-  return openIn(await newContext(options), search, ready);
-}
-
-async function counters(page: Page): Promise<Record<string, number>> {
-  const rows = await page
-    .getByRole('table', { name: 'Counters' })
-    .locator('tbody tr')
-    .evaluateAll((trs) =>
-      trs.map((tr) => [(tr as HTMLElement).dataset.counter, Number(tr.querySelector('td[data-value]')?.getAttribute('data-value'))]),
-    );
-  return Object.fromEntries(rows);
-}
-
-/** The counters' Δ column: name -> the delta as the page holds it ('' without a previous frame). */
-async function deltas(page: Page): Promise<Record<string, string>> {
-  const rows = await page
-    .getByRole('table', { name: 'Counters' })
-    .locator('tbody tr')
-    .evaluateAll((trs) =>
-      trs.map((tr) => [(tr as HTMLElement).dataset.counter, tr.querySelector('td[data-delta]')?.getAttribute('data-delta')]),
-    );
-  return Object.fromEntries(rows);
-}
-
-async function stepCount(page: Page): Promise<number> {
-  return Number((await page.getByTestId('step').textContent())?.replace(/,/g, ''));
-}
-
-async function waitForStep(page: Page, step: number): Promise<void> {
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '') === String(n),
-    step,
-  );
-}
-
-async function stepForward(page: Page, times: number): Promise<void> {
-  const before = await stepCount(page);
-  const button = page.getByRole('button', { name: 'Step forward', exact: true });
-  for (let i = 0; i < times; i++) await button.click();
-  await waitForStep(page, before + times);
-}
+import { SHOTS, counters, deltas, newContext, open, openIn, stepCount, stepForward, useBrowser, waitForStep } from './harness';
 
 /** The label of the selected view tab. */
 async function selectedTab(page: Page): Promise<string> {
@@ -115,33 +25,7 @@ async function exported(page: Page, name: string): Promise<{ download: Download;
   return { download, bytes: readFileSync(file) };
 }
 
-beforeAll(async () => {
-  if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build` first');
-  mkdirSync(SHOTS, { recursive: true });
-  server = await serveStatic(DIST);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-});
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 describe('Copy link', () => {
   it('opens the same run at the same step, on the same tab, with the same counters', async () => {
