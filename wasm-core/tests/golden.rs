@@ -24,7 +24,7 @@ fn scenario(name: &str, pattern: Pattern, target: Target, lru_gen: bool) -> Scen
         watermark_scale_factor: 10,
         swap_pages: 2048,
         memcgs: vec![MemcgSpec { path: "/job".into(), memory_max: Some(1024), ..Default::default() }],
-        workloads: vec![WorkloadSpec { name: "w".into(), memcg: "/job".into(), node: 0, pattern, target, rate: 0, start_ns: 0, stop_ns: 0, gfp: Default::default(), free_on_exit: false }],
+        workloads: vec![WorkloadSpec::new("w", "/job", pattern, target)],
         proactive: Vec::new(),
         knobs: Knobs { lru_gen_enabled: lru_gen, ..Knobs::default() },
     }

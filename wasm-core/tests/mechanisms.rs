@@ -16,18 +16,7 @@ use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
 /// (mapping 0) and a 1024-page anon region (mapping 1); the workloads exist
 /// only to create the mappings: tests drive accesses directly.
 fn machine(lru_gen: bool, max: Option<u64>) -> Simulation {
-    let w = |name: &str, target| WorkloadSpec {
-        name: name.into(),
-        memcg: "/a".into(),
-        node: 0,
-        pattern: Pattern::Uniform,
-        target,
-        rate: 0,
-        start_ns: 0,
-        stop_ns: 0,
-        gfp: Default::default(),
-        free_on_exit: false,
-    };
+    let w = |name: &str, target| WorkloadSpec::new(name, "/a", Pattern::Uniform, target);
     Simulation::new(Scenario {
         version: SCENARIO_VERSION,
         name: "test".into(),

@@ -29,16 +29,9 @@ fn target() -> impl Strategy<Value = Target> {
 prop_compose! {
     fn workload(i: usize)(pattern in pattern(), target in target(), memcg in 0usize..3, rate in prop_oneof![Just(0u64), 10_000u64..2_000_000], node in 0u32..2) -> WorkloadSpec {
         WorkloadSpec {
-            name: format!("w{i}"),
-            memcg: ["/a", "/b", "/a/c"][memcg].into(),
             node,
-            pattern,
-            target,
             rate,
-            start_ns: 0,
-            stop_ns: 0,
-            gfp: Default::default(),
-            free_on_exit: false,
+            ..WorkloadSpec::new(format!("w{i}"), ["/a", "/b", "/a/c"][memcg], pattern, target)
         }
     }
 }

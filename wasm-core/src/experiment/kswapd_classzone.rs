@@ -64,33 +64,20 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     for b in 0..bursts {
         for r in 0..p.u32("readers") {
             let start = LEAD_IN_NS + b * (burst + gap);
+            // Each reader has its own file, together twice the node's memory.
             workloads.push(WorkloadSpec {
-                name: format!("burst{b}-reader{r}"),
-                memcg: "/simoop".into(),
-                node: 0,
-                pattern: Pattern::Uniform,
-                // Each reader has its own file, together twice the node's memory.
-                target: Target::File { pages: total * 2 / p.u32("readers"), op: FileOp::Read, file: Some(format!("file{r}")), write_percent: 0 },
-                rate: 0,
                 start_ns: start,
                 stop_ns: start + burst,
-                gfp: Default::default(),
-                free_on_exit: false,
+                ..WorkloadSpec::new(format!("burst{b}-reader{r}"), "/simoop", Pattern::Uniform, Target::File { pages: total * 2 / p.u32("readers"), op: FileOp::Read, file: Some(format!("file{r}")), write_percent: 0 })
             });
         }
         for a in 0..p.u32("allocators") {
             let start = LEAD_IN_NS + b * (burst + gap);
             workloads.push(WorkloadSpec {
-                name: format!("burst{b}-alloc{a}"),
-                memcg: "/simoop".into(),
-                node: 0,
-                pattern: Pattern::Sequential,
-                target: Target::Anon { pages: p.u32("alloc_pages"), write_percent: 100 },
-                rate: 0,
                 start_ns: start,
                 stop_ns: start + burst,
-                gfp: Default::default(),
                 free_on_exit: true,
+                ..WorkloadSpec::new(format!("burst{b}-alloc{a}"), "/simoop", Pattern::Sequential, Target::Anon { pages: p.u32("alloc_pages"), write_percent: 100 })
             });
         }
     }

@@ -53,30 +53,11 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     let anon_pages = u32::try_from(u64::from(mem) * p.u64("anon_percent") / 100).unwrap_or(u32::MAX);
     let file_pages = mem.saturating_mul(p.u32("file_ratio"));
     let mut workloads = vec![WorkloadSpec {
-        name: "memcached".into(),
-        memcg: "/memcached".into(),
-        node: 0,
-        pattern: Pattern::Uniform,
-        target: Target::Anon { pages: anon_pages, write_percent: 10 },
         rate: p.u64("anon_rate"),
-        start_ns: 0,
-        stop_ns: 0,
-        gfp: Default::default(),
-        free_on_exit: false,
+        ..WorkloadSpec::new("memcached", "/memcached", Pattern::Uniform, Target::Anon { pages: anon_pages, write_percent: 10 })
     }];
     for j in 0..p.u32("fio_jobs") {
-        workloads.push(WorkloadSpec {
-            name: format!("fio{j}"),
-            memcg: "/fio".into(),
-            node: 0,
-            pattern: Pattern::Uniform,
-            target: Target::File { pages: file_pages, op: FileOp::Read, file: Some("fio".into()), write_percent: 0 },
-            rate: 0,
-            start_ns: 0,
-            stop_ns: 0,
-            gfp: Default::default(),
-            free_on_exit: false,
-        });
+        workloads.push(WorkloadSpec::new(format!("fio{j}"), "/fio", Pattern::Uniform, Target::File { pages: file_pages, op: FileOp::Read, file: Some("fio".into()), write_percent: 0 }));
     }
     Scenario {
         version: SCENARIO_VERSION,

@@ -69,32 +69,10 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         memcgs.push(MemcgSpec { path: path.clone(), ..Default::default() });
         // Each app filled its memory once and is idle now.
         if anon > 0 {
-            workloads.push(WorkloadSpec {
-                name: format!("app{i}-heap"),
-                memcg: path.clone(),
-                node: 0,
-                pattern: Pattern::Sequential,
-                target: Target::Anon { pages: anon, write_percent: 100 },
-                rate: 0,
-                start_ns: 0,
-                stop_ns: 0,
-                gfp: Default::default(),
-                free_on_exit: false,
-            });
+            workloads.push(WorkloadSpec::new(format!("app{i}-heap"), path.clone(), Pattern::Sequential, Target::Anon { pages: anon, write_percent: 100 }));
         }
         if file > 0 {
-            workloads.push(WorkloadSpec {
-                name: format!("app{i}-files"),
-                memcg: path,
-                node: 0,
-                pattern: Pattern::Sequential,
-                target: Target::File { pages: file, op: FileOp::Read, file: None, write_percent: 0 },
-                rate: 0,
-                start_ns: 0,
-                stop_ns: 0,
-                gfp: Default::default(),
-                free_on_exit: false,
-            });
+            workloads.push(WorkloadSpec::new(format!("app{i}-files"), path, Pattern::Sequential, Target::File { pages: file, op: FileOp::Read, file: None, write_percent: 0 }));
         }
     }
     let batch = match variant {

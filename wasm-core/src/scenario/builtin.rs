@@ -93,29 +93,10 @@ fn global_pressure(p: &Params, seed: u64) -> Scenario {
         memcgs: vec![MemcgSpec { path: "/app".into(), ..Default::default() }, MemcgSpec { path: "/batch".into(), ..Default::default() }],
         workloads: vec![
             WorkloadSpec {
-                name: "heap".into(),
-                memcg: "/app".into(),
-                node: 0,
-                pattern: Pattern::Zipf { s: 0.8 },
-                target: Target::Anon { pages: p.u32("anon_pages"), write_percent: 30 },
                 rate: anon_rate,
-                start_ns: 0,
-                stop_ns: 0,
-                gfp: Default::default(),
-                free_on_exit: false,
+                ..WorkloadSpec::new("heap", "/app", Pattern::Zipf { s: 0.8 }, Target::Anon { pages: p.u32("anon_pages"), write_percent: 30 })
             },
-            WorkloadSpec {
-                name: "streamer".into(),
-                memcg: "/batch".into(),
-                node: 0,
-                pattern: Pattern::Uniform,
-                target: Target::File { pages: p.u32("file_pages"), op: FileOp::Read, file: None, write_percent: 0 },
-                rate: 0,
-                start_ns: 0,
-                stop_ns: 0,
-                gfp: Default::default(),
-                free_on_exit: false,
-            },
+            WorkloadSpec::new("streamer", "/batch", Pattern::Uniform, Target::File { pages: p.u32("file_pages"), op: FileOp::Read, file: None, write_percent: 0 }),
         ],
         proactive: Vec::new(),
         knobs: Knobs::default(),
@@ -130,16 +111,8 @@ pub fn fio_siblings(n: u32, pages: u32, rate: u64) -> (Vec<MemcgSpec>, Vec<Workl
     let memcgs = (0..n).map(|i| MemcgSpec { path: format!("/memcg{i}"), ..Default::default() }).collect();
     let workloads = (0..n)
         .map(|i| WorkloadSpec {
-            name: format!("fio{i}"),
-            memcg: format!("/memcg{i}"),
-            node: 0,
-            pattern: Pattern::Uniform,
-            target: Target::Anon { pages, write_percent: 50 },
             rate,
-            start_ns: 0,
-            stop_ns: 0,
-            gfp: Default::default(),
-            free_on_exit: false,
+            ..WorkloadSpec::new(format!("fio{i}"), format!("/memcg{i}"), Pattern::Uniform, Target::Anon { pages, write_percent: 50 })
         })
         .collect();
     (memcgs, workloads)
@@ -207,30 +180,11 @@ fn mglru_basic(p: &Params, seed: u64) -> Scenario {
         2 => (FileOp::MmapRead, 0),
         _ => (FileOp::MmapWrite, 50),
     };
-    let mut workloads = vec![WorkloadSpec {
-        name: "reader".into(),
-        memcg: "/job".into(),
-        node: 0,
-        pattern,
-        target: Target::File { pages: p.u32("file_pages"), op, file: None, write_percent },
-        rate: 0,
-        start_ns: 0,
-        stop_ns: 0,
-        gfp: Default::default(),
-        free_on_exit: false,
-    }];
+    let mut workloads = vec![WorkloadSpec::new("reader", "/job", pattern, Target::File { pages: p.u32("file_pages"), op, file: None, write_percent })];
     if p.u32("anon_pages") > 0 {
         workloads.push(WorkloadSpec {
-            name: "kv".into(),
-            memcg: "/job".into(),
-            node: 0,
-            pattern: Pattern::Zipf { s: p.get("zipf_s") },
-            target: Target::Anon { pages: p.u32("anon_pages"), write_percent: 30 },
             rate: p.u64("anon_rate"),
-            start_ns: 0,
-            stop_ns: 0,
-            gfp: Default::default(),
-            free_on_exit: false,
+            ..WorkloadSpec::new("kv", "/job", Pattern::Zipf { s: p.get("zipf_s") }, Target::Anon { pages: p.u32("anon_pages"), write_percent: 30 })
         });
     }
     Scenario {

@@ -106,6 +106,16 @@ pub struct WorkloadSpec {
     pub free_on_exit: bool,
 }
 
+impl WorkloadSpec {
+    /// A task in `memcg` touching `target` with `pattern`, on node 0, as fast
+    /// as its costs allow, from the start to the end of the run, with the
+    /// default gfp and keeping its memory when it ends: the serde defaults.
+    /// Set other fields with struct update syntax.
+    pub fn new(name: impl Into<String>, memcg: impl Into<String>, pattern: Pattern, target: Target) -> Self {
+        WorkloadSpec { name: name.into(), memcg: memcg.into(), node: 0, pattern, target, rate: 0, start_ns: 0, stop_ns: 0, gfp: Default::default(), free_on_exit: false }
+    }
+}
+
 /// A workload's generator state.
 #[derive(Clone, Debug)]
 pub struct Generator {
@@ -195,18 +205,7 @@ mod tests {
     use super::*;
 
     fn spec(pattern: Pattern, pages: u32) -> WorkloadSpec {
-        WorkloadSpec {
-            name: "w".into(),
-            memcg: "/".into(),
-            node: 0,
-            pattern,
-            target: Target::Anon { pages, write_percent: 0 },
-            rate: 0,
-            start_ns: 0,
-            stop_ns: 0,
-            gfp: Default::default(),
-            free_on_exit: false,
-        }
+        WorkloadSpec::new("w", "/", pattern, Target::Anon { pages, write_percent: 0 })
     }
 
     #[test]
