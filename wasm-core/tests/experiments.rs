@@ -11,8 +11,7 @@ fn compare(name: &str, params: &[(&str, f64)], seed: u64) -> Comparison {
 }
 
 fn metric(c: &Comparison, variant: &str, name: &str) -> f64 {
-    let v = c.variants.iter().find(|v| v.variant == variant).unwrap_or_else(|| panic!("variant {variant}"));
-    v.metrics.iter().find(|(k, _)| k == name).unwrap_or_else(|| panic!("metric {name}")).1
+    c.metric(variant, name).unwrap_or_else(|| panic!("{variant}: metric {name}"))
 }
 
 #[test]
