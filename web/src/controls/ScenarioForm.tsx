@@ -125,7 +125,8 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare 
           {experiment ? 'Experiment' : 'Scenario'}
         </h2>
       </div>
-      <fieldset disabled={disabled}>
+      {/* The fieldset only disables the fields together while the engine loads: no group of its own. */}
+      <fieldset disabled={disabled} role="presentation">
         <div className="field">
           <label htmlFor={`${formId}-scenario`}>Scenario</label>
           <select id={`${formId}-scenario`} value={draft.name} onChange={(e) => open(e.target.value)}>

@@ -1,0 +1,156 @@
+// Accessibility and readability in headless Chromium: every control and view
+// the user can reach has an accessible name (as Chromium's accessibility tree
+// computes it, not as we guess it), the keyboard reaches the main controls in
+// order, and the page fits a 1280x800 screen and a projector (the same page
+// at 150 % zoom) without sideways scrolling.
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { SHOTS, open, stepForward, useBrowser } from './harness';
+
+useBrowser();
+
+/** Roles a user operates; each needs a name to be announced usefully. */
+const INTERACTIVE = new Set([
+  'button',
+  'checkbox',
+  'combobox',
+  'link',
+  'listbox',
+  'menuitem',
+  'radio',
+  'slider',
+  'spinbutton',
+  'switch',
+  'tab',
+  'textbox',
+  'searchbox',
+]);
+/**
+ * Figures, tables, regions and the like: views a screen reader lists by name.
+ * (`main` is not here: a page has one, and its role says what it is.)
+ */
+const VIEWS = new Set(['table', 'figure', 'img', 'region', 'tabpanel', 'log', 'progressbar', 'dialog', 'group']);
+
+interface Unnamed {
+  role: string;
+  /** Some text around it, to find it in the page. */
+  hint: string;
+}
+
+/** Interactive elements and views without an accessible name, from Chromium's own accessibility tree. */
+async function unnamed(page: Page): Promise<{ missing: Unnamed[]; checked: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+    nodes: { ignored: boolean; role?: { value: string }; name?: { value: string }; properties?: { name: string; value: { value: unknown } }[]; backendDOMNodeId?: number }[];
+  };
+  const missing: Unnamed[] = [];
+  let checked = 0;
+  for (const node of nodes) {
+    const role = node.role?.value ?? '';
+    if (node.ignored || !(INTERACTIVE.has(role) || VIEWS.has(role))) continue;
+    const hidden = node.properties?.some((p) => p.name === 'hidden' && p.value.value === true);
+    if (hidden) continue;
+    checked++;
+    if ((node.name?.value ?? '').trim() !== '') continue;
+    let hint = '';
+    if (node.backendDOMNodeId) {
+      const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId: node.backendDOMNodeId })) as { object: { objectId: string } };
+      const { result } = (await cdp.send('Runtime.callFunctionOn', {
+        objectId: object.objectId,
+        functionDeclaration: 'function () { return this.outerHTML.slice(0, 160); }',
+        returnByValue: true,
+      })) as { result: { value: string } };
+      hint = result.value;
+    }
+    missing.push({ role, hint });
+  }
+  await cdp.detach();
+  return { missing, checked };
+}
+
+/** The page's sideways overflow in CSS pixels (0: it fits). */
+async function overflowX(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+async function showTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+}
+
+describe('accessibility', () => {
+  it('gives every control and view an accessible name, in every tab', async () => {
+    const { page, problems } = await open('', { reducedMotion: 'reduce' });
+    await stepForward(page, 20);
+    const tabs = await page.getByRole('tab').evaluateAll((els) => els.map((e) => (e.textContent ?? '').trim()));
+    expect(tabs.length).toBeGreaterThanOrEqual(3);
+    let total = 0;
+    for (const label of tabs) {
+      await page.getByRole('tab').filter({ hasText: label }).first().click();
+      const { missing, checked } = await unnamed(page);
+      expect(missing, `unnamed in tab "${label}"`).toEqual([]);
+      total += checked;
+    }
+    console.log(`[a11y] default scenario: ${tabs.length} tabs, ${total} named controls and views checked`);
+    expect(total).toBeGreaterThan(30);
+    expect(problems).toEqual([]);
+  });
+
+  it('names everything on an experiment page and in compare mode', async () => {
+    const { page, problems } = await open('?scenario=memcg-lru-fairness', { ready: 'experiment', reducedMotion: 'reduce' });
+    const experiment = await unnamed(page);
+    expect(experiment.missing, 'unnamed on the experiment page').toEqual([]);
+    await page.getByRole('button', { name: 'Compare mode' }).click();
+    await page.getByRole('button', { name: 'Step forward' }).first().waitFor();
+    const compare = await unnamed(page);
+    expect(compare.missing, 'unnamed in compare mode').toEqual([]);
+    console.log(`[a11y] experiment page: ${experiment.checked} checked; compare mode: ${compare.checked} checked`);
+    expect(problems).toEqual([]);
+  });
+
+  it('reaches the step controls, the timeline and the views from the keyboard, in reading order', async () => {
+    const { page } = await open('', { reducedMotion: 'reduce' });
+    await stepForward(page, 3);
+    const wanted = ['Step back', 'Step forward', 'Play', 'Reset', 'Timeline', 'Go to step', 'Copy link', 'folio '];
+    const seen: string[] = [];
+    // Start from the top of the document, as a keyboard user arriving on the page does.
+    // (a click on the page's top-left corner, outside any control, moves the focus starting point there).
+    await page.mouse.click(2, 2);
+    for (let i = 0; i < 80 && wanted.some((w) => !seen.includes(w)); i++) {
+      await page.keyboard.press('Tab');
+      const name = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return '';
+        const labelled = el.getAttribute('aria-labelledby');
+        const byLabel = labelled ? document.getElementById(labelled)?.textContent : null;
+        const label = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null;
+        const owner = el.closest('[role="listbox"]')?.getAttribute('aria-label');
+        return (el.getAttribute('aria-label') ?? byLabel ?? label ?? owner ?? el.textContent ?? '').trim().slice(0, 60);
+      });
+      if (name) seen.push(name);
+    }
+    for (const w of wanted) expect(seen.some((s) => s.startsWith(w)), `Tab reaches "${w}" (reached: ${seen.join(' | ')})`).toBe(true);
+    // Step controls come before the views they drive.
+    const stepAt = seen.findIndex((s) => s.includes('Step forward'));
+    const tabAt = seen.findIndex((s) => /^(LRU|System|Memcgs)/.test(s));
+    expect(stepAt).toBeGreaterThanOrEqual(0);
+    if (tabAt >= 0) expect(stepAt).toBeLessThan(tabAt);
+  });
+
+  it('fits 1280x800 and a projector (150 % zoom) without sideways scrolling', async () => {
+    const desk = await open('', { reducedMotion: 'reduce' });
+    await stepForward(desk.page, 10);
+    expect(await overflowX(desk.page)).toBeLessThanOrEqual(0);
+    // A projector: 1280x800 shown at 150 % (what Ctrl + does), i.e. an 853x533 CSS-pixel viewport at device scale 1.5.
+    const projector = await open('', { viewport: { width: 853, height: 533 }, deviceScaleFactor: 1.5, reducedMotion: 'reduce' });
+    await stepForward(projector.page, 10);
+    for (const tab of ['LRU', 'System', 'Memcgs']) {
+      await showTab(projector.page, tab);
+      const over = await overflowX(projector.page);
+      expect(over, `sideways overflow in tab ${tab} at 150 %`).toBeLessThanOrEqual(0);
+    }
+    await showTab(projector.page, 'LRU');
+    await projector.page.screenshot({ path: path.join(SHOTS, 'projector-150.png') });
+    expect(projector.problems).toEqual([]);
+  });
+});
