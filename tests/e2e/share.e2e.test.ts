@@ -1,7 +1,7 @@
 // Browser tests of sharing, exporting and the themes: the built site (dist/)
 // in headless Chromium. Run after `vite build`:
 //   npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/share.e2e.test.ts
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -260,6 +260,41 @@ describe('Export', () => {
     const svg = await exported(page, 'Export SVG');
     expect(svg.download.suggestedFilename()).toBe('kswapd-classzone-after-1-3.svg');
     expect(svg.bytes.toString('utf8')).toContain('data-testid="zone-chart"');
+    expect(problems).toEqual([]);
+  });
+  it('exports compare mode: both sides\' charts, each captioned with its side and variant, at their common step', async () => {
+    const { page, problems } = await open('?v=1&scenario=multi-memcg-kswapd&seed=1', { ready: 'experiment', reducedMotion: 'reduce' });
+    await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Compare mode' });
+    const step = mode.getByRole('group', { name: 'Compare controls' }).getByRole('button', { name: 'Step forward', exact: true });
+    for (let i = 0; i < 5; i++) await step.click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="compare-step"]')?.textContent === '5');
+    await mode.getByTestId('gen-bar').first().waitFor({ state: 'attached' });
+    expect(await page.getByRole('button', { name: 'Export SVG', exact: true }).isDisabled()).toBe(false);
+
+    const svg = await exported(page, 'Export SVG');
+    expect(svg.download.suggestedFilename()).toBe('multi-memcg-kswapd-before-vs-after-1-5.svg');
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        texts: [...doc.documentElement.children].filter((e) => e.localName === 'text').map((t) => t.textContent ?? ''),
+        bars: doc.querySelectorAll('rect[data-testid="gen-bar"]').length,
+      };
+    }, svg.bytes.toString('utf8'));
+    expect(parsed.error).toBeNull();
+    expect(parsed.texts[0]).toContain('before vs after');
+    expect(parsed.texts[0]).toContain('step 5');
+    // Both sides are in it, each chart captioned with its side.
+    expect(parsed.texts.some((t) => t.startsWith('Left: before · '))).toBe(true);
+    expect(parsed.texts.some((t) => t.startsWith('Right: after · '))).toBe(true);
+    const onPage = await mode.getByTestId('gen-bar').count();
+    expect(parsed.bars).toBe(onPage);
+
+    const png = await exported(page, 'Export PNG');
+    expect(png.download.suggestedFilename()).toBe('multi-memcg-kswapd-before-vs-after-1-5.png');
+    writeFileSync(path.join(SHOTS, 'export-compare.png'), png.bytes);
+    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect(problems).toEqual([]);
   });
 });

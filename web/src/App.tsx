@@ -34,7 +34,7 @@ import { ShareBar, type PageSnapshot } from './share/ShareBar';
 import { SharedLinkNotice } from './share/SharedLinkNotice';
 import { useRestoreShared } from './share/useRestoreShared';
 import { ThemeSwitch } from './theme/ThemeSwitch';
-import { CompareMode, CompareToggle } from './compare/CompareMode';
+import { COMPARE_PANEL_ID, CompareMode, CompareToggle } from './compare/CompareMode';
 import { useCompareMode } from './compare/useCompareMode';
 import { CustomScenario } from './editor/CustomScenario';
 import { customTitle, isCustomRequest } from './scenario/custom';
@@ -192,8 +192,8 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
           frame,
           previous,
           tab: shownTab,
-          tabLabel: tabs.find((t) => t.key === shownTab)?.label ?? shownTab,
-          panelId: tabPanelId(TABS_ID, shownTab),
+          tabLabel: compareMode.on ? 'compare mode' : (tabs.find((t) => t.key === shownTab)?.label ?? shownTab),
+          panelId: compareMode.on ? COMPARE_PANEL_ID : tabPanelId(TABS_ID, shownTab),
           experiment,
           comparison: comparison.state,
           selected,

@@ -22,6 +22,8 @@ const VIEWS: readonly { key: CompareViewKey; label: string }[] = [
   { key: 'system', label: 'System' },
   { key: 'memcgs', label: 'Memcgs' },
 ];
+/** The id of compare mode's section: what "Export SVG/PNG" draws when compare mode is on. */
+export const COMPARE_PANEL_ID = 'compare-mode-panel';
 /** Differing counters named in the summary before it says "and N more". */
 const NAMED_DIFFERENCES = 8;
 
@@ -62,7 +64,7 @@ export function CompareMode({ experiment, mode, request, comparison, transitionM
   const lruvecs = sides?.[0].frame.lruvecs ?? [];
   if (!variants) return null;
   return (
-    <section className="compare-mode" aria-label="Compare mode" aria-busy={state.inFlight > 0 || state.status === 'starting'} data-testid="compare-mode">
+    <section className="compare-mode" id={COMPARE_PANEL_ID} aria-label="Compare mode" aria-busy={state.inFlight > 0 || state.status === 'starting'} data-testid="compare-mode">
       <div className="card compare-bar">
         <div className="transport" role="group" aria-label="Compare controls">
           <button type="button" className="button" disabled={!running} onClick={() => lockstep.step(1)} aria-keyshortcuts="ArrowRight" title="Advance both sides one step (→)">

@@ -47,7 +47,7 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
   const about = variants.find((v) => v.name === variant)?.description ?? '';
   const place = index === 0 ? 'Left' : 'Right';
   return (
-    <section className="compare-side" aria-labelledby={`${id}-title`} data-testid={`compare-side-${index}`} data-variant={variant}>
+    <section className="compare-side" aria-labelledby={`${id}-title`} data-testid={`compare-side-${index}`} data-variant={variant} data-export-prefix={`${place}: ${variant}`}>
       <div className="card compare-side-head">
         <h3 className="card-title" id={`${id}-title`}>
           {place}: <span className="mono">{variant}</span>

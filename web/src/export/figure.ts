@@ -68,11 +68,14 @@ function inlineStyles(source: Element, clone: Element, parent: CSSStyleDeclarati
   for (let i = 0; i < sources.length && i < clones.length; i++) inlineStyles(sources[i]!, clones[i]!, computed);
 }
 
-/** What a chart is called: its label, else its card's title. */
+/**
+ * What a chart is called: its label, else its card's title; prefixed with the
+ * `data-export-prefix` of an enclosing element (compare mode's "Left: before").
+ */
 function captionOf(chart: Element): string {
-  const label = chart.getAttribute('aria-label');
-  if (label) return label;
-  return chart.closest('.card')?.querySelector('.card-title')?.textContent?.trim() ?? '';
+  const own = chart.getAttribute('aria-label') || (chart.closest('.card')?.querySelector('.card-title')?.textContent?.trim() ?? '');
+  const prefix = chart.closest('[data-export-prefix]')?.getAttribute('data-export-prefix');
+  return prefix ? (own ? `${prefix} · ${own}` : prefix) : own;
 }
 
 /** The charts drawn in `container` (SVGs not nested in another, canvases), that are on screen. */
@@ -94,9 +97,23 @@ function text(x: number, y: number, content: string, style: string): SVGTextElem
   return t;
 }
 
+/** The side a chart belongs to (compare mode's "Left: before"), from an enclosing `data-export-prefix`. */
+function sideOf(chart: Element): string {
+  return chart.closest('[data-export-prefix]')?.getAttribute('data-export-prefix') ?? '';
+}
+
+/** How wide `content` is drawn in `font` (for the heading, which must not be cut off). */
+function textWidth(content: string, font: string): number {
+  const context = document.createElement('canvas').getContext('2d');
+  if (!context) return content.length * 9;
+  context.font = font;
+  return context.measureText(content).width;
+}
+
 /**
  * The charts in `container` as one SVG document headed by `heading`; null
- * when the container draws no chart (a table-only view).
+ * when the container draws no chart (a table-only view). Charts of different
+ * sides (compare mode) go in columns, one per side, each stacked in page order.
  */
 export function composeFigure(container: Element, heading: string): Figure | null {
   const charts = chartsIn(container);
@@ -104,8 +121,10 @@ export function composeFigure(container: Element, heading: string): Figure | nul
   const page = getComputedStyle(document.documentElement);
   const colour = (name: string, fallback: string) => page.getPropertyValue(name).trim() || fallback;
   const font = page.getPropertyValue('--font').trim() || 'sans-serif';
-  const boxes = charts.map((c) => c.getBoundingClientRect());
-  const width = Math.ceil(Math.max(...boxes.map((b) => b.width)) + 2 * PAD);
+  const boxes = new Map(charts.map((c) => [c, c.getBoundingClientRect()]));
+  const sides = [...new Set(charts.map(sideOf))];
+  const columns = sides.map((side) => charts.filter((c) => sideOf(c) === side));
+  const columnWidths = columns.map((column) => Math.max(...column.map((c) => boxes.get(c)!.width)));
 
   const root = document.createElementNS(SVG_NS, 'svg');
   root.setAttribute('style', `font-family:${font}`);
@@ -116,35 +135,42 @@ export function composeFigure(container: Element, heading: string): Figure | nul
   root.append(background);
   root.append(text(PAD, PAD + 16, heading, `fill:${colour('--text', '#000')};font-size:16px;font-weight:700`));
 
-  let y = PAD + HEADING;
-  charts.forEach((chart, i) => {
-    const box = boxes[i]!;
-    const caption = captionOf(chart);
-    if (caption) {
-      root.append(text(PAD, y + 14, caption, `fill:${colour('--text-muted', '#555')};font-size:13px;font-weight:600`));
-      y += CAPTION;
+  let bottom = PAD + HEADING;
+  let x = PAD;
+  columns.forEach((column, c) => {
+    let y = PAD + HEADING;
+    for (const chart of column) {
+      const box = boxes.get(chart)!;
+      const caption = captionOf(chart);
+      if (caption) {
+        root.append(text(x, y + 14, caption, `fill:${colour('--text-muted', '#555')};font-size:13px;font-weight:600`));
+        y += CAPTION;
+      }
+      if (chart instanceof SVGSVGElement) {
+        const clone = chart.cloneNode(true) as SVGSVGElement;
+        inlineStyles(chart, clone, null);
+        clone.setAttribute('x', String(x));
+        clone.setAttribute('y', String(y));
+        clone.setAttribute('width', String(box.width));
+        clone.setAttribute('height', String(box.height));
+        clone.setAttribute('overflow', 'visible');
+        root.append(clone);
+      } else {
+        const image = document.createElementNS(SVG_NS, 'image');
+        image.setAttribute('x', String(x));
+        image.setAttribute('y', String(y));
+        image.setAttribute('width', String(box.width));
+        image.setAttribute('height', String(box.height));
+        image.setAttribute('href', chart.toDataURL('image/png'));
+        root.append(image);
+      }
+      y += box.height + GAP;
     }
-    if (chart instanceof SVGSVGElement) {
-      const clone = chart.cloneNode(true) as SVGSVGElement;
-      inlineStyles(chart, clone, null);
-      clone.setAttribute('x', String(PAD));
-      clone.setAttribute('y', String(y));
-      clone.setAttribute('width', String(box.width));
-      clone.setAttribute('height', String(box.height));
-      clone.setAttribute('overflow', 'visible');
-      root.append(clone);
-    } else {
-      const image = document.createElementNS(SVG_NS, 'image');
-      image.setAttribute('x', String(PAD));
-      image.setAttribute('y', String(y));
-      image.setAttribute('width', String(box.width));
-      image.setAttribute('height', String(box.height));
-      image.setAttribute('href', chart.toDataURL('image/png'));
-      root.append(image);
-    }
-    y += box.height + GAP;
+    bottom = Math.max(bottom, y);
+    x += columnWidths[c]! + 2 * PAD;
   });
-  const height = Math.ceil(y - GAP + PAD);
+  const width = Math.ceil(Math.max(x - PAD, textWidth(heading, `700 16px ${font}`) + 2 * PAD));
+  const height = Math.ceil(bottom - GAP + PAD);
   root.setAttribute('width', String(width));
   root.setAttribute('height', String(height));
   root.setAttribute('viewBox', `0 0 ${width} ${height}`);

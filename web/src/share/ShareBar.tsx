@@ -102,15 +102,18 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
   const exportFigure = async (kind: 'svg' | 'png') => {
     if (!page) return;
     const container = document.getElementById(page.panelId);
-    const { request, frame } = page;
-    const variant = request.variant ? ` (${request.variant})` : '';
-    const heading = `${runLabel(request)}${variant} · seed ${request.seed} · step ${frame.step} · ${page.tabLabel}`;
+    // In compare mode the figure shows both sides at their common step.
+    const compare = page.compare;
+    const request = compare ? { ...page.request, variant: compare.variants.join('-vs-') } : page.request;
+    const step = compare ? compare.step : page.frame.step;
+    const variant = compare ? ` (${compare.variants.join(' vs ')})` : request.variant ? ` (${request.variant})` : '';
+    const heading = `${runLabel(request)}${variant} · seed ${request.seed} · step ${step} · ${page.tabLabel}`;
     const figure = container && composeFigure(container, heading);
     if (!figure) {
       setStatus('This view has no chart: export its numbers as CSV or JSON');
       return;
     }
-    const name = exportFileName(request, frame.step, kind);
+    const name = exportFileName(request, step, kind);
     try {
       const blob = kind === 'svg' ? new Blob([figure.svg], { type: 'image/svg+xml' }) : await figurePng(figure);
       download(blob, name);
@@ -141,7 +144,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
   };
 
   const disabled = page === null;
-  const noChart = page?.tab === 'comparison';
+  const noChart = page?.tab === 'comparison' && !page.compare;
   return (
     <div className="header-actions">
       <div className="header-row">
