@@ -262,7 +262,7 @@ describe('Export', () => {
     expect(svg.bytes.toString('utf8')).toContain('data-testid="zone-chart"');
     expect(problems).toEqual([]);
   });
-  it('exports compare mode: both sides\' charts, each captioned with its side and variant, at their common step', async () => {
+  it('exports compare mode: both sides\' charts, each captioned with its side and variant, and both sides\' counters, at their common step', async () => {
     const { page, problems } = await open('?v=1&scenario=multi-memcg-kswapd&seed=1', { ready: 'experiment', reducedMotion: 'reduce' });
     await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
     const mode = page.getByRole('region', { name: 'Compare mode' });
@@ -294,6 +294,22 @@ describe('Export', () => {
     const png = await exported(page, 'Export PNG');
     expect(png.download.suggestedFilename()).toBe('multi-memcg-kswapd-before-vs-after-1-5.png');
     writeFileSync(path.join(SHOTS, 'export-compare.png'), png.bytes);
+
+    // The numbers: each side's counters, as the page shows them.
+    const leftCounters = await counters(mode.getByTestId('compare-side-0'));
+    const rightCounters = await counters(mode.getByTestId('compare-side-1'));
+    const csv = await exported(page, 'Export CSV');
+    expect(csv.download.suggestedFilename()).toBe('multi-memcg-kswapd-before-vs-after-1-5.csv');
+    const lines = csv.bytes.toString('utf8').trimEnd().split('\n');
+    expect(lines[0]).toBe('name,before,after');
+    const rows = lines.slice(1).map((l) => l.split(','));
+    expect(Object.fromEntries(rows.map(([name, before]) => [name, Number(before)]))).toEqual(leftCounters);
+    expect(Object.fromEntries(rows.map(([name, , after]) => [name, Number(after)]))).toEqual(rightCounters);
+    const json = await exported(page, 'Export JSON');
+    const data = JSON.parse(json.bytes.toString('utf8')) as { sides: { variant: string; step: number; counters: Record<string, number> }[] };
+    expect(data.sides.map((s) => [s.variant, s.step])).toEqual([['before', 5], ['after', 5]]);
+    expect(data.sides[0]!.counters).toEqual(leftCounters);
+    expect(data.sides[1]!.counters).toEqual(rightCounters);
     expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect(problems).toEqual([]);
   });

@@ -2,7 +2,7 @@
 import { csvParseRows } from 'd3';
 import { describe, expect, it } from 'vitest';
 import type { Comparison, Counter, ExperimentInfo } from '../../web/src/engine/pkg/reclaim_core';
-import { comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun } from '../../web/src/export/tables';
+import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun, type ExportedSide } from '../../web/src/export/tables';
 import { makeRequest } from '../../web/src/scenario/params';
 import { comparisonTable } from '../../web/src/views/comparison/model';
 
@@ -105,5 +105,37 @@ describe('JSON export', () => {
       headline: { direction: 'lower', authorBefore: '6,579,706', authorAfter: '6,256,811', verdict: 'not-held' },
     });
     expect(data.comparison.metrics[1].values).toEqual({ before: 0.125, after: null });
+  });
+});
+
+describe('compare mode exports', () => {
+  const sides: ExportedSide[] = [
+    { variant: 'before', step: 7, counters: counters({ nr_free_pages: 10, pswpout: 3 }) },
+    { variant: 'after', step: 7, counters: counters({ nr_free_pages: 12, pswpout: 0 }) },
+  ];
+
+  it('writes a CSV row per counter, in kernel order, with a column per side', () => {
+    expect(csvParseRows(compareCountersCsv(sides))).toEqual([
+      ['name', 'before', 'after'],
+      ['nr_free_pages', '10', '12'],
+      ['pswpout', '3', '0'],
+    ]);
+  });
+
+  it('writes each side\'s variant, step and counters to JSON, with the comparison table', () => {
+    const request = makeRequest('kswapd-classzone', 1, {});
+    const data = JSON.parse(compareJson(request, sides, comparisonTable(experiment, comparison))) as {
+      scenario: string;
+      seed: number;
+      sides: { variant: string; step: number; counters: Record<string, number> }[];
+      comparison: unknown;
+    };
+    expect(data.scenario).toBe('kswapd-classzone');
+    expect(data.seed).toBe(1);
+    expect(data.sides).toEqual([
+      { variant: 'before', step: 7, counters: { nr_free_pages: 10, pswpout: 3 } },
+      { variant: 'after', step: 7, counters: { nr_free_pages: 12, pswpout: 0 } },
+    ]);
+    expect(data.comparison).not.toBeNull();
   });
 });

@@ -199,6 +199,9 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
           selected,
           lruvec: chosenLruvec,
           compare: compareMode.view,
+          compareSides: compareMode.on
+            ? compareMode.lockstep.state.sides?.map((side) => ({ variant: side.request.variant ?? '', step: side.frame.step, counters: side.frame.counters }))
+            : undefined,
         }
       : null;
   const transitionMs = state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS;

@@ -106,3 +106,34 @@ export function exportJson(run: ExportedRun, comparison: ComparisonTable | null)
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }
+
+/** One side of compare mode, as the exports see it. */
+export interface ExportedSide {
+  variant: string;
+  step: number;
+  counters: readonly Counter[];
+}
+
+/** Compare mode's counters as CSV: a row per counter (kernel order), a column per side's variant. */
+export function compareCountersCsv(sides: readonly ExportedSide[]): string {
+  const values = sides.map((side) => new Map(side.counters.map((c) => [c.name, c.value])));
+  const names = sides[0]?.counters.map((c) => c.name) ?? [];
+  const rows = names.map((name) => [name, ...values.map((v) => String(v.get(name) ?? ''))]);
+  return `${csvFormatRows([['name', ...sides.map((s) => s.variant)], ...rows])}\n`;
+}
+
+/** Compare mode as JSON: the run, each side's variant, step and counters, and any comparison table. */
+export function compareJson(request: ScenarioRequest, sides: readonly ExportedSide[], comparison: ComparisonTable | null): string {
+  const document = {
+    scenario: runLabel(request),
+    seed: request.seed,
+    params: Object.fromEntries(paramEntries(request).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    sides: sides.map((side) => ({
+      variant: side.variant,
+      step: side.step,
+      counters: Object.fromEntries(side.counters.map((c) => [c.name, c.value])),
+    })),
+    comparison: comparison ? comparisonData(comparison) : null,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExperimentInfo, Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { errorMessage } from '../engine/host';
 import { composeFigure, download, figurePng } from '../export/figure';
-import { comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun } from '../export/tables';
+import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
 import type { ComparisonState } from '../useComparison';
@@ -28,6 +28,8 @@ export interface PageSnapshot {
   lruvec: string | null;
   /** Compare mode, when it is on (its variants and step). */
   compare?: CompareView;
+  /** Compare mode's two sides (what its CSV and JSON exports hold). */
+  compareSides?: readonly ExportedSide[];
 }
 
 /** The shared view of a snapshot. */
@@ -126,6 +128,17 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
   const exportData = (kind: 'csv' | 'json') => {
     if (!page) return;
     const table = tableOf(page);
+    if (page.compare && page.compareSides) {
+      const pair = { ...page.request, variant: page.compare.variants.join('-vs-') };
+      const name = exportFileName(pair, page.compare.step, kind);
+      const blob =
+        kind === 'json'
+          ? new Blob([compareJson(page.request, page.compareSides, table)], { type: 'application/json' })
+          : new Blob([compareCountersCsv(page.compareSides)], { type: 'text/csv' });
+      download(blob, name);
+      setStatus(`Saved ${name}`);
+      return;
+    }
     const run = runOf(page);
     let name: string;
     let blob: Blob;
@@ -166,7 +179,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
         </button>
         <button type="button" className="button small" aria-label="Export CSV" disabled={disabled}
           onClick={() => exportData('csv')}
-          title="The counters (on the Comparison tab, the comparison table) as CSV">
+          title="The counters (on the Comparison tab, the comparison table; in compare mode, both sides) as CSV">
           CSV
         </button>
         <button type="button" className="button small" aria-label="Export JSON" disabled={disabled}
