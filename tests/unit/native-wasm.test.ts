@@ -17,6 +17,8 @@ const cases: { name: string; seed: number; steps: number; params: Record<string,
   { name: 'classic-basic', seed: 5, steps: 150, params: { reader_op: 3 } },
   { name: 'global-pressure', seed: 2, steps: 200, params: {} },
   { name: 'proactive-root', seed: 1, steps: 120, params: { memcgs: 8, batch: 1 } },
+  { name: 'refaults', seed: 2, steps: 300, params: { lru_gen: 1, refault_distance: 1 } },
+  { name: 'scan-resistance', seed: 4, steps: 200, params: { lru_gen: 0 } },
 ];
 
 beforeAll(async () => {

@@ -38,6 +38,8 @@ Builtin {
     params: BASIC_PARAMS,
     build: classic_basic,
 },
+super::intro::SCAN_RESISTANCE,
+super::intro::REFAULTS,
 Builtin {
     name: "global-pressure",
     title: "kswapd and the zone watermarks",

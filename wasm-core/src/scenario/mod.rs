@@ -13,6 +13,7 @@ use crate::view::{ScenarioInfo, ScenarioList, ScenarioRequest};
 use crate::workload::{Pattern, Target, WorkloadSpec};
 
 mod builtin;
+mod intro;
 pub use builtin::fio_siblings;
 mod check;
 pub use check::{check as check_json, ScenarioCheck, ScenarioProblem};
