@@ -214,6 +214,11 @@ pub struct EventLog {
     pub watch: Option<EventMatch>,
     /// Events of the watched kind in this step.
     pub watched: u64,
+    /// This step's refault decisions in detail, for the shadow-LRU view (at
+    /// most [`crate::mm::refault::REFAULTS_PER_STEP`]; see `Mm::record_refault`).
+    pub refaults: Vec<crate::mm::refault::RefaultRecord>,
+    /// Refault decisions of this step that did not fit.
+    pub refaults_dropped: u64,
 }
 
 impl EventLog {
@@ -260,6 +265,8 @@ impl EventLog {
         self.events.clear();
         self.dropped = 0;
         self.watched = 0;
+        self.refaults.clear();
+        self.refaults_dropped = 0;
     }
 }
 
