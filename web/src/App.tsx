@@ -28,6 +28,7 @@ import { MemcgLruView } from './views/memcg-lru/MemcgLruView';
 import { KswapdTimeline } from './views/kswapd/KswapdTimeline';
 import { ReclaimView } from './views/reclaim/ReclaimView';
 import { ZonesView } from './views/zones/ZonesView';
+import { ShadowsView } from './views/shadows/ShadowsView';
 import type { FrameHistories } from './views/history';
 import type { SharedLink } from './scenario/share';
 import { ShareBar, type PageSnapshot } from './share/ShareBar';
@@ -46,7 +47,7 @@ const MAX_LRUVECS_SHOWN = 4;
 /** With more memcgs than this, the usage meters above the LRU give way to the Memcgs tab. */
 const MAX_USAGE_ROWS = 4;
 
-type TabKey = 'comparison' | 'lru' | 'system' | 'memcgs';
+type TabKey = 'comparison' | 'lru' | 'shadows' | 'system' | 'memcgs';
 const TABS_ID = 'views';
 
 /** The tabs this frame has something to show in; an experiment's comparison first. */
@@ -54,6 +55,10 @@ function tabsFor(frame: Frame, experiment: ExperimentInfo | undefined): TabInfo<
   const tabs: TabInfo<TabKey>[] = [];
   if (experiment) tabs.push({ key: 'comparison', label: 'Comparison' });
   tabs.push({ key: 'lru', label: 'LRU', note: `${frame.lruvecs.length} lruvec${frame.lruvecs.length === 1 ? '' : 's'}` });
+  if (frame.shadow) {
+    const shadows = frame.shadow.lruvecs.reduce((n, l) => n + l.shadowsTotal, 0);
+    tabs.push({ key: 'shadows', label: 'Shadows', note: `${shadows} · ${frame.shadow.refaults.length + frame.shadow.refaultsDropped} refaults` });
+  }
   const zones = frame.nodes.reduce((n, node) => n + node.zones.length, 0);
   if (frame.nodes.length > 0) tabs.push({ key: 'system', label: 'System', note: `${zones} zone${zones === 1 ? '' : 's'} · kswapd` });
   if (frame.memcgs.length > 0 || frame.nodes.some((n) => n.memcgLru) || frame.reclaims.length > 0) {
@@ -376,6 +381,9 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
                     chosenLruvec={chosenLruvec}
                     onChooseLruvec={setChosenLruvec}
                   />
+                )}
+                {shownTab === 'shadows' && frame.shadow && (
+                  <ShadowsView shadow={frame.shadow} step={frame.step} selected={selected} onSelect={select} transitionMs={transitionMs} />
                 )}
                 {shownTab === 'system' && state.histories && <SystemPanel frame={frame} histories={state.histories} />}
                 {shownTab === 'memcgs' && state.histories && (
