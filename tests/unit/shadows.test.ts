@@ -94,7 +94,7 @@ describe('placement', () => {
       refault({ distance: 5000, threshold: 1024, comparison: '<=', decision: 'not recent' }),
       refault({ tokenSeq: 3, minSeq: 7, decision: 'not recent', tier: 2, tierBefore: 1 }),
     ]);
-    expect(rows.map((r) => r.check)).toEqual(['812 ≤ 1,024', '1,024 ≥ 1,024 · gen 7 = min_seq 7', '5,000 > 1,024', 'gen 3 < min_seq 7']);
+    expect(rows.map((r) => r.checks)).toEqual([['812 ≤ 1,024'], ['1,024 ≥ 1,024', 'gen 7 = min_seq 7'], ['5,000 > 1,024'], ['gen 3 < min_seq 7']]);
     expect(rows.map((r) => r.extras)).toEqual([['restore'], [], [], ['tier 1→2']]);
   });
 });

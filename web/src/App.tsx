@@ -57,7 +57,7 @@ function tabsFor(frame: Frame, experiment: ExperimentInfo | undefined): TabInfo<
   tabs.push({ key: 'lru', label: 'LRU', note: `${frame.lruvecs.length} lruvec${frame.lruvecs.length === 1 ? '' : 's'}` });
   if (frame.shadow) {
     const shadows = frame.shadow.lruvecs.reduce((n, l) => n + l.shadowsTotal, 0);
-    tabs.push({ key: 'shadows', label: 'Shadows', note: `${shadows} · ${frame.shadow.refaults.length + frame.shadow.refaultsDropped} refaults` });
+    tabs.push({ key: 'shadows', label: 'Shadows', note: `${shadows}` });
   }
   const zones = frame.nodes.reduce((n, node) => n + node.zones.length, 0);
   if (frame.nodes.length > 0) tabs.push({ key: 'system', label: 'System', note: `${zones} zone${zones === 1 ? '' : 's'} · kswapd` });

@@ -230,13 +230,12 @@ function RefaultTable({ shadow, step, selected, onSelect }: RefaultTableProps) {
                 <th scope="col">page</th>
                 <th scope="col">compared</th>
                 <th scope="col">decision</th>
-                <th scope="col">rule</th>
               </tr>
             </thead>
-            <tbody>
-              {shown.map((r) => (
-                <tr key={r.key} data-testid="refault-row" data-decision={r.decision} data-kind={r.kind} data-page={r.page}
-                  className={r.page === selected ? 'selected' : undefined}>
+            {shown.map((r) => (
+              <tbody key={r.key} data-testid="refault-row" data-decision={r.decision} data-kind={r.kind} data-page={r.page}
+                className={r.page === selected ? 'selected' : undefined}>
+                <tr>
                   <td className="num">{formatMs(r.timeNs)}</td>
                   <td>
                     {r.tracked ? (
@@ -248,7 +247,13 @@ function RefaultTable({ shadow, step, selected, onSelect }: RefaultTableProps) {
                       <span className={`mono page-untracked kind-${r.kind}`}>{r.page}</span>
                     )}
                   </td>
-                  <td className="mono nowrap">{r.check}</td>
+                  <td className="mono nowrap">
+                    {r.checks.map((c) => (
+                      <span key={c} className="check">
+                        {c}
+                      </span>
+                    ))}
+                  </td>
                   <td className="nowrap">
                     <span className={`decision decision-${r.decision.replace(' ', '-')}`}>{r.decision}</span>
                     {r.extras.map((x) => (
@@ -257,10 +262,15 @@ function RefaultTable({ shadow, step, selected, onSelect }: RefaultTableProps) {
                       </span>
                     ))}
                   </td>
-                  <td className="rule">{r.rule}</td>
                 </tr>
-              ))}
-            </tbody>
+                <tr className="rule-row">
+                  <td />
+                  <td colSpan={3} className="rule">
+                    {r.rule}
+                  </td>
+                </tr>
+              </tbody>
+            ))}
           </table>
         </div>
       )}

@@ -115,12 +115,24 @@ function drawRows(g: AnySelection<SVGGElement>, inner: number, title: string): v
     .text((k) => k);
 }
 
-/** Places dots in a row bottom-up, stacking those that would overlap. */
-function stackRow(dots: readonly { dot: ShadowDot; x: number }[], kind: FolioType): Placed[] {
-  const mine = dots.filter((d) => d.dot.kind === kind);
+/**
+ * Places dots in a row bottom-up, stacking those that would overlap; dots in
+ * the overflow band (`band`: its left edge and width) fill it left to right first.
+ */
+function stackRow(dots: readonly { dot: ShadowDot; x: number }[], kind: FolioType, band: { left: number; width: number }): Placed[] {
+  const step = DOT_R * 2 + 1;
+  const perRow = Math.max(1, Math.floor((band.width - 2) / step));
+  let inBand = 0;
+  const mine = dots
+    .filter((d) => d.dot.kind === kind)
+    .map((d) => {
+      if (!d.dot.overflow) return d;
+      const i = inBand++;
+      return { dot: d.dot, x: band.left + DOT_R + 1 + (i % perRow) * step };
+    });
   const levels = stackLevels(
     mine.map((d) => d.x),
-    DOT_R * 2 + 1,
+    step,
   );
   const maxLevel = Math.max(0, ...levels);
   const room = ROW - 12;
@@ -132,7 +144,7 @@ function drawDistance(g: AnySelection<SVGGElement>, model: ShadowLruvecModel, in
   const strip = model.distance!;
   const axisWidth = Math.max(20, inner - OVERFLOW);
   const x = scaleLinear().domain([0, strip.xMax]).range([0, axisWidth]);
-  drawRows(g, inner, 'Refault distance (pages evicted or activated since the shadow was made) against the workingset');
+  drawRows(g, inner, 'Refault distance (nonresident_age now − at eviction) against the workingset');
   layer<SVGGElement>(g, 'g', 'x-axis')
     .attr('transform', `translate(0,${2 * ROW})`)
     .call(axisBottom(x).ticks(Math.max(2, Math.floor(axisWidth / 90))).tickFormat(tick).tickSizeOuter(0));
@@ -198,14 +210,14 @@ function drawDistance(g: AnySelection<SVGGElement>, model: ShadowLruvecModel, in
     .map((dot) => ({ dot, x: dot.overflow ? axisWidth + 2 + OVERFLOW / 2 : x(dot.distance!) }));
   // Nearest first in each row: the reading (and keyboard) order.
   xs.sort((a, b) => a.x - b.x);
-  return FOLIO_TYPES.flatMap((k) => stackRow(xs, k));
+  return FOLIO_TYPES.flatMap((k) => stackRow(xs, k, { left: axisWidth + 6, width: OVERFLOW - 8 }));
 }
 
 function drawGenerations(g: AnySelection<SVGGElement>, model: ShadowLruvecModel, inner: number): Placed[] {
   const strip = model.generation!;
   const x = scaleBand<string>().domain(strip.columns).range([0, inner]).paddingInner(0.12).paddingOuter(0.04);
   const band = x.bandwidth();
-  drawRows(g, inner, 'Generation the shadow was evicted from, against min_seq..max_seq (lru_gen_test_recent)');
+  drawRows(g, inner, 'Generation the shadow was evicted from (its token), against min_seq..max_seq');
   // The live window of each type: min_seq..max_seq; min_seq itself is where a refault is recent.
   const windows = FOLIO_TYPES.map((kind) => ({ kind, min: strip.minSeq[kind] }));
   const colX = (seq: number) => x(`seq:${seq}`) ?? 0;
@@ -251,13 +263,13 @@ function drawGenerations(g: AnySelection<SVGGElement>, model: ShadowLruvecModel,
     .call(
       axisBottom(x)
         .tickSizeOuter(0)
-        .tickFormat((key) => (key === 'older' ? 'older' : key.slice(4) === String(strip.maxSeq) ? `${strip.maxSeq} max_seq` : key.slice(4))),
+        .tickFormat((key) => (key === 'older' ? 'older' : key.slice(4))),
     );
   layer<SVGTextElement>(g, 'text', 'axis-title')
-    .attr('x', inner)
+    .attr('x', colX(strip.maxSeq) + band / 2)
     .attr('y', 2 * ROW + AXIS - 2)
-    .attr('text-anchor', 'end')
-    .text('generation (seq) →');
+    .attr('text-anchor', 'middle')
+    .text('max_seq');
   const xs = model.dots
     .filter((d) => d.column !== null)
     .map((dot) => {

@@ -260,8 +260,8 @@ export interface RefaultRow {
   tracked: boolean;
   kind: FolioType;
   lruvec: string;
-  /** What was compared: "812 ≤ 1,024", "gen 12 = min_seq 12". */
-  check: string;
+  /** What was compared, one line per check: ["812 ≤ 1,024"], ["gen 12 = min_seq 12"]. */
+  checks: string[];
   decision: Decision;
   /** Further effects: "restore", "tier 0→1". */
   extras: string[];
@@ -272,7 +272,7 @@ export function decisionOf(r: RefaultView): Decision {
   return (DECISIONS as readonly string[]).includes(r.decision) ? (r.decision as Decision) : 'not recent';
 }
 
-function checkText(r: RefaultView): string {
+function checkTexts(r: RefaultView): string[] {
   const parts: string[] = [];
   if (r.distance != null && r.threshold != null && r.comparison != null) {
     const passes = r.comparison === '<=' ? r.distance <= r.threshold : r.distance < r.threshold;
@@ -282,7 +282,7 @@ function checkText(r: RefaultView): string {
   if (r.tokenSeq != null && r.minSeq != null) {
     parts.push(`gen ${r.tokenSeq} ${r.tokenSeq === r.minSeq ? '=' : '<'} min_seq ${r.minSeq}`);
   }
-  return parts.join(' · ');
+  return parts;
 }
 
 export function refaultRows(refaults: readonly RefaultView[]): RefaultRow[] {
@@ -297,7 +297,7 @@ export function refaultRows(refaults: readonly RefaultView[]): RefaultRow[] {
       tracked: r.tracked,
       kind: folioKind(r.kind),
       lruvec: `${r.memcg} node ${r.node}`,
-      check: checkText(r),
+      checks: checkTexts(r),
       decision: decisionOf(r),
       extras,
       rule: r.rule,
