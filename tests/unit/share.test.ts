@@ -195,7 +195,7 @@ describe('shared link codec: tampering', () => {
     ['params', { params: { seed: 1 } }, /^params: "seed" is not a parameter name$/],
     ['params', { params: [1] }, /^params: not an object/],
     ['variant', { variant: 'no spaces' }, /^variant: "no spaces" is not a variant name$/],
-    ['tab', { tab: 'zones' }, /^tab: "zones" is not a view \(comparison, lru, shadows, system, memcgs\)$/],
+    ['tab', { tab: 'zones' }, /^tab: "zones" is not a view \(comparison, lru, system, memcgs, shadows\)$/],
     ['comparison', { comparison: { seed: -2, params: {} } }, /^comparison\.seed: -2 is not a whole number/],
     ['comparison', { comparison: { seed: 1, variant: 'x' } }, /^comparison: unknown field "variant"$/],
     ['folio', { folio: '' }, /^folio: not a key/],

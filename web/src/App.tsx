@@ -47,7 +47,7 @@ const MAX_LRUVECS_SHOWN = 4;
 /** With more memcgs than this, the usage meters above the LRU give way to the Memcgs tab. */
 const MAX_USAGE_ROWS = 4;
 
-type TabKey = 'comparison' | 'lru' | 'shadows' | 'system' | 'memcgs';
+type TabKey = 'comparison' | 'lru' | 'system' | 'memcgs' | 'shadows';
 const TABS_ID = 'views';
 
 /** The tabs this frame has something to show in; an experiment's comparison first. */
@@ -55,14 +55,14 @@ function tabsFor(frame: Frame, experiment: ExperimentInfo | undefined): TabInfo<
   const tabs: TabInfo<TabKey>[] = [];
   if (experiment) tabs.push({ key: 'comparison', label: 'Comparison' });
   tabs.push({ key: 'lru', label: 'LRU', note: `${frame.lruvecs.length} lruvec${frame.lruvecs.length === 1 ? '' : 's'}` });
-  if (frame.shadow) {
-    const shadows = frame.shadow.lruvecs.reduce((n, l) => n + l.shadowsTotal, 0);
-    tabs.push({ key: 'shadows', label: 'Shadows', note: `${shadows}` });
-  }
   const zones = frame.nodes.reduce((n, node) => n + node.zones.length, 0);
   if (frame.nodes.length > 0) tabs.push({ key: 'system', label: 'System', note: `${zones} zone${zones === 1 ? '' : 's'} · kswapd` });
   if (frame.memcgs.length > 0 || frame.nodes.some((n) => n.memcgLru) || frame.reclaims.length > 0) {
     tabs.push({ key: 'memcgs', label: 'Memcgs', note: `${frame.memcgs.length}` });
+  }
+  if (frame.shadow) {
+    const shadows = frame.shadow.lruvecs.reduce((n, l) => n + l.shadowsTotal, 0);
+    tabs.push({ key: 'shadows', label: 'Shadows', note: `${shadows}` });
   }
   return tabs;
 }
