@@ -41,6 +41,7 @@ describe('shared link codec: round trip', () => {
   const views: [string, SharedView][] = [
     ['a plain scenario at step 0', { request: req('mglru-basic', 1, {}), step: 0, tab: 'lru' }],
     ['parameters, a previous step and the System tab', { ...base, previous: 24, tab: 'system' }],
+    ['the Shadows tab with a selected folio', { ...base, tab: 'shadows', folio: 'anon:kv#64' }],
     [
       'an experiment with its variant and comparison',
       {
@@ -194,7 +195,7 @@ describe('shared link codec: tampering', () => {
     ['params', { params: { seed: 1 } }, /^params: "seed" is not a parameter name$/],
     ['params', { params: [1] }, /^params: not an object/],
     ['variant', { variant: 'no spaces' }, /^variant: "no spaces" is not a variant name$/],
-    ['tab', { tab: 'zones' }, /^tab: "zones" is not a view \(comparison, lru, system, memcgs\)$/],
+    ['tab', { tab: 'zones' }, /^tab: "zones" is not a view \(comparison, lru, system, memcgs, shadows\)$/],
     ['comparison', { comparison: { seed: -2, params: {} } }, /^comparison\.seed: -2 is not a whole number/],
     ['comparison', { comparison: { seed: 1, variant: 'x' } }, /^comparison: unknown field "variant"$/],
     ['folio', { folio: '' }, /^folio: not a key/],

@@ -80,6 +80,21 @@ impl Event {
                     TYPE_NAMES[*type_]
                 ),
             ),
+            EventKind::Refault { lruvec, type_, recent, restore, function: "workingset_refault", .. } => (
+                "refault",
+                "workingset_refault",
+                // The classic LRU: workingset_test_recent compared the refault distance with the workingset.
+                if *recent {
+                    format!(
+                        "{}: {} refault within the workingset (refault distance <= workingset size): starts on the active list{}",
+                        lruvec_name(*lruvec),
+                        TYPE_NAMES[*type_],
+                        if *restore { "; PG_workingset restored" } else { "" }
+                    )
+                } else {
+                    format!("{}: {} refault beyond the workingset (refault distance > workingset size): starts on the inactive list", lruvec_name(*lruvec), TYPE_NAMES[*type_])
+                },
+            ),
             EventKind::Refault { lruvec, type_, recent, tier, restore, function } => (
                 "refault",
                 function,
@@ -214,6 +229,11 @@ pub struct EventLog {
     pub watch: Option<EventMatch>,
     /// Events of the watched kind in this step.
     pub watched: u64,
+    /// This step's refault decisions in detail, for the shadow-LRU view (at
+    /// most [`crate::mm::refault::REFAULTS_PER_STEP`]; see `Mm::record_refault`).
+    pub refaults: Vec<crate::mm::refault::RefaultRecord>,
+    /// Refault decisions of this step that did not fit.
+    pub refaults_dropped: u64,
 }
 
 impl EventLog {
@@ -260,6 +280,8 @@ impl EventLog {
         self.events.clear();
         self.dropped = 0;
         self.watched = 0;
+        self.refaults.clear();
+        self.refaults_dropped = 0;
     }
 }
 
@@ -302,6 +324,19 @@ mod tests {
         }
         assert_eq!(log.events.len(), EVENTS_PER_STEP + RARE_EVENTS_RESERVE);
         assert_eq!(log.dropped, 3 + 1 + 6);
+    }
+
+    #[test]
+    fn classic_refaults_are_described_by_their_distance() {
+        let name = |_| "/job node 0".to_string();
+        let classic = |recent| Event { time_ns: 0, kind: EventKind::Refault { lruvec: 0, type_: 1, recent, tier: 0, restore: recent, function: "workingset_refault" } };
+        let (_, function, reason) = classic(true).describe(&name);
+        assert_eq!(function, "workingset_refault");
+        assert!(reason.contains("within the workingset") && reason.contains("PG_workingset restored"), "{reason}");
+        let (_, _, reason) = classic(false).describe(&name);
+        assert!(reason.contains("beyond the workingset") && !reason.contains("generation"), "{reason}");
+        let (_, _, reason) = Event { time_ns: 0, kind: refault() }.describe(&name);
+        assert!(reason.contains("generation that is still the oldest"), "{reason}");
     }
 
     #[test]

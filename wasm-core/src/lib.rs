@@ -8,7 +8,8 @@
 //! [`workload`] the access-pattern generators, [`scenario`] the versioned
 //! scenario format and the built-in scenarios, [`sim`] the stepping API and
 //! simulated clock, [`timeline`] checkpoints for stepping back and exact
-//! seeking, [`view`] the small view models sent to the UI.
+//! seeking, [`view`] the small view models sent to the UI ([`shadow_view`]
+//! the shadow LRU's).
 
 pub mod cost;
 pub mod event;
@@ -17,6 +18,7 @@ pub mod mm;
 pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod shadow_view;
 pub mod sim;
 pub mod sweep;
 pub mod timeline;

@@ -664,6 +664,7 @@ impl Simulation {
             memcgs: self.memcg_views(),
             pgsteal_cv: self.pgsteal_cv(),
             reclaims: self.reclaim_log.iter().rev().take(64).rev().map(|r| reclaim_view(r, &mm.memcgs[r.memcg as usize].path)).collect(),
+            shadow: Some(self.shadow_frame()),
         }
     }
 

@@ -350,6 +350,13 @@ pub struct Frame {
     pub pgsteal_cv: f64,
     /// The most recent memory.reclaim writes (at most 64), oldest first.
     pub reclaims: Vec<ReclaimView>,
+    /// The shadow LRU: tracked shadows against the refault thresholds, and
+    /// the last step's refault decisions. Always set by `Simulation::frame`;
+    /// optional so that frames made elsewhere (tests, older exports) need
+    /// not carry it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(target_arch = "wasm32", tsify(optional))]
+    pub shadow: Option<crate::shadow_view::ShadowFrame>,
 }
 
 /// What a run to the next event of a kind found (the wasm `runUntil`).

@@ -28,6 +28,7 @@ import { MemcgLruView } from './views/memcg-lru/MemcgLruView';
 import { KswapdTimeline } from './views/kswapd/KswapdTimeline';
 import { ReclaimView } from './views/reclaim/ReclaimView';
 import { ZonesView } from './views/zones/ZonesView';
+import { ShadowsView } from './views/shadows/ShadowsView';
 import type { FrameHistories } from './views/history';
 import type { SharedLink } from './scenario/share';
 import { ShareBar, type PageSnapshot } from './share/ShareBar';
@@ -46,7 +47,7 @@ const MAX_LRUVECS_SHOWN = 4;
 /** With more memcgs than this, the usage meters above the LRU give way to the Memcgs tab. */
 const MAX_USAGE_ROWS = 4;
 
-type TabKey = 'comparison' | 'lru' | 'system' | 'memcgs';
+type TabKey = 'comparison' | 'lru' | 'system' | 'memcgs' | 'shadows';
 const TABS_ID = 'views';
 
 /** The tabs this frame has something to show in; an experiment's comparison first. */
@@ -58,6 +59,10 @@ function tabsFor(frame: Frame, experiment: ExperimentInfo | undefined): TabInfo<
   if (frame.nodes.length > 0) tabs.push({ key: 'system', label: 'System', note: `${zones} zone${zones === 1 ? '' : 's'} · kswapd` });
   if (frame.memcgs.length > 0 || frame.nodes.some((n) => n.memcgLru) || frame.reclaims.length > 0) {
     tabs.push({ key: 'memcgs', label: 'Memcgs', note: `${frame.memcgs.length}` });
+  }
+  if (frame.shadow) {
+    const shadows = frame.shadow.lruvecs.reduce((n, l) => n + l.shadowsTotal, 0);
+    tabs.push({ key: 'shadows', label: 'Shadows', note: `${shadows}` });
   }
   return tabs;
 }
@@ -379,6 +384,9 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
                     chosenLruvec={chosenLruvec}
                     onChooseLruvec={setChosenLruvec}
                   />
+                )}
+                {shownTab === 'shadows' && frame.shadow && (
+                  <ShadowsView shadow={frame.shadow} step={frame.step} selected={selected} onSelect={select} transitionMs={transitionMs} />
                 )}
                 {shownTab === 'system' && state.histories && <SystemPanel frame={frame} histories={state.histories} />}
                 {shownTab === 'memcgs' && state.histories && (

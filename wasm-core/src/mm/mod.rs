@@ -21,6 +21,7 @@ pub mod mglru;
 pub mod mglru_v61;
 pub mod page_alloc;
 pub mod pgdat;
+pub mod refault;
 pub mod swap;
 pub mod trace;
 pub mod vmscan;

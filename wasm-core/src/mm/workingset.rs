@@ -7,10 +7,11 @@
 //! and MGLRU's generation token (recent iff evicted from the generation that
 //! is still the oldest).
 use super::folio::{lru_tier_from_refs, pg, FolioId, LRU_REFS_WIDTH};
-use super::lruvec::{lru_hist_from_seq, LRU_ACTIVE_ANON, LRU_ACTIVE_FILE, LRU_INACTIVE_ANON, LRU_INACTIVE_FILE};
+use super::lruvec::lru_hist_from_seq;
 use super::vmstat::Item;
 use super::{LruvecId, MemcgId, Mm, LRU_GEN_FILE};
 use crate::event::EventKind;
+use super::refault::{Feedback, RefaultRecord};
 use super::trace::FolioWhat;
 
 /// Bits of the eviction timestamp/token in a shadow (EVICTION_SHIFT leaves
@@ -122,24 +123,13 @@ impl Mm {
         if self.knobs.lru_gen_enabled {
             self.lru_gen_refault(f, shadow, in_fault);
         } else {
-            self.classic_workingset_refault(f, shadow);
+            self.classic_workingset_refault(f, shadow, in_fault);
         }
-    }
-
-    /// lru_gen_test_recent(): recent iff the token's sequence number equals
-    /// the current min_seq of its type.
-    fn lru_gen_test_recent(&self, s: &Shadow, type_: usize) -> (LruvecId, bool) {
-        let lv = self.lruvec_id(s.memcg, s.node);
-        let min_seq = self.lruvecs[lv as usize].lrugen.min_seq[type_];
-        let (token, bits) = self.lru_gen_token(s);
-        let mask = EVICTION_MASK >> (LRU_REFS_WIDTH + bits);
-        let recent = (token >> LRU_REFS_WIDTH) == (min_seq & mask);
-        (lv, recent)
     }
 
     /// The generation token of an MGLRU shadow, and how many low bits of
     /// the eviction field a patch-004 timestamp took.
-    fn lru_gen_token(&self, s: &Shadow) -> (u64, u32) {
+    pub(super) fn lru_gen_token(&self, s: &Shadow) -> (u64, u32) {
         if self.knobs.refault_distance_mglru {
             (s.eviction >> LRU_GEN_EVICTION_BITS, LRU_GEN_EVICTION_BITS)
         } else {
@@ -154,25 +144,7 @@ impl Mm {
     /// SP < active + (file ? IA : IF). With MGLRU the two youngest
     /// generations count as active.
     pub fn lru_test_refault(&self, lv: LruvecId, eviction: u64, bits: u32, file: bool) -> bool {
-        let mask = (1u64 << bits) - 1;
-        let distance = self.lruvecs[lv as usize].nonresident_age.wrapping_sub(eviction) & mask;
-        let node = self.lruvec_node(lv);
-        let mut sizes = [0u64; 4];
-        for m in self.memcg_subtree(self.lruvec_memcg(lv)) {
-            let l = crate::sim::lruvec_lru_sizes(&self.lruvecs[self.lruvec_id(m, node) as usize], self.knobs.lru_gen_enabled);
-            for (a, b) in sizes.iter_mut().zip(l) {
-                *a += b;
-            }
-        }
-        let [ia, aa, ifile, af] = sizes;
-        let swap = self.nr_swap_pages_for(self.lruvec_memcg(lv)) > 0;
-        let active = af + if swap { aa } else { 0 };
-        let inactive_anon = if swap { ia } else { 0 };
-        if active >= inactive_anon + ifile {
-            distance < inactive_anon + ifile
-        } else {
-            distance < active + if file { inactive_anon } else { ifile }
-        }
+        self.lru_refault_check(lv, eviction, bits, file).passes()
     }
 
     /// lru_gen_refault() (v6.12): only a shadow from the folio's own lruvec
@@ -186,8 +158,10 @@ impl Mm {
         }
         let s = unpack_shadow(shadow);
         let type_ = self.folios.type_of(f);
-        let (lv, recent) = self.lru_gen_test_recent(&s, type_);
+        let (lv, gen) = self.lru_gen_check(&s, type_);
+        let recent = gen.recent;
         if lv != self.folios.lruvec[f as usize] {
+            self.record_refault(|mm| RefaultRecord { gen: Some(gen), counted: false, ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset) });
             return;
         }
         let memcg = self.lruvec_memcg(lv);
@@ -210,6 +184,16 @@ impl Mm {
         self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent, tier, restore });
         let now = self.now_ns;
         self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent, tier, restore, function: "lru_gen_refault" });
+        let feedback = if recent { Feedback::Refaulted } else { Feedback::None };
+        self.record_refault(|mm| RefaultRecord {
+            gen: Some(gen),
+            activate: recent,
+            restore,
+            tier,
+            tier_before: tier,
+            feedback,
+            ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset)
+        });
     }
 
     /// lru_gen_refault() with patch 004: a refault counts when it is recent
@@ -223,22 +207,35 @@ impl Mm {
         let s = unpack_shadow(shadow);
         let type_ = self.folios.type_of(f);
         let lv = self.lruvec_id(s.memcg, s.node);
+        let file = type_ == LRU_GEN_FILE;
+        let check = |mm: &Mm| mm.lru_refault_check(lv, s.eviction & LRU_GEN_EVICTION_MASK, LRU_GEN_EVICTION_BITS, file);
         if lv != self.folios.lruvec[f as usize] {
+            self.record_refault(|mm| RefaultRecord {
+                distance: Some(check(mm)),
+                gen: Some(mm.lru_gen_check(&s, type_).1),
+                counted: false,
+                ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset)
+            });
             return;
         }
         let memcg = self.lruvec_memcg(lv);
         self.count(memcg, Item::WorkingsetRefaultAnon.plus(type_), 1, true);
-        let refault = self.lru_test_refault(lv, s.eviction & LRU_GEN_EVICTION_MASK, LRU_GEN_EVICTION_BITS, type_ == LRU_GEN_FILE);
-        let (_, recent) = self.lru_gen_test_recent(&s, type_);
+        let distance = check(self);
+        let refault = distance.passes();
+        let (_, gen) = self.lru_gen_check(&s, type_);
+        let recent = gen.recent;
+        let record = |mm: &Mm| RefaultRecord { distance: Some(distance), gen: Some(gen), ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset) };
         if !recent && !refault {
             let now = self.now_ns;
             self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: false, tier: 0, restore: false });
             self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent: false, tier: 0, restore: false, function: "lru_gen_refault" });
+            self.record_refault(record);
             return;
         }
         let (token, _) = self.lru_gen_token(&s);
         let refs = (token & ((1 << LRU_REFS_WIDTH) - 1)) as u32 + u32::from(s.workingset);
         let mut tier = lru_tier_from_refs(refs);
+        let tier_before = tier;
         if refault {
             if refs > 0 {
                 self.folios.set(f, pg::ACTIVE);
@@ -264,11 +261,13 @@ impl Mm {
         self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: true, tier, restore });
         let now = self.now_ns;
         self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent: true, tier, restore, function: "lru_gen_refault" });
+        let feedback = if recent { Feedback::Refaulted } else { Feedback::Averages };
+        self.record_refault(|mm| RefaultRecord { activate: refault, restore, tier, tier_before, feedback, ..record(mm) });
     }
 
     /// Pages on a classic list of `memcg`'s lruvec on `node`, including its
     /// descendants (lruvec_page_state is hierarchical).
-    fn lruvec_page_state(&self, memcg: MemcgId, node: usize, lru: usize) -> u64 {
+    pub(super) fn lruvec_page_state(&self, memcg: MemcgId, node: usize, lru: usize) -> u64 {
         self.memcg_subtree(memcg).into_iter().map(|m| self.lruvecs[self.lruvec_id(m, node) as usize].lru_size(lru)).sum()
     }
 
@@ -276,33 +275,21 @@ impl Mm {
     /// (nonresident_age now minus at eviction) against the workingset size
     /// (active file; + inactive file for anon; + anon lists with swap).
     pub fn workingset_test_recent(&self, s: &Shadow, file: bool) -> bool {
-        let lv = self.lruvec_id(s.memcg, s.node);
-        let refault = self.lruvecs[lv as usize].nonresident_age >> self.bucket_order();
-        let distance = refault.wrapping_sub(s.eviction) & EVICTION_MASK;
-        let mut size = self.lruvec_page_state(s.memcg, s.node, LRU_ACTIVE_FILE);
-        if !file {
-            size += self.lruvec_page_state(s.memcg, s.node, LRU_INACTIVE_FILE);
-        }
-        if self.nr_swap_pages_for(s.memcg) > 0 {
-            size += self.lruvec_page_state(s.memcg, s.node, LRU_ACTIVE_ANON);
-            if file {
-                size += self.lruvec_page_state(s.memcg, s.node, LRU_INACTIVE_ANON);
-            }
-        }
-        distance <= size
+        self.workingset_check(s, file).passes()
     }
 
     /// workingset_refault() (classic): WORKINGSET_REFAULT; if the refault
     /// distance is within the workingset, the folio starts active
     /// (WORKINGSET_ACTIVATE) and, if it was part of the workingset before,
     /// gets PG_workingset back (WORKINGSET_RESTORE).
-    fn classic_workingset_refault(&mut self, f: FolioId, shadow: u64) {
+    fn classic_workingset_refault(&mut self, f: FolioId, shadow: u64, in_fault: bool) {
         let s = unpack_shadow(shadow);
         let type_ = self.folios.type_of(f);
         let lv = self.folios.lruvec[f as usize];
         let memcg = self.lruvec_memcg(lv);
         self.count(memcg, Item::WorkingsetRefaultAnon.plus(type_), 1, true);
-        let recent = self.workingset_test_recent(&s, type_ == LRU_GEN_FILE);
+        let check = self.workingset_check(&s, type_ == LRU_GEN_FILE);
+        let recent = check.passes();
         if recent {
             self.folios.set(f, pg::ACTIVE);
             self.workingset_age_nonresident(lv, 1);
@@ -316,6 +303,13 @@ impl Mm {
         let restore = recent && s.workingset;
         self.trace(f, "workingset_refault", FolioWhat::Refault { recent, tier: 0, restore });
         self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent, tier: 0, restore, function: "workingset_refault" });
+        let shadow_lv = self.lruvec_id(s.memcg, s.node);
+        self.record_refault(|mm| RefaultRecord {
+            distance: Some(check),
+            activate: recent,
+            restore,
+            ..RefaultRecord::new(mm, f, shadow_lv, type_, "workingset_refault", in_fault, s.workingset)
+        });
     }
 
     /// workingset_activation(): an fd access activated a folio (classic only).

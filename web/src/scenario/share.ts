@@ -29,7 +29,7 @@ import { PARAM_NAME_PATTERN, RESERVED_KEYS, SCENARIO_NAME_PATTERN } from './url'
 /** The `v` of a shared link. */
 export const SHARE_VERSION = 2;
 /** The views a link can select (the page's tabs). */
-export const SHARE_TABS = ['comparison', 'lru', 'system', 'memcgs'] as const;
+export const SHARE_TABS = ['comparison', 'lru', 'system', 'memcgs', 'shadows'] as const;
 export type ShareTab = (typeof SHARE_TABS)[number];
 /** The largest step a link may ask for: what one step command may advance. */
 export const MAX_SHARED_STEP = MAX_STEPS_PER_COMMAND;
