@@ -418,7 +418,6 @@ pub struct Frame {
     /// [`crate::sim::FOLIO_EVENTS_PER_FRAME`]; a page's history has them all).
     pub folio_events: Vec<EventView>,
     /// The tracked sample in compact form (every size).
-    #[serde(default)]
     pub tracked: TrackedFolios,
     pub nodes: Vec<NodeView>,
     pub memcgs: Vec<MemcgView>,
