@@ -8,6 +8,7 @@
 //   second, how many of them drew the folios, steps shown per second, and
 //   the frame times.
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
@@ -102,7 +103,7 @@ function describePlay(speed: string, f: PlayFigures): string {
     `${f.fps.toFixed(1)} animation frames/s, ${f.drawnFps.toFixed(1)} of them drawing the folios; ` +
     `${f.stepsDrawn.toFixed(1)} steps drawn/s, the run advanced ${f.steps.toFixed(1)} steps/s; ` +
     `frame time p50 ${f.p50.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms, max ${f.max.toFixed(0)} ms, ` +
-    `${f.long} frames over 25 ms`
+    `${f.long} frames over 25 ms (load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs)`
   );
 }
 
