@@ -72,6 +72,7 @@ function frame(step: number, extra: Partial<Frame> = {}): Frame {
     eventsDropped: 0,
     folios: [],
     folioEvents: [],
+    tracked: { spaces: [], cells: new Uint8Array(0) },
     nodes: [node()],
     memcgs: [],
     pgstealCv: 0,

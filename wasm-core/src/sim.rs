@@ -22,7 +22,7 @@ use crate::mm::vmstat::{Counters, Item};
 use crate::mm::{AddressSpace, MappingId, MappingKind, MemcgId, Mm, MAX_NR_ZONES};
 use crate::rng::Rng;
 use crate::scenario::{parent_path, Scenario, ScenarioError};
-use crate::view::{Counter, EventView, Frame, GenView, KswapdView, LruvecView, MemcgLruView, MemcgView, NodeView, ReclaimRoundView, ReclaimView, TierView, TrackedFolioView, ZoneView};
+use crate::view::{Counter, EventView, Frame, GenView, KswapdView, LruvecView, MemcgLruView, MemcgView, NodeView, ReclaimRoundView, ReclaimView, TierView, TrackedCell, TrackedFolioView, TrackedFolios, TrackedSpaceView, ZoneView};
 use crate::workload::{Generator, Target};
 
 /// A running workload.
@@ -77,6 +77,12 @@ pub const TRACKED_PER_MAPPING: u32 = 48;
 pub const TRACKED_TOTAL: u32 = 512;
 /// Decisions kept per tracked page.
 pub const HISTORY_LEN: usize = 64;
+/// Frames carry the tracked pages as full records (Frame::folios) only up
+/// to this many (the automatic sample always fits); the compact form
+/// (Frame::tracked) has every size.
+pub const FULL_FOLIO_RECORDS: usize = 2048;
+/// Decisions about tracked folios a frame carries at most.
+pub const FOLIO_EVENTS_PER_FRAME: usize = 256;
 
 impl Simulation {
     /// Builds the machine: nodes and zones (free lists, watermarks,
@@ -171,6 +177,8 @@ impl Simulation {
         }
 
         let mut tasks = Vec::new();
+        // Tracked pages per address space asked for by its workloads (the most, if several share it).
+        let mut asked_tracked: Vec<Option<u32>> = Vec::new();
         for (i, w) in scenario.workloads.iter().enumerate() {
             let memcg = mm.memcgs.iter().position(|m| m.path == w.memcg).expect("validated memcg") as MemcgId;
             let (kind, name) = match &w.target {
@@ -193,6 +201,9 @@ impl Simulation {
                     (mm.mappings.len() - 1) as MappingId
                 }
             };
+            asked_tracked.resize(mm.mappings.len(), None);
+            let asked = &mut asked_tracked[mapping as usize];
+            *asked = (*asked).max(w.tracked_pages);
             tasks.push(Task {
                 name: w.name.clone(),
                 memcg,
@@ -210,11 +221,12 @@ impl Simulation {
                 alive: true,
             });
         }
-        // Shrink the sample when there are many address spaces.
+        // Shrink the automatic sample when there are many address spaces;
+        // a workload's trackedPages sets its address space's sample.
         let per_mapping = (TRACKED_TOTAL / mm.mappings.len().max(1) as u32).clamp(4, TRACKED_PER_MAPPING);
-        for a in &mut mm.mappings {
+        for (a, asked) in mm.mappings.iter_mut().zip(&asked_tracked) {
             let pages = a.slots.len() as u32;
-            a.tracked_count = pages.min(per_mapping);
+            a.tracked_count = pages.min(asked.unwrap_or(per_mapping));
             a.tracked_stride = pages / a.tracked_count.max(1);
         }
         let mut queue: BinaryHeap<Reverse<(u64, u32)>> = tasks.iter().enumerate().map(|(i, t)| Reverse((t.next_ns, i as u32))).collect();
@@ -337,6 +349,54 @@ impl Simulation {
             return Vec::new();
         };
         self.history.get(&(m as MappingId, idx)).map(|h| h.iter().map(|(step, t)| self.trace_view(*step, t)).collect()).unwrap_or_default()
+    }
+
+    /// Where each tracked page's folio is now, in compact form (see
+    /// [`TrackedFolios`]); `shown` lists the lruvec ids of Frame::lruvecs in
+    /// order (a resident page's lruvec is always among them).
+    pub fn tracked_compact(&self, shown: &[usize]) -> TrackedFolios {
+        let mm = &self.mm;
+        let mut position = vec![u16::MAX; mm.lruvecs.len()];
+        for (p, &lv) in shown.iter().enumerate() {
+            position[lv] = p as u16;
+        }
+        let mut spaces = Vec::new();
+        let mut cells = Vec::new();
+        for (m, a) in mm.mappings.iter().enumerate() {
+            if a.tracked_count == 0 {
+                continue;
+            }
+            spaces.push(TrackedSpaceView {
+                name: a.name.clone(),
+                kind: if a.kind == MappingKind::Anon { "anon".into() } else { "file".into() },
+                memcg: mm.memcgs[a.memcg as usize].path.clone(),
+                stride: a.tracked_stride,
+                count: a.tracked_count,
+            });
+            cells.reserve(a.tracked_count as usize * 4);
+            for i in 0..a.tracked_count {
+                let mut cell = TrackedCell::default();
+                match mm.slot(m as MappingId, i * a.tracked_stride) {
+                    Slot::Folio(f) => {
+                        let lv = mm.folios.lruvec[f as usize];
+                        cell.state = TrackedCell::RESIDENT;
+                        cell.lruvec = position[lv as usize];
+                        if let Some(gen) = mm.folios.lru_gen(f) {
+                            let g = &mm.lruvecs[lv as usize].lrugen;
+                            let seq = mm.seq_of_gen(lv, mm.folios.type_of(f), gen);
+                            cell.gen = (seq.saturating_sub(g.min_seq[0].min(g.min_seq[1])) + 1).min(255) as u8;
+                        }
+                        cell.tier = crate::mm::folio::lru_tier_from_refs(mm.folios.lru_refs(f)) as u8;
+                        cell.active = mm.folios.test(f, pg::ACTIVE);
+                    }
+                    Slot::Shadow(_) => cell.state = TrackedCell::EVICTED,
+                    Slot::Swap(_) => cell.state = TrackedCell::SWAPPED,
+                    Slot::Empty => {}
+                }
+                cells.extend_from_slice(&cell.encode());
+            }
+        }
+        TrackedFolios { spaces, cells }
     }
 
     /// Where each tracked page's folio is now.
@@ -639,7 +699,7 @@ impl Simulation {
             .collect();
         // Show lruvecs of non-root memcgs that have ever held pages (the root
         // lruvec too when it is used).
-        let lruvecs = mm
+        let shown: Vec<usize> = mm
             .lruvecs
             .iter()
             .enumerate()
@@ -647,8 +707,11 @@ impl Simulation {
                 let m = mm.lruvec_memcg(*i as u16);
                 m != 0 || lv.lrugen.max_seq > 3 || lruvec_lru_sizes(lv, mm.knobs.lru_gen_enabled).iter().sum::<u64>() > 0
             })
-            .map(|(_, lv)| self.lruvec_view(lv))
+            .map(|(i, _)| i)
             .collect();
+        let lruvecs = shown.iter().map(|&i| self.lruvec_view(&mm.lruvecs[i])).collect();
+        let tracked = self.tracked_compact(&shown);
+        let full = tracked.cells.len() / 4 <= FULL_FOLIO_RECORDS;
         Frame {
             scenario: self.scenario.name.clone(),
             seed: self.scenario.seed,
@@ -658,8 +721,9 @@ impl Simulation {
             lruvecs,
             events,
             events_dropped: mm.events.dropped,
-            folios: self.tracked_folios(),
-            folio_events: mm.traces.iter().map(|t| self.trace_view(self.step, t)).collect(),
+            folios: if full { self.tracked_folios() } else { Vec::new() },
+            folio_events: mm.traces.iter().take(FOLIO_EVENTS_PER_FRAME).map(|t| self.trace_view(self.step, t)).collect(),
+            tracked,
             nodes: self.node_views(),
             memcgs: self.memcg_views(),
             pgsteal_cv: self.pgsteal_cv(),

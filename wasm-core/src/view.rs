@@ -215,6 +215,75 @@ pub struct TrackedFolioView {
     pub active: bool,
 }
 
+/// An address space with tracked pages, as [`TrackedFolios`] lists them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct TrackedSpaceView {
+    /// "file:reader", "anon:kv".
+    pub name: String,
+    /// "anon" or "file".
+    pub kind: String,
+    /// The memcg that owns it (a page that is not resident is drawn there).
+    pub memcg: String,
+    /// Its tracked pages are 0, stride, 2 * stride, ... (`count` of them).
+    pub stride: u32,
+    pub count: u32,
+}
+
+/// The tracked sample in compact form, sent every step whatever its size:
+/// the address spaces once each, then four bytes per tracked page, so that
+/// ten thousand tracked pages cost 40 KB a frame instead of ten thousand
+/// records. [`Frame::folios`] has the same pages as full records while the
+/// sample is small.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct TrackedFolios {
+    /// The address spaces with tracked pages, in sample order: entry `k` of
+    /// a space is its page `k * stride` ("file:reader#120").
+    pub spaces: Vec<TrackedSpaceView>,
+    /// Four bytes per tracked page, in sample order (see [`TrackedCell`]):
+    /// byte 0: state (bits 0-1: 0 absent, 1 resident, 2 evicted with a
+    /// shadow entry, 3 swapped), tier (bits 2-3), on the active list (bit 4);
+    /// byte 1: MGLRU, resident: its generation as `seq - min(min_seq) + 1`
+    /// of its lruvec (the index in [`LruvecView::gens`] plus one), 0 = none;
+    /// bytes 2-3: resident: its lruvec's index in [`Frame::lruvecs`]
+    /// (little-endian u16).
+    #[serde(with = "serde_bytes")]
+    #[cfg_attr(target_arch = "wasm32", tsify(type = "Uint8Array"))]
+    pub cells: Vec<u8>,
+}
+
+/// One tracked page's four bytes in [`TrackedFolios::cells`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrackedCell {
+    /// 0 absent, 1 resident, 2 evicted (shadow entry), 3 swapped.
+    pub state: u8,
+    pub tier: u8,
+    pub active: bool,
+    /// `seq - min(min_seq) + 1` (0 = no generation).
+    pub gen: u8,
+    /// The index of its lruvec in [`Frame::lruvecs`] (resident only).
+    pub lruvec: u16,
+}
+
+impl TrackedCell {
+    pub const ABSENT: u8 = 0;
+    pub const RESIDENT: u8 = 1;
+    pub const EVICTED: u8 = 2;
+    pub const SWAPPED: u8 = 3;
+
+    pub fn encode(&self) -> [u8; 4] {
+        let [lo, hi] = self.lruvec.to_le_bytes();
+        [(self.state & 3) | (self.tier.min(3) << 2) | (u8::from(self.active) << 4), self.gen, lo, hi]
+    }
+
+    pub fn decode(b: [u8; 4]) -> Self {
+        TrackedCell { state: b[0] & 3, tier: (b[0] >> 2) & 3, active: b[0] & 16 != 0, gen: b[1], lruvec: u16::from_le_bytes([b[2], b[3]]) }
+    }
+}
+
 /// A zone's free pages against its watermarks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -340,10 +409,16 @@ pub struct Frame {
     pub events: Vec<EventView>,
     /// Events of the last step that did not fit.
     pub events_dropped: u64,
-    /// The tracked sample of pages and where their folios are.
+    /// The tracked sample of pages and where their folios are, as full
+    /// records: only while the sample has at most
+    /// [`crate::sim::FULL_FOLIO_RECORDS`] pages (else empty; `tracked` always
+    /// has them).
     pub folios: Vec<TrackedFolioView>,
-    /// Decisions about tracked folios in the last step.
+    /// Decisions about tracked folios in the last step (the first
+    /// [`crate::sim::FOLIO_EVENTS_PER_FRAME`]; a page's history has them all).
     pub folio_events: Vec<EventView>,
+    /// The tracked sample in compact form (every size).
+    pub tracked: TrackedFolios,
     pub nodes: Vec<NodeView>,
     pub memcgs: Vec<MemcgView>,
     /// stddev / mean of pgsteal over the leaf memcgs (0 with fewer than two).

@@ -13,13 +13,13 @@ import { useComparison } from './useComparison';
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
 import { CountersTable } from './views/counters/CountersTable';
-import type { ExperimentInfo, FolioHistory as History, Frame, ScenarioRequest, TrackedFolioView } from './engine/pkg/reclaim_core';
+import type { ExperimentInfo, FolioHistory as History, Frame, ScenarioRequest } from './engine/pkg/reclaim_core';
 import { errorMessage } from './engine/host';
 import { ComparisonView } from './views/comparison/ComparisonView';
 import { patchLabel } from './views/comparison/model';
 import { EventList } from './views/events/EventList';
 import { FolioHistory } from './views/folio/FolioHistory';
-import { foliosByLruvec } from './views/generations/folios';
+import { useTrackedFolios, type TrackedFolios } from './views/generations/useTrackedFolios';
 import { GenerationsView } from './views/generations/GenerationsView';
 import { lruvecKey } from './views/generations/model';
 import { MemcgUsage, memcgUsage } from './views/memcg/MemcgUsage';
@@ -138,8 +138,8 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
     history: History | null;
     error: string | null;
   } | null>(null);
-  const selectedFolio = selected && frame ? frame.folios.find((f) => f.page === selected) : undefined;
-  const folios = useMemo(() => (frame ? foliosByLruvec(frame.lruvecs, frame.folios) : new Map<string, TrackedFolioView[]>()), [frame]);
+  const tracked = useTrackedFolios(frame);
+  const selectedFolio = tracked.record(selected);
   const loadHistory = sim.history;
   useEffect(() => {
     if (!selected || !frame) return;
@@ -155,8 +155,8 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
   }, [selected, frame, loadHistory]);
   // A new scenario may not track the selected page.
   useEffect(() => {
-    if (selected && frame && !frame.folios.some((f) => f.page === selected)) setSelected(null);
-  }, [selected, frame]);
+    if (selected && frame && !tracked.record(selected)) setSelected(null);
+  }, [selected, frame, tracked]);
   const select = useCallback((page: string | null) => setSelected(page), []);
   const selectedLruvec = selectedFolio && frame?.lruvecs.find((l) => l.memcg === selectedFolio.memcg);
 
@@ -377,7 +377,7 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
                 {shownTab === 'lru' && (
                   <LruPanel
                     frame={frame}
-                    folios={folios}
+                    folios={tracked}
                     selected={selected}
                     onSelect={select}
                     transitionMs={transitionMs}
@@ -436,7 +436,7 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
 
 interface LruPanelProps {
   frame: Frame;
-  folios: Map<string, TrackedFolioView[]>;
+  folios: TrackedFolios;
   selected: string | null;
   onSelect(page: string | null): void;
   transitionMs: number;
@@ -472,7 +472,7 @@ function LruPanel({ frame, folios, selected, onSelect, transitionMs, chosenLruve
         <GenerationsView
           key={lruvecKey(l)}
           lruvec={l}
-          folios={folios.get(lruvecKey(l)) ?? []}
+          folios={folios.of(l)}
           selected={selected}
           onSelect={onSelect}
           transitionMs={transitionMs}

@@ -22,6 +22,7 @@ const BASIC_PARAMS: &[ParamSpec] = &[
     ParamSpec { name: "anon_rate", default: 200_000.0, min: 1_000.0, max: 10_000_000.0, integer: true, help: "key-value accesses per simulated second" },
     ParamSpec { name: "reader_pattern", default: 0.0, min: 0.0, max: 3.0, integer: true, help: "the reader's pattern: 0 = zipf (zipf_s), 1 = uniform, 2 = one sequential scan, 3 = loop over the file" },
     ParamSpec { name: "reader_op", default: 0.0, min: 0.0, max: 3.0, integer: true, help: "how the reader touches the file: 0 = read(), 1 = write(), 2 = mmap loads, 3 = mmap loads and stores (50 %)" },
+    ParamSpec { name: "tracked_pages", default: 0.0, min: 0.0, max: 65_536.0, integer: true, help: "pages the LRU view tracks and draws, shared by the file and the heap in proportion to their sizes (at most their sizes); 0 = automatic (48 of each)" },
 ];
 
 pub static ALL: &[Builtin] = &[Builtin {
@@ -167,6 +168,20 @@ fn classic_basic(p: &Params, seed: u64) -> Scenario {
     s
 }
 
+/// The tracked sample of `tracked` pages (0 = automatic: None) shared by a
+/// file of `file` pages and a heap of `anon` pages in proportion to their
+/// sizes, each at least one page and at most its size.
+fn split_tracked(tracked: u32, file: u32, anon: u32) -> (Option<u32>, Option<u32>) {
+    if tracked == 0 {
+        return (None, None);
+    }
+    let tracked = tracked.min(file + anon);
+    let of_file = (u64::from(tracked) * u64::from(file) + u64::from(file + anon) / 2) / u64::from(file + anon);
+    let of_file = (of_file as u32).clamp(1, file);
+    let of_anon = tracked.saturating_sub(of_file).clamp(1, anon.max(1));
+    (Some(of_file), (anon > 0).then_some(of_anon))
+}
+
 fn mglru_basic(p: &Params, seed: u64) -> Scenario {
     let memory_max = p.u64("memory_max");
     let node_pages = (memory_max * 4).max(16_384) as u32;
@@ -182,10 +197,13 @@ fn mglru_basic(p: &Params, seed: u64) -> Scenario {
         2 => (FileOp::MmapRead, 0),
         _ => (FileOp::MmapWrite, 50),
     };
-    let mut workloads = vec![WorkloadSpec::new("reader", "/job", pattern, Target::File { pages: p.u32("file_pages"), op, file: None, write_percent })];
+    let (tracked_file, tracked_anon) = split_tracked(p.u32("tracked_pages"), p.u32("file_pages"), p.u32("anon_pages"));
+    let reader = WorkloadSpec::new("reader", "/job", pattern, Target::File { pages: p.u32("file_pages"), op, file: None, write_percent });
+    let mut workloads = vec![WorkloadSpec { tracked_pages: tracked_file, ..reader }];
     if p.u32("anon_pages") > 0 {
         workloads.push(WorkloadSpec {
             rate: p.u64("anon_rate"),
+            tracked_pages: tracked_anon,
             ..WorkloadSpec::new("kv", "/job", Pattern::Zipf { s: p.get("zipf_s") }, Target::Anon { pages: p.u32("anon_pages"), write_percent: 30 })
         });
     }

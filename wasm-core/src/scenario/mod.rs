@@ -153,6 +153,8 @@ pub const MAX_NODES: usize = 16;
 pub const MAX_MEMCGS: usize = 4096;
 pub const MAX_TOTAL_PAGES: u64 = 1 << 24;
 pub const MAX_MAPPING_PAGES: u32 = 1 << 24;
+/// The most pages the views may track over all workloads (`trackedPages`).
+pub const MAX_TRACKED_PAGES: u32 = 65_536;
 
 fn range_err<T: fmt::Display>(field: impl Into<String>, v: T, range: &str) -> ScenarioError {
     ScenarioError::new(field, format!("{v} is out of range {range}"))
@@ -266,6 +268,16 @@ impl Scenario {
             if w.stop_ns != 0 && w.stop_ns <= w.start_ns {
                 errs.push(ScenarioError::new(f("stopNs"), "must be 0 (never) or after startNs"));
             }
+            if let Some(t) = w.tracked_pages {
+                let most = pages.clamp(1, MAX_TRACKED_PAGES);
+                if t == 0 || t > most {
+                    errs.push(range_err(f("trackedPages"), t, &format!("1..={most} (at most target.pages and {MAX_TRACKED_PAGES})")));
+                }
+            }
+        }
+        let tracked: u64 = self.workloads.iter().filter_map(|w| w.tracked_pages).map(u64::from).sum();
+        if tracked > u64::from(MAX_TRACKED_PAGES) {
+            errs.push(range_err("workloads", tracked, &format!("0..={MAX_TRACKED_PAGES} tracked pages (trackedPages) over all workloads")));
         }
         for (i, p) in self.proactive.iter().enumerate() {
             let f = |s: &str| format!("proactive[{i}].{s}");

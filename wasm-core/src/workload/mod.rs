@@ -104,6 +104,12 @@ pub struct WorkloadSpec {
     /// anonymous memory is freed, as at exit.
     #[serde(default)]
     pub free_on_exit: bool,
+    /// How many pages of its address space the views track (spread evenly
+    /// over it, at most its size and MAX_TRACKED_PAGES); none = the engine's
+    /// automatic sample (up to 48 pages per address space, about 512 in all).
+    /// Not part of the model: tracking changes no decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tracked_pages: Option<u32>,
 }
 
 impl WorkloadSpec {
@@ -112,7 +118,7 @@ impl WorkloadSpec {
     /// default gfp and keeping its memory when it ends: the serde defaults.
     /// Set other fields with struct update syntax.
     pub fn new(name: impl Into<String>, memcg: impl Into<String>, pattern: Pattern, target: Target) -> Self {
-        WorkloadSpec { name: name.into(), memcg: memcg.into(), node: 0, pattern, target, rate: 0, start_ns: 0, stop_ns: 0, gfp: Default::default(), free_on_exit: false }
+        WorkloadSpec { name: name.into(), memcg: memcg.into(), node: 0, pattern, target, rate: 0, start_ns: 0, stop_ns: 0, gfp: Default::default(), free_on_exit: false, tracked_pages: None }
     }
 }
 

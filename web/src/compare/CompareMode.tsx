@@ -4,8 +4,9 @@
 // experiment's table of metrics (what `reclaim-sim compare` prints).
 import { useId, useState } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../engine/pkg/reclaim_core';
-import { PauseIcon, PlayIcon, ResetIcon, StepIcon } from '../controls/icons';
+import { PauseIcon, PlayIcon, ResetIcon, StepBackIcon, StepIcon } from '../controls/icons';
 import { SPEEDS } from '../controls/StepControls';
+import { TimelineControls } from '../controls/TimelineControls';
 import type { ComparisonState } from '../useComparison';
 import { formatCount } from '../util/format';
 import { ComparisonView } from '../views/comparison/ComparisonView';
@@ -67,6 +68,10 @@ export function CompareMode({ experiment, mode, request, comparison, transitionM
     <section className="compare-mode" id={COMPARE_PANEL_ID} aria-label="Compare mode" aria-busy={state.inFlight > 0 || state.status === 'starting'} data-testid="compare-mode">
       <div className="card compare-bar">
         <div className="transport" role="group" aria-label="Compare controls">
+          <button type="button" className="button" disabled={!running || !step} onClick={lockstep.stepBack} aria-keyshortcuts="ArrowLeft" title="Take both sides back one step (←)">
+            <StepBackIcon />
+            Step back
+          </button>
           <button type="button" className="button" disabled={!running} onClick={() => lockstep.step(1)} aria-keyshortcuts="ArrowRight" title="Advance both sides one step (→)">
             <StepIcon />
             Step forward
@@ -124,6 +129,14 @@ export function CompareMode({ experiment, mode, request, comparison, transitionM
           </label>
         )}
       </div>
+      <TimelineControls
+        label="Compare timeline"
+        enabled={running}
+        step={step ?? 0}
+        furthest={state.furthest}
+        busy={state.busy}
+        onSeek={lockstep.seek}
+      />
       {state.status === 'starting' && (
         <p className="compare-status" role="status">
           Starting {variants[0]} and {variants[1]}…

@@ -1,11 +1,11 @@
 // One side of compare mode: its variant (chosen here), its step, the view
 // picked for both sides (the generations or classic lists of an lruvec, the
 // zones and kswapd, the memcgs) and its counters.
-import { useId, useMemo } from 'react';
+import { useId } from 'react';
 import type { LruvecView, VariantInfo } from '../engine/pkg/reclaim_core';
 import { formatCount } from '../util/format';
 import { CountersTable } from '../views/counters/CountersTable';
-import { foliosByLruvec } from '../views/generations/folios';
+import { useTrackedFolios } from '../views/generations/useTrackedFolios';
 import { GenerationsView } from '../views/generations/GenerationsView';
 import { lruvecKey } from '../views/generations/model';
 import { KswapdTimeline } from '../views/kswapd/KswapdTimeline';
@@ -43,7 +43,7 @@ export function shownLruvecs(lruvecs: readonly LruvecView[], chosen: string | nu
 export function CompareSide({ index, side, variant, variants, onVariant, view, lruvec, maxLruvecs, transitionMs, disabled }: CompareSideProps) {
   const id = useId();
   const frame = side?.frame ?? null;
-  const folios = useMemo(() => (frame ? foliosByLruvec(frame.lruvecs, frame.folios) : null), [frame]);
+  const folios = useTrackedFolios(frame);
   const about = variants.find((v) => v.name === variant)?.description ?? '';
   const place = index === 0 ? 'Left' : 'Right';
   return (
@@ -67,7 +67,7 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
         </p>
         <p className="hint compare-about">{about}</p>
       </div>
-      {!side || !frame || !folios ? (
+      {!side || !frame ? (
         <div className="card placeholder">Starting…</div>
       ) : (
         <>
@@ -76,7 +76,7 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
               <GenerationsView
                 key={lruvecKey(l)}
                 lruvec={l}
-                folios={folios.get(lruvecKey(l)) ?? []}
+                folios={folios.of(l)}
                 selected={null}
                 onSelect={NO_SELECTION}
                 transitionMs={transitionMs}

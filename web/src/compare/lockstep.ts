@@ -7,7 +7,8 @@
 import type { ExperimentInfo, Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { makeRequest, paramRecord } from '../scenario/params';
 import { encodeScenarioUrl } from '../scenario/url';
-import { advanceHistories, type FrameHistories } from '../views/history';
+import type { Busy } from '../simulationState';
+import { takeFrame, type FrameHistories, type HistoryLog } from '../views/history';
 
 /** The variants on the left and on the right. */
 export type VariantPair = [string, string];
@@ -15,9 +16,11 @@ export type VariantPair = [string, string];
 export interface Side {
   request: ScenarioRequest;
   frame: Frame;
-  /** The frame shown before (null right after a start). */
+  /** The frame shown before (null right after a start, and after going back). */
   previous: Frame | null;
   histories: FrameHistories;
+  /** What the histories were folded from (rebuilt when the pair goes back). */
+  log: HistoryLog;
 }
 
 export interface LockstepState {
@@ -30,18 +33,24 @@ export interface LockstepState {
   error: string | null;
   /** Step commands sent to both engines and not answered yet. */
   inFlight: number;
+  /** The furthest step both sides have reached (the end of the timeline). */
+  furthest: number;
+  /** A long seek both engines are busy with (the progress of the slower one). */
+  busy: Busy | null;
 }
 
 export type LockstepAction =
   | { type: 'starting'; key: string }
   | { type: 'started'; key: string; requests: [ScenarioRequest, ScenarioRequest]; frames: [Frame, Frame] }
   | { type: 'sent' }
+  /** Both sides' frames of the same step, after stepping forwards, back, or a seek. */
   | { type: 'stepped'; frames: [Frame, Frame] }
+  | { type: 'busy'; busy: Busy | null }
   | { type: 'failed'; error: string }
   | { type: 'playing'; playing: boolean }
   | { type: 'stopped' };
 
-export const IDLE: LockstepState = { status: 'idle', key: null, sides: null, playing: false, error: null, inFlight: 0 };
+export const IDLE: LockstepState = { status: 'idle', key: null, sides: null, playing: false, error: null, inFlight: 0, furthest: 0, busy: null };
 
 /** The two variants compare mode opens with: before and after when the experiment has them, else its first two. */
 export function defaultVariants(experiment: Pick<ExperimentInfo, 'variants'>): VariantPair {
@@ -65,16 +74,14 @@ export function runKey(requests: readonly [ScenarioRequest, ScenarioRequest]): s
 export function lockstepReducer(state: LockstepState, action: LockstepAction): LockstepState {
   switch (action.type) {
     case 'starting':
-      return { ...state, status: 'starting', key: action.key, playing: false, error: null, inFlight: 0 };
+      return { ...state, status: 'starting', key: action.key, playing: false, error: null, inFlight: 0, furthest: 0, busy: null };
     case 'started': {
       if (action.key !== state.key) return state;
-      const sides = action.frames.map((frame, i) => ({
-        request: action.requests[i]!,
-        frame,
-        previous: null,
-        histories: advanceHistories(null, frame),
-      })) as [Side, Side];
-      return { ...state, status: 'running', sides, error: null };
+      const sides = action.frames.map((frame, i) => {
+        const log = takeFrame(null, frame);
+        return { request: action.requests[i]!, frame, previous: null, histories: log.histories, log };
+      }) as [Side, Side];
+      return { ...state, status: 'running', sides, error: null, furthest: action.frames[0].step };
     }
     case 'sent':
       return { ...state, inFlight: state.inFlight + 1 };
@@ -82,12 +89,17 @@ export function lockstepReducer(state: LockstepState, action: LockstepAction): L
       if (!state.sides || state.status !== 'running') return state;
       const sides = state.sides.map((side, i) => {
         const frame = action.frames[i]!;
-        return { ...side, previous: side.frame, frame, histories: advanceHistories(side.histories, frame) };
+        const log = takeFrame(side.log, frame);
+        const forward = frame.step > side.frame.step;
+        return { ...side, previous: forward ? side.frame : null, frame, histories: log.histories, log };
       }) as [Side, Side];
-      return { ...state, sides, inFlight: Math.max(0, state.inFlight - 1) };
+      const furthest = Math.max(state.furthest, Math.min(action.frames[0].step, action.frames[1].step));
+      return { ...state, sides, furthest, inFlight: Math.max(0, state.inFlight - 1) };
     }
+    case 'busy':
+      return { ...state, busy: action.busy };
     case 'failed':
-      return { ...state, status: 'failed', playing: false, error: action.error, inFlight: 0 };
+      return { ...state, status: 'failed', playing: false, error: action.error, inFlight: 0, busy: null };
     case 'playing':
       return state.status === 'running' ? { ...state, playing: action.playing } : state;
     case 'stopped':

@@ -1,6 +1,6 @@
 // Compare mode for the page: whether it is on (an experiment's page only),
 // which two variants it shows, the engines stepping them in lock step
-// (useLockstep), its keyboard (→ steps both, Space plays and pauses), and
+// (useLockstep), its keyboard (→ steps both, ← steps both back, Space plays and pauses), and
 // the experiment's comparison table, run when compare mode opens on a run
 // whose table is not shown yet. A shared link brings it back with its step.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -123,8 +123,8 @@ export function useCompareMode(
     [experiment],
   );
 
-  // Keyboard, while compare mode is on: → steps both sides, Space plays or pauses them.
-  const { step, play, pause } = lockstep;
+  // Keyboard, while compare mode is on: → steps both sides, ← steps them back, Space plays or pauses them.
+  const { step, stepBack, play, pause } = lockstep;
   const playing = lockstep.state.playing;
   const running = lockstep.state.status === 'running';
   useEffect(() => {
@@ -134,6 +134,9 @@ export function useCompareMode(
       if (event.key === 'ArrowRight') {
         event.preventDefault();
         step(1);
+      } else if (event.key === 'ArrowLeft') {
+        event.preventDefault();
+        stepBack();
       } else if (event.key === ' ') {
         event.preventDefault();
         if (playing) pause();
@@ -142,7 +145,7 @@ export function useCompareMode(
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [on, running, playing, step, play, pause]);
+  }, [on, running, playing, step, stepBack, play, pause]);
 
   const view = on && setting && current !== null ? { variants: setting.variants, step: current } : undefined;
   return { on, variants: on && setting ? setting.variants : null, lockstep, speed, setSpeed, toggle, chooseVariant, restore, view };

@@ -1,12 +1,16 @@
 // Two engines in lock step: each side of compare mode runs in a worker of
 // its own (so neither waits for the other, nor for the page's own engine),
 // every command goes to both, and the two frames it yields are shown
-// together. Started when compare mode opens, stopped when it closes.
+// together. Steps forward, steps back and seeks go one after another, each
+// from where the previous one left the pair. Started when compare mode
+// opens, stopped when it closes.
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { EngineClient } from '../engine/client';
 import { errorMessage } from '../engine/host';
 import { MAX_STEPS_PER_COMMAND } from '../engine/protocol';
 import type { Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
+import type { Progress } from '../engine/protocol';
+import { sampleBefore } from '../views/history';
 import { IDLE, lockstepReducer, runKey, type LockstepState } from './lockstep';
 
 /** Minimum wall time between two play ticks (as the page's own player). */
@@ -17,6 +21,10 @@ export interface Lockstep {
   /** (Re)starts both engines on these runs, stepped to `step`. */
   start(requests: [ScenarioRequest, ScenarioRequest], step: number): void;
   step(n: number): void;
+  /** Both sides back one step (nothing at step 0). */
+  stepBack(): void;
+  /** Both sides to exactly this step, forwards or back; while one seek runs, only the latest next target is kept. */
+  seek(step: number): void;
   play(): void;
   pause(): void;
   /** Both sides back to step 0. */
@@ -45,9 +53,18 @@ export function useLockstep(speed: number): Lockstep {
   useEffect(() => {
     speedRef.current = speed;
   }, [speed]);
+  /** Moves of the pair, one after another. */
+  const chainRef = useRef<Promise<unknown>>(Promise.resolve());
+  /** The step of the last pair of frames taken in (ahead of the rendered state while moves are queued). */
+  const atRef = useRef(0);
+  /** The latest seek target not yet sent (scrubbing sends only the newest). */
+  const seekRef = useRef<number | null>(null);
+  const stateRef = useRef(state);
+  stateRef.current = state;
 
   const stop = useCallback(() => {
     epochRef.current++;
+    seekRef.current = null;
     clientsRef.current?.forEach((c) => c.dispose());
     clientsRef.current = null;
     requestsRef.current = null;
@@ -57,6 +74,7 @@ export function useLockstep(speed: number): Lockstep {
 
   const start = useCallback((requests: [ScenarioRequest, ScenarioRequest], step: number) => {
     const epoch = ++epochRef.current;
+    seekRef.current = null;
     const key = runKey(requests);
     requestsRef.current = requests;
     dispatch({ type: 'starting', key });
@@ -65,6 +83,7 @@ export function useLockstep(speed: number): Lockstep {
       (frames) => {
         if (epochRef.current !== epoch) return;
         readyRef.current = epoch;
+        atRef.current = frames[0]!.step;
         dispatch({ type: 'started', key, requests, frames: frames as [Frame, Frame] });
       },
       (error: unknown) => {
@@ -77,21 +96,79 @@ export function useLockstep(speed: number): Lockstep {
     );
   }, []);
 
-  const stepBoth = useCallback((n: number): Promise<void> => {
-    const clients = clientsRef.current;
-    const epoch = epochRef.current;
-    if (!clients || readyRef.current !== epoch) return Promise.resolve();
-    dispatch({ type: 'sent' });
-    return Promise.all(clients.map((c) => c.step(n))).then(
-      (frames) => {
-        if (epochRef.current === epoch) dispatch({ type: 'stepped', frames: frames as [Frame, Frame] });
-      },
-      (error: unknown) => {
-        if (epochRef.current === epoch) dispatch({ type: 'failed', error: `Step failed: ${errorMessage(error)}` });
-        throw error;
-      },
-    );
-  }, []);
+  /**
+   * Queues a move of both sides behind the moves queued before it: `send`
+   * gives each client its command, given the step the pair is at (null: no
+   * move); skipped if the engines have been restarted by then.
+   */
+  const moveBoth = useCallback(
+    (what: string, send: (client: EngineClient, side: number, at: number) => Promise<Frame> | null): Promise<void> => {
+      const clients = clientsRef.current;
+      const epoch = epochRef.current;
+      if (!clients || readyRef.current !== epoch) return Promise.resolve();
+      const run = async () => {
+        if (epochRef.current !== epoch) return;
+        const sent = clients.map((c, i) => send(c, i, atRef.current));
+        if (sent.some((p) => p === null)) return;
+        dispatch({ type: 'sent' });
+        try {
+          const frames = (await Promise.all(sent)) as [Frame, Frame];
+          if (epochRef.current !== epoch) return;
+          atRef.current = frames[0].step;
+          dispatch({ type: 'stepped', frames });
+        } catch (error) {
+          if (epochRef.current === epoch) dispatch({ type: 'failed', error: `${what} failed: ${errorMessage(error)}` });
+          throw error;
+        }
+      };
+      const next = chainRef.current.then(run);
+      chainRef.current = next.catch(() => {});
+      return next;
+    },
+    [],
+  );
+
+  const stepBoth = useCallback((n: number): Promise<void> => moveBoth('Step', (c) => c.step(n)), [moveBoth]);
+
+  /** Where the kswapd transitions of a frame of `step` should start: the side's frame shown at or before it. */
+  const sinceFor = (side: number, step: number) => {
+    const log = stateRef.current.sides?.[side]?.log ?? null;
+    return sampleBefore(log, step) ?? Math.max(0, step - 1);
+  };
+
+  const stepBack = useCallback(() => {
+    dispatch({ type: 'playing', playing: false });
+    void moveBoth('Step back', (c, side, at) => (at === 0 ? null : c.stepBack(sinceFor(side, at - 1)))).catch(() => {});
+  }, [moveBoth]);
+
+  const seek = useCallback(
+    (step: number) => {
+      dispatch({ type: 'playing', playing: false });
+      const queued = seekRef.current !== null;
+      seekRef.current = step;
+      if (queued) return;
+      const done: [number, number] = [0, 0];
+      let total = 0;
+      /** The target, read when the move runs (the newest by then). */
+      let to: number | null | undefined;
+      const progress = (side: number) => (p: Progress) => {
+        done[side] = p.done;
+        total = p.total;
+        dispatch({ type: 'busy', busy: { label: `Going to step ${(to ?? step).toLocaleString('en-US')}`, done: Math.min(...done), total } });
+      };
+      void moveBoth('Seek', (c, side, at) => {
+        if (to === undefined) {
+          to = seekRef.current;
+          seekRef.current = null;
+        }
+        if (to === null || to === at) return null;
+        return c.seek(to, sinceFor(side, to), progress(side));
+      })
+        .catch(() => {})
+        .finally(() => total > 0 && dispatch({ type: 'busy', busy: null }));
+    },
+    [moveBoth],
+  );
 
   // Play: one pair of commands in flight at a time, at most one tick per TICK_MS.
   useEffect(() => {
@@ -121,5 +198,8 @@ export function useLockstep(speed: number): Lockstep {
     if (requestsRef.current) start(requestsRef.current, 0);
   }, [start]);
 
-  return useMemo(() => ({ state, start, step, play, pause, reset, stop }), [state, start, step, play, pause, reset, stop]);
+  return useMemo(
+    () => ({ state, start, step, stepBack, seek, play, pause, reset, stop }),
+    [state, start, step, stepBack, seek, play, pause, reset, stop],
+  );
 }

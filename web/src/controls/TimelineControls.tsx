@@ -20,10 +20,13 @@ export interface TimelineControlsProps {
   furthest: number;
   busy: Busy | null;
   onSeek(step: number): void;
-  onRunUntil(kind: string, label: string, maxSteps: number): void;
+  /** Without it, no "Run to next" (compare mode: the two sides would stop at different steps). */
+  onRunUntil?(kind: string, label: string, maxSteps: number): void;
+  /** The group's accessible name (default "Timeline controls"). */
+  label?: string;
 }
 
-export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunUntil }: TimelineControlsProps) {
+export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunUntil, label: groupLabel = 'Timeline controls' }: TimelineControlsProps) {
   // While scrubbing, the slider shows where it was dragged until that step arrives.
   const [dragged, setDragged] = useState<number | null>(null);
   useEffect(() => {
@@ -48,7 +51,7 @@ export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunU
   const percent = busy && busy.total > 0 ? Math.floor((100 * busy.done) / busy.total) : 0;
 
   return (
-    <div className="timeline-bar" role="group" aria-label="Timeline controls">
+    <div className="timeline-bar" role="group" aria-label={groupLabel}>
       <div className="timeline-scrub">
         <label htmlFor={`${ids}-range`} className="timeline-label">
           Timeline
@@ -90,25 +93,27 @@ export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunU
           Go
         </button>
       </form>
-      <div className="timeline-run">
-        <label htmlFor={`${ids}-kind`}>Stop at</label>
-        <select id={`${ids}-kind`} value={kind} disabled={!enabled} onChange={(e) => setKind(e.target.value)}>
-          {RUN_KINDS.map((k) => (
-            <option key={k.kind} value={k.kind}>
-              {k.label}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          className="button"
-          disabled={!enabled || busy !== null}
-          title={`Step until the next ${label} (at most ${formatCount(RUN_MAX_STEPS)} steps)`}
-          onClick={() => onRunUntil(kind, label, RUN_MAX_STEPS)}
-        >
-          Run to next
-        </button>
-      </div>
+      {onRunUntil && (
+        <div className="timeline-run">
+          <label htmlFor={`${ids}-kind`}>Stop at</label>
+          <select id={`${ids}-kind`} value={kind} disabled={!enabled} onChange={(e) => setKind(e.target.value)}>
+            {RUN_KINDS.map((k) => (
+              <option key={k.kind} value={k.kind}>
+                {k.label}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="button"
+            disabled={!enabled || busy !== null}
+            title={`Step until the next ${label} (at most ${formatCount(RUN_MAX_STEPS)} steps)`}
+            onClick={() => onRunUntil(kind, label, RUN_MAX_STEPS)}
+          >
+            Run to next
+          </button>
+        </div>
+      )}
       {busy && (
         <div className="timeline-progress" role="status" data-testid="busy">
           <progress max={busy.total} value={busy.done} aria-label={busy.label} />

@@ -1,9 +1,10 @@
 // Opening a shared link: main.tsx has read it (scenario/share.ts) and put
 // its run in the address bar as a plain v=1 URL, which the session starts as
-// usual. Once that run is up, this hook brings back the rest: it steps the
+// usual. Once that run is up, this hook brings back the rest: it seeks the
 // engine to the link's step (first to the step shown before it, so the
 // counters' Δ column matches too; the engine is deterministic, so this is
-// the same state), selects the tab and the lruvec, reruns the comparison the
+// the same state; a long way shows its progress), selects the tab and the
+// lruvec, reruns the comparison the
 // link showed, opens compare mode as the link had it, and once the step is
 // reached selects the folio. If the engine refused the run (unknown
 // scenario, parameter out of range), it has said why and runs the default
@@ -33,8 +34,9 @@ function sameRun(a: ScenarioRequest, b: ScenarioRequest): boolean {
 }
 
 export function useRestoreShared(view: SharedView | null, sim: Simulation, targets: RestoreTargets): void {
-  const pending = useRef<{ view: SharedView; stepping: boolean } | null>(view ? { view, stepping: false } : null);
-  const { state, step } = sim;
+  /** The link still to restore, and how far: started (tab, lruvec, ...), then the step before its step, then its step. */
+  const pending = useRef<{ view: SharedView; stage: 'start' | 'previous' | 'step' } | null>(view ? { view, stage: 'start' } : null);
+  const { state, seek } = sim;
   useEffect(() => {
     const p = pending.current;
     if (!p) return;
@@ -48,20 +50,29 @@ export function useRestoreShared(view: SharedView | null, sim: Simulation, targe
       return;
     }
     const { view } = p;
-    if (!p.stepping) {
-      p.stepping = true;
+    // The step shown before the link's (so the Δ column matches), then the link's step.
+    const first = view.previous ?? view.step;
+    if (p.stage === 'start') {
       targets.setTab(view.tab);
       if (view.lruvec) targets.chooseLruvec(view.lruvec);
       if (view.comparison && findExperiment(scenarios, request.name)) targets.runComparison(view.comparison);
       if (view.compare && findExperiment(scenarios, request.name)) targets.setCompare?.(view.compare);
-      // Commands run in order: the step shown before, then the link's step.
-      const first = view.previous ?? view.step;
-      if (first > frame.step) step(first - frame.step);
-      if (view.step > first) step(view.step - first);
+      p.stage = 'previous';
+      if (first !== frame.step) {
+        seek(first);
+        return;
+      }
     }
-    if (frame.step === view.step) {
+    if (p.stage === 'previous' && frame.step === first) {
+      p.stage = 'step';
+      if (view.step !== frame.step) {
+        seek(view.step);
+        return;
+      }
+    }
+    if (p.stage === 'step' && frame.step === view.step) {
       pending.current = null;
       if (view.folio) targets.select(view.folio);
     }
-  }, [state, step, targets]);
+  }, [state, seek, targets]);
 }

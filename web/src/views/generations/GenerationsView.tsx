@@ -1,19 +1,30 @@
 // One lruvec's LRU (MGLRU generations or the classic lists) with its tracked
-// folios: React owns the figure and the <svg>, D3 draws inside it.
+// folios: React owns the figure and the <svg>, D3 draws inside it. Up to
+// SVG_MAX_FOLIOS tracked folios are SVG dots (one element and one listbox
+// option each); more are drawn on a canvas over the chart (FolioCanvas).
 import { useEffect, useId, useMemo, useRef } from 'react';
-import type { LruvecView, TrackedFolioView } from '../../engine/pkg/reclaim_core';
+import type { LruvecView } from '../../engine/pkg/reclaim_core';
 import { useElementWidth, usePrefersReducedMotion } from '../../util/hooks';
 import { TiersTable } from '../tiers/TiersTable';
-import { drawGenerations } from './draw';
+import { denseDots } from './denseDots';
+import { chartGeometry, drawGenerations } from './draw';
+import { FolioCanvas } from './FolioCanvas';
 import { folioDots } from './folios';
 import { lruvecModel } from './model';
+import { lruvecRecords, type LruvecFolios } from './tracked';
+import './dense.css';
 
 const HEIGHT = 320;
+/** With many folios the chart is taller, and so is its lane of evicted folios. */
+const DENSE_HEIGHT = 460;
+const DENSE_LANE = 56;
+/** The most tracked folios of one lruvec drawn as SVG elements. */
+export const SVG_MAX_FOLIOS = 600;
 
 export interface GenerationsViewProps {
   lruvec: LruvecView;
-  /** The tracked folios of this lruvec (see foliosByLruvec). */
-  folios: readonly TrackedFolioView[];
+  /** The tracked folios of this lruvec (see trackedByLruvec). */
+  folios: LruvecFolios;
   /** The selected page, if any. */
   selected: string | null;
   onSelect(page: string | null): void;
@@ -22,8 +33,12 @@ export interface GenerationsViewProps {
 }
 
 export function GenerationsView({ lruvec, folios, selected, onSelect, transitionMs }: GenerationsViewProps) {
+  const step = folios.frame.step;
   const model = useMemo(() => lruvecModel(lruvec), [lruvec]);
-  const dots = useMemo(() => folioDots(model, folios), [model, folios]);
+  const dense = folios.ids.length > SVG_MAX_FOLIOS;
+  const height = dense ? DENSE_HEIGHT : HEIGHT;
+  const laneHeight = dense ? DENSE_LANE : undefined;
+  const dots = useMemo(() => folioDots(model, dense ? [] : lruvecRecords(folios)), [model, folios, dense]);
   const containerRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const width = useElementWidth(containerRef);
@@ -36,6 +51,9 @@ export function GenerationsView({ lruvec, folios, selected, onSelect, transition
     onSelectRef.current = onSelect;
   }, [onSelect]);
   const lastDrawn = useRef<{ model: unknown; dots: unknown }>({ model: null, dots: null });
+  const geometry = useMemo(() => chartGeometry(model, width, height, laneHeight), [model, width, height, laneHeight]);
+  const many = useMemo(() => (dense && width > 0 ? denseDots(model, folios, geometry) : null), [dense, width, model, folios, geometry]);
+  const duration = useRef(0);
 
   useEffect(() => {
     const svg = svgRef.current;
@@ -44,25 +62,28 @@ export function GenerationsView({ lruvec, folios, selected, onSelect, transition
     const resized = lastWidth.current !== width;
     lastWidth.current = width;
     // A new selection alone moves nothing: draw it at once.
-    const newData = lastDrawn.current.model !== model || lastDrawn.current.dots !== dots;
-    lastDrawn.current = { model, dots };
+    const newData = lastDrawn.current.model !== model || lastDrawn.current.dots !== (many ?? dots);
+    lastDrawn.current = { model, dots: many ?? dots };
+    duration.current = reducedMotion || resized || !newData ? 0 : transitionMs;
     drawGenerations(
       svg,
       model,
-      {
-        dots,
-        selected,
-        onSelect: (page) => onSelectRef.current(page),
-        label: `Tracked folios of ${model.memcg} on node ${model.node}`,
-      },
-      { width, height: HEIGHT, duration: reducedMotion || resized || !newData ? 0 : transitionMs },
+      many
+        ? { external: true, heights: many.heights }
+        : {
+            dots,
+            selected,
+            onSelect: (page) => onSelectRef.current(page),
+            label: `Tracked folios of ${model.memcg} on node ${model.node}`,
+          },
+      { width, height, duration: duration.current, laneHeight },
     );
-  }, [model, dots, selected, width, reducedMotion, transitionMs]);
+  }, [model, dots, many, selected, width, height, laneHeight, reducedMotion, transitionMs]);
 
+  const resident = many ? many.resident : dots.resident;
+  const notResident = many ? many.notResident : dots.notResident;
   const folioSummary =
-    dots.dots.length > 0
-      ? ` Tracked folios: ${dots.resident} resident, ${dots.notResident} evicted (shadow or swap entries).`
-      : '';
+    resident + notResident > 0 ? ` Tracked folios: ${resident} resident, ${notResident} evicted (shadow or swap entries).` : '';
 
   return (
     <figure
@@ -96,7 +117,7 @@ export function GenerationsView({ lruvec, folios, selected, onSelect, transition
           <p className="seq-facts muted">lru_gen off: folio_mark_accessed promotes, shrink_active_list demotes</p>
         )}
       </figcaption>
-      <div ref={containerRef} className="chart" style={{ height: HEIGHT }}>
+      <div ref={containerRef} className="chart" style={{ height }}>
         <svg
           ref={svgRef}
           role="group"
@@ -104,6 +125,21 @@ export function GenerationsView({ lruvec, folios, selected, onSelect, transition
           aria-describedby={summaryId}
           data-testid="generations-chart"
         />
+        {many && (
+          <FolioCanvas
+            model={model}
+            folios={folios}
+            dots={many}
+            width={width}
+            height={height}
+            margin={geometry.margin}
+            step={step}
+            selected={selected}
+            onSelect={onSelect}
+            duration={reducedMotion ? 0 : transitionMs}
+            label={`Tracked folios of ${model.memcg} on node ${model.node}`}
+          />
+        )}
       </div>
       <p id={summaryId} className="visually-hidden">
         {model.summary}

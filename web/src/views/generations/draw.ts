@@ -15,6 +15,7 @@ import {
   scaleLinear,
   select,
   type BaseType,
+  type ScaleBand,
   type Transition,
 } from 'd3';
 import { layer, type AnySelection } from '../../util/d3';
@@ -27,6 +28,8 @@ export interface DrawOptions {
   height: number;
   /** Transition length in ms; 0 draws at once (reduced motion, resizes). */
   duration: number;
+  /** The height of the lane of evicted folios (default LANE.height). */
+  laneHeight?: number;
 }
 
 export interface FolioOptions {
@@ -39,9 +42,19 @@ export interface FolioOptions {
   label: string;
 }
 
+/**
+ * Dots drawn elsewhere (on a canvas over the chart, for many folios): the
+ * chart keeps its bars' page counts above them.
+ */
+export interface ExternalDots {
+  external: true;
+  /** The height the dots take in each column, from the bottom, by "column/type" ("seq:7/file"). */
+  heights: ReadonlyMap<string, number>;
+}
+
 /** The lane of non-resident tracked folios, below the column labels. */
 const LANE = { top: 60, height: 28 };
-const MARGIN = { top: 44, right: 20, bottom: LANE.top + LANE.height + 8, left: 58 };
+const MARGIN = { top: 44, right: 20, left: 58 };
 /** The widest a generation's column gets, so two generations don't turn into slabs. */
 const MAX_COLUMN_WIDTH = 150;
 /** The part of the plot's height the dot grids may take. */
@@ -55,10 +68,66 @@ const formatTick = (value: { valueOf(): number }) => {
 const TYPE_LABEL: Record<FolioType, string> = { anon: 'anon', file: 'file' };
 const LANE_LABEL: Record<FolioType, string> = { anon: 'anon: swapped', file: 'file: shadow' };
 
-export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, folios: FolioOptions, options: DrawOptions): void {
-  const { width, height, duration } = options;
+/** Where the parts of a lruvec's chart go (plot coordinates: from the margins' top left). */
+export interface ChartGeometry {
+  margin: { top: number; left: number };
+  innerWidth: number;
+  innerHeight: number;
+  /** One band per column, oldest (or inactive) left. */
+  x: ScaleBand<string>;
+  /** The anon and file bars within a column's band. */
+  xType: ScaleBand<FolioType>;
+  /** Where the columns start and how wide they are in all. */
+  start: number;
+  span: number;
+  /** The lane of evicted folios: its top, height, each type's half and the caption at its left. */
+  laneTop: number;
+  laneHeight: number;
+  laneHalf: number;
+  laneCaption: number;
+  laneGridWidth: number;
+}
+
+export function chartGeometry(model: GenerationsModel, width: number, height: number, laneHeight = LANE.height): ChartGeometry {
+  const bottom = LANE.top + laneHeight + 8;
   const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
-  const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
+  const innerHeight = Math.max(0, height - MARGIN.top - bottom);
+  // x: one band per column, oldest (or inactive) left; narrow charts stay centred.
+  const span = Math.min(innerWidth, Math.max(1, model.columns.length) * MAX_COLUMN_WIDTH);
+  const start = (innerWidth - span) / 2;
+  const x = scaleBand<string>()
+    .domain(model.columns.map((c) => c.key))
+    .range([start, start + span])
+    .paddingInner(0.22)
+    .paddingOuter(0.12);
+  const xType = scaleBand<FolioType>().domain(FOLIO_TYPES).range([0, x.bandwidth()]).paddingInner(0.1);
+  const laneHalf = innerWidth / 2;
+  return {
+    margin: { top: MARGIN.top, left: MARGIN.left },
+    innerWidth,
+    innerHeight,
+    x,
+    xType,
+    start,
+    span,
+    laneTop: innerHeight + LANE.top,
+    laneHeight,
+    laneHalf,
+    laneCaption: LANE_CAPTION,
+    laneGridWidth: Math.max(0, laneHalf - LANE_CAPTION - 8),
+  };
+}
+
+export function drawGenerations(
+  node: SVGSVGElement,
+  model: GenerationsModel,
+  folios: FolioOptions | ExternalDots,
+  options: DrawOptions,
+): void {
+  const { width, height, duration } = options;
+  const geometry = chartGeometry(model, width, height, options.laneHeight);
+  const { innerWidth, innerHeight, x, xType, start, span, laneHalf, laneGridWidth } = geometry;
+  const laneBox = { top: geometry.laneTop - innerHeight, height: geometry.laneHeight };
 
   // An instant redraw (resize, reduced motion) first cancels what is still
   // animating. (Importing `interrupt` from d3-transition also keeps that module,
@@ -105,31 +174,25 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, fo
     .attr('y1', innerHeight)
     .attr('y2', innerHeight);
 
-  // x: one band per column, oldest (or inactive) left; narrow charts stay centred.
-  const span = Math.min(innerWidth, Math.max(1, model.columns.length) * MAX_COLUMN_WIDTH);
-  const start = (innerWidth - span) / 2;
-  const x = scaleBand<string>()
-    .domain(model.columns.map((c) => c.key))
-    .range([start, start + span])
-    .paddingInner(0.22)
-    .paddingOuter(0.12);
-  const xType = scaleBand<FolioType>().domain(FOLIO_TYPES).range([0, x.bandwidth()]).paddingInner(0.1);
   const barLeft = (b: GenerationBar) => xType(b.type) ?? 0;
 
   // The dot grids: one per type, the same in every column (and one per type in the lane).
-  const { dots } = folios;
+  const dots = 'external' in folios ? null : folios.dots;
+  const slots = dots?.slots ?? { anon: 0, file: 0 };
   const dotGrid: Record<FolioType, Grid> = {
-    anon: fitGrid(dots.slots.anon, xType.bandwidth(), innerHeight * DOT_AREA),
-    file: fitGrid(dots.slots.file, xType.bandwidth(), innerHeight * DOT_AREA),
+    anon: fitGrid(slots.anon, xType.bandwidth(), innerHeight * DOT_AREA),
+    file: fitGrid(slots.file, xType.bandwidth(), innerHeight * DOT_AREA),
   };
-  const laneHalf = innerWidth / 2;
-  const laneGridWidth = Math.max(0, laneHalf - LANE_CAPTION - 8);
   const laneGrid: Record<FolioType, Grid> = {
-    anon: fitGrid(dots.slots.anon, laneGridWidth, LANE.height - 4, 8, 3),
-    file: fitGrid(dots.slots.file, laneGridWidth, LANE.height - 4, 8, 3),
+    anon: fitGrid(slots.anon, laneGridWidth, laneBox.height - 4, 8, 3),
+    file: fitGrid(slots.file, laneGridWidth, laneBox.height - 4, 8, 3),
   };
   /** The top of a column's dots of one type, in plot coordinates (innerHeight when it has none). */
   const dotsTop = (column: string, type: FolioType) => {
+    if (!dots) {
+      const h = 'external' in folios ? folios.heights.get(`${column}/${type}`) : undefined;
+      return h === undefined ? innerHeight : innerHeight - 2 - h;
+    }
     const top = dots.topSlot.get(`${column}/${type}`);
     return top === undefined ? innerHeight : innerHeight - 2 - gridTop(dotGrid[type], top);
   };
@@ -235,16 +298,16 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, fo
     .text(model.columns.length === 0 ? (model.mode === 'mglru' ? 'No generations' : 'No lists') : '');
 
   // The lane of shadow and swap entries: tracked pages that were reclaimed.
-  const laneTop = innerHeight + LANE.top;
+  const laneTop = innerHeight + laneBox.top;
   const lane = layer<SVGGElement>(plotAny, 'g', 'lane').attr('transform', `translate(0,${laneTop})`);
   layer<SVGRectElement>(lane as unknown as AnySelection<BaseType>, 'rect', 'lane-bg')
     .attr('x', -4)
     .attr('width', innerWidth + 8)
-    .attr('height', LANE.height)
+    .attr('height', laneBox.height)
     .attr('rx', 4);
   layer<SVGTextElement>(lane as unknown as AnySelection<BaseType>, 'text', 'lane-title')
     .attr('x', -MARGIN.left + 8)
-    .attr('y', LANE.height / 2 + 4)
+    .attr('y', laneBox.height / 2 + 4)
     .text('evicted');
   lane
     .selectAll<SVGTextElement, FolioType>('text.lane-caption')
@@ -252,7 +315,7 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, fo
     .join('text')
     .attr('class', (t) => `lane-caption lane-${t}`)
     .attr('x', (_, i) => i * laneHalf + 4)
-    .attr('y', LANE.height / 2 + 4)
+    .attr('y', laneBox.height / 2 + 4)
     .text((t) => LANE_LABEL[t]);
 
   /** A dot's centre in plot coordinates. */
@@ -261,7 +324,7 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, fo
       const grid = laneGrid[d.kind];
       const left = FOLIO_TYPES.indexOf(d.kind) * laneHalf + LANE_CAPTION;
       const cell = gridCell(grid, d.slot, laneGridWidth);
-      const bottom = laneTop + LANE.height / 2 + (grid.rows * grid.spacing) / 2;
+      const bottom = laneTop + laneBox.height / 2 + (grid.rows * grid.spacing) / 2;
       return [left + cell.x, bottom - cell.y];
     }
     const grid = dotGrid[d.kind];
@@ -272,7 +335,8 @@ export function drawGenerations(node: SVGSVGElement, model: GenerationsModel, fo
   const radius = (d: FolioDot) =>
     d.column === null ? Math.max(1.5, spacing(d) * 0.32) : dotRadius(spacing(d), d.tier, model.mode);
 
-  drawDots(root, folios, { transition, position, spacing, radius, margin: MARGIN });
+  if ('external' in folios) root.select(':scope > g.folios').remove();
+  else drawDots(root, folios, { transition, position, spacing, radius, margin: MARGIN });
 }
 
 interface DotGeometry {
@@ -280,7 +344,7 @@ interface DotGeometry {
   position(d: FolioDot): [number, number];
   spacing(d: FolioDot): number;
   radius(d: FolioDot): number;
-  margin: typeof MARGIN;
+  margin: { top: number; left: number };
 }
 
 /**

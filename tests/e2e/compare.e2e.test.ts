@@ -1,0 +1,124 @@
+// Browser tests of compare mode's way back: "Step back", the timeline and
+// "Go to step" move both sides together (each engine restores its
+// checkpoint and replays), and each side then shows exactly the counters the
+// single view shows for its variant at that step. In headless Chromium
+// against the built site (dist/). Run after `vite build`:
+//   npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/compare.e2e.test.ts
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { SHOTS, counters, open, useBrowser, waitForStep } from './harness';
+
+useBrowser({ nothingMissing: true });
+
+/** multi-memcg-kswapd, seed 1: its before and after counters part after step 17. */
+const EXPERIMENT = '?v=1&scenario=multi-memcg-kswapd&seed=1';
+
+async function waitForText(locator: Locator, text: string): Promise<void> {
+  await expect.poll(async () => (await locator.textContent())?.replace(/,/g, ''), { timeout: 60_000 }).toBe(text);
+}
+
+/** The counters the single view shows for `variant` at `step` (reached with "Go to step"). */
+async function singleCounters(variant: string, step: number): Promise<Record<string, number>> {
+  const { page, problems } = await open(`${EXPERIMENT}&variant=${variant}`, { ready: 'experiment' });
+  // An experiment's page opens on its comparison; the counters are beside the LRU tab.
+  await page.getByRole('tab', { name: /^LRU/ }).click();
+  await page.getByRole('table', { name: 'Counters' }).waitFor();
+  await page.getByLabel('Go to step', { exact: true }).fill(String(step));
+  await page.getByRole('button', { name: 'Go', exact: true }).click();
+  await waitForStep(page, step, 60_000);
+  const values = await counters(page);
+  expect(problems).toEqual([]);
+  return values;
+}
+
+/** Both sides' step and counters. */
+async function bothSides(mode: Locator): Promise<{ steps: string[]; left: Record<string, number>; right: Record<string, number> }> {
+  const left = mode.getByTestId('compare-side-0');
+  const right = mode.getByTestId('compare-side-1');
+  return {
+    steps: [(await left.getByTestId('side-step').textContent())!, (await right.getByTestId('side-step').textContent())!],
+    left: await counters(left),
+    right: await counters(right),
+  };
+}
+
+async function openCompare(): Promise<{ page: Page; mode: Locator; problems: string[] }> {
+  const { page, problems } = await open(EXPERIMENT, { ready: 'experiment' });
+  await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
+  const mode = page.getByRole('region', { name: 'Compare mode' });
+  await waitForText(mode.getByTestId('compare-step'), '0');
+  return { page, mode, problems };
+}
+
+describe('compare mode: step back and seek, in lock step', () => {
+  it('steps both sides back to the step they showed before, with the same counters', async () => {
+    const { page, mode, problems } = await openCompare();
+    const controls = mode.getByRole('group', { name: 'Compare controls' });
+    const back = controls.getByRole('button', { name: 'Step back', exact: true });
+    const forward = controls.getByRole('button', { name: 'Step forward', exact: true });
+    expect(await back.isDisabled()).toBe(true);
+    for (let i = 0; i < 19; i++) await forward.click();
+    await waitForText(mode.getByTestId('compare-step'), '19');
+    const at19 = await bothSides(mode);
+    // The variants differ by then (else this test would not tell the sides apart).
+    expect(at19.left).not.toEqual(at19.right);
+    await forward.click();
+    await forward.click();
+    await waitForText(mode.getByTestId('compare-step'), '21');
+    const at21 = await bothSides(mode);
+    expect(at21.left).not.toEqual(at19.left);
+
+    await back.click();
+    await waitForText(mode.getByTestId('compare-step'), '20');
+    // The keyboard steps both back too.
+    await page.locator('body').press('ArrowLeft');
+    await waitForText(mode.getByTestId('compare-step'), '19');
+    expect(await bothSides(mode)).toEqual(at19);
+    // And forward again to where they were.
+    await forward.click();
+    await forward.click();
+    await waitForText(mode.getByTestId('compare-step'), '21');
+    expect(await bothSides(mode)).toEqual(at21);
+    // The page's own run stood still all along.
+    expect(await page.getByTestId('step').textContent()).toBe('0');
+    expect(problems).toEqual([]);
+  });
+
+  it('goes to a step and scrubs back on its timeline; each side matches the single view of its variant', { timeout: 240_000 }, async () => {
+    const { page, mode, problems } = await openCompare();
+    const timeline = mode.getByRole('group', { name: 'Compare timeline' });
+    await timeline.getByLabel('Go to step', { exact: true }).fill('300');
+    await timeline.getByRole('button', { name: 'Go', exact: true }).click();
+    await waitForText(mode.getByTestId('compare-step'), '300');
+    expect(await timeline.getByTestId('timeline-end').textContent()).toBe('300 reached');
+    const at300 = await bothSides(mode);
+    expect(at300.steps).toEqual(['300', '300']);
+
+    // The slider back to step 120 (as dragging does: an input event).
+    const slider = timeline.getByRole('slider');
+    await slider.evaluate((input: HTMLInputElement) => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '120');
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await waitForText(mode.getByTestId('compare-step'), '120');
+    const at120 = await bothSides(mode);
+    expect(at120.steps).toEqual(['120', '120']);
+    expect(at120.left).not.toEqual(at120.right);
+    await page.screenshot({ path: path.join(SHOTS, 'compare-seek.png'), fullPage: true });
+
+    // Exactly what the single view of each variant shows at those steps.
+    expect(at120.left).toEqual(await singleCounters('before', 120));
+    expect(at120.right).toEqual(await singleCounters('after', 120));
+    expect(at300.right).toEqual(await singleCounters('after', 300));
+
+    // Forward again with the slider: the same state as the first time.
+    await slider.evaluate((input: HTMLInputElement) => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '300');
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await waitForText(mode.getByTestId('compare-step'), '300');
+    expect(await bothSides(mode)).toEqual(at300);
+    expect(problems).toEqual([]);
+  });
+});
