@@ -9,6 +9,13 @@ const MEMCACHED = { lruvec: '/memcached@0' };
 /** memcached's key-value store at the defaults: half of 32,768 pages. */
 const STORE = 16_384;
 const memcachedMaxSeq = (f: Frame) => lruvec(f, '/memcached')?.maxSeq ?? 0;
+/** The share of a lruvec's anon pages in its oldest anon generation. */
+function oldestShare(f: Frame, memcg: string): number {
+  const l = lruvec(f, memcg);
+  const oldest = l?.gens.find((g) => g.seq === l.minSeq[0]);
+  const total = lruvecPages(f, memcg, 'anon');
+  return oldest && total > 0 ? oldest.anon / total : 0;
+}
 
 export const MULTI_MEMCG_KSWAPD_TOUR: Tour = {
   experiment: 'multi-memcg-kswapd',
@@ -39,7 +46,7 @@ export const MULTI_MEMCG_KSWAPD_TOUR: Tour = {
     {
       title: 'Before the patch: memcached is aged',
       text:
-        'Before the patch lru_gen_age_node() ages every memcg that should_run_aging() says needs it, on every pass: inc_max_seq() gives /memcached a new generation, and its page-table walk moves the pages memcached touched since the last aging into the young one. The pages it did not happen to touch in that short while slide a generation closer to eviction, though memcached will read them again soon.',
+        'Before the patch lru_gen_age_node() ages every memcg that should_run_aging() says needs it, on every pass: inc_max_seq() gives /memcached a new generation, and the page-table walk moves the pages memcached touched since the last aging out of the oldest one. The pages it did not happen to touch in that short while, most of its store, stay in the oldest generation, next in line for eviction, though memcached will read them again soon.',
       variant: 'before',
       at: { from: 16, until: 'aging' },
       tab: 'lru',
@@ -49,6 +56,7 @@ export const MULTI_MEMCG_KSWAPD_TOUR: Tour = {
         all(
           expect(events(f, 'aging', 'inc_max_seq').some((e) => e.reason.startsWith('/memcached')), 'no inc_max_seq on /memcached in this step'),
           expect(memcachedMaxSeq(f) > 3, '/memcached has not been aged'),
+          expect(oldestShare(f, '/memcached') > 0.5, 'most of /memcached is not in its oldest generation'),
         ),
     },
     {

@@ -65,7 +65,7 @@ export function GenerationsView({ lruvec, folios, selected, onSelect, transition
       : '';
 
   return (
-    <figure className="card generations" data-lruvec={model.key} data-mode={model.mode}>
+    <figure className="card generations" data-lruvec={model.key} data-mode={model.mode} data-tour="generations">
       <figcaption className="card-header">
         <h2 className="card-title">
           {model.title} <span className="mono">{model.memcg}</span>
