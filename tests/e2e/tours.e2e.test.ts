@@ -131,6 +131,28 @@ describe('opening tours', () => {
     expect(problems).toEqual([]);
   });
 
+  it('dark theme, reduced motion: a still ring; stepping away is noticed, and "Show this step again" goes back', async () => {
+    const tour = TOURS.find((t) => t.experiment === 'kswapd-classzone')!;
+    const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&tour=kswapd-classzone&tourStep=5', {
+      ready: 'experiment',
+      colorScheme: 'dark',
+      reducedMotion: 'reduce',
+    });
+    await checkStep(page, tour, 4);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.locator('[data-tour-highlight]').evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+    await page.screenshot({ path: path.join(SHOTS, 'tour-dark.png') });
+    // The reader steps on: the panel says the page no longer shows the step's moment.
+    await page.getByRole('button', { name: 'Step forward', exact: true }).click();
+    await waitForStep(page, 106);
+    const problem = page.getByTestId('tour-problem');
+    await problem.waitFor();
+    expect(await problem.textContent()).toMatch(/the run is at step 106, not 105/);
+    await page.getByRole('button', { name: 'Show this step again', exact: true }).click();
+    await checkStep(page, tour, 4);
+    expect(problems).toEqual([]);
+  });
+
   it('a readable link opens its step and view; a bad page key is named and the rest applies', async () => {
     const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&variant=before&step=105&tab=system', { ready: 'experiment' });
     await waitForStep(page, 105);
