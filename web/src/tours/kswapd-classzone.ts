@@ -34,6 +34,7 @@ export const KSWAPD_CLASSZONE_TOUR: Tour = {
         all(
           expect(events(f, 'kswapd', 'balance_pgdat').length > 0, 'no balance_pgdat in this step'),
           expect(f.nodes[0]?.kswapd.pendingZoneidx === 3, 'the pending zone index is not 3 (Movable)'),
+          expect(events(f, 'reclaim', 'try_to_free_pages').length > 0, 'no direct reclaim in this step'),
         ),
     },
     {

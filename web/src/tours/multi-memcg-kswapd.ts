@@ -41,7 +41,11 @@ export const MULTI_MEMCG_KSWAPD_TOUR: Tour = {
       at: { from: 0, until: 'kswapd-wake' },
       tab: 'system',
       anchor: 'kswapd',
-      check: (f) => expect(events(f, 'kswapd', 'balance_pgdat').length > 0, 'kswapd did not start balance_pgdat in this step'),
+      check: (f) =>
+        all(
+          expect(events(f, 'kswapd', 'balance_pgdat').length > 0, 'kswapd did not start balance_pgdat in this step'),
+          expect(lruvecPages(f, '/fio', 'file') + lruvecPages(f, '/memcached', 'anon') > 0.9 * 32_768, 'memory is not full'),
+        ),
     },
     {
       title: 'Before the patch: memcached is aged',

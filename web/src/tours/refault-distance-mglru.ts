@@ -17,6 +17,21 @@ function tierRate(f: Frame, kind: 'anon' | 'file', tier: number): number {
   return total > 0 ? (t.avgRefaulted + t.refaulted) / total : Number.NaN;
 }
 
+/** The share of /db's pages in its oldest generation. */
+function oldestShare(f: Frame): number {
+  const l = lruvec(f, '/db');
+  if (!l) return Number.NaN;
+  const total = l.gens.reduce((n, g) => n + g.anon + g.file, 0);
+  const oldest = l.gens.find((g) => g.seq === Math.min(l.minSeq[0]!, l.minSeq[1]!));
+  return oldest && total > 0 ? (oldest.anon + oldest.file) / total : Number.NaN;
+}
+
+/** The largest minus the smallest of some rates (NaN ones left out). */
+function spread(rates: number[]): number {
+  const known = rates.filter((r) => !Number.isNaN(r));
+  return known.length > 1 ? Math.max(...known) - Math.min(...known) : 0;
+}
+
 export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
   experiment: 'refault-distance-mglru',
   title: 'Refault distance for MGLRU: a working set larger than memory',
@@ -106,7 +121,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
     {
       title: 'Activated folios restart aging',
       text:
-        'A qualified refault with references is activated into the youngest generation, and its tier is raised by one so the PID controller sees that tier refault. The youngest generation fills, so should_run_aging() asks for aging and inc_max_seq() creates a new generation, the first since the start.',
+        'A qualified refault of a folio with references is activated into the youngest generation, and its tier is raised by one so the PID controller sees that tier refault. With fewer refaults landing back in it, the oldest generation drains below a quarter of the lruvec, so should_run_aging() asks for aging and inc_max_seq() creates a new generation, the first since the start.',
       variant: 'after',
       at: { from: 0, until: 'aging' },
       tab: 'lru',
@@ -116,6 +131,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
         all(
           expect(events(f, 'aging', 'inc_max_seq').length > 0, 'no inc_max_seq in this step'),
           expect(lruvec(f, '/db')?.maxSeq === 4, 'this is not the first new generation'),
+          expect(oldestShare(f) < 0.25, 'the oldest generation holds a quarter of the lruvec or more'),
         ),
     },
     {
@@ -145,6 +161,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
       check: (f) =>
         all(
           expect(tierRate(f, 'file', 0) < 0.5, 'file tier 0 refaults at 50 % or more'),
+          expect(spread([0, 1, 2, 3].map((t) => tierRate(f, 'file', t))) > 0.1, 'the file tiers refault at about the same rate'),
           expect((lruvec(f, '/db')?.maxSeq ?? 0) > 20, 'the generations have not advanced more than twenty times'),
         ),
     },
