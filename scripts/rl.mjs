@@ -176,6 +176,9 @@ async function main() {
       if (out.status !== 0) throw new Error(`reclaim-sim experiments-doc failed: ${out.stderr}`);
       writeFileSync(path.join(ROOT, 'docs', 'experiments.md'), out.stdout);
       log('wrote docs/experiments.md');
+      // The patch pages (docs/patches) copy their experiment's tables.
+      const { syncPatchPages } = await import('./patch-pages.mjs');
+      for (const page of syncPatchPages(ROOT)) log(`updated ${page}`);
       break;
     }
     case 'bench':

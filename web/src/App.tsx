@@ -39,6 +39,11 @@ import { COMPARE_PANEL_ID, CompareMode, CompareToggle } from './compare/CompareM
 import { useCompareMode } from './compare/useCompareMode';
 import { CustomScenario } from './editor/CustomScenario';
 import { customTitle, isCustomRequest } from './scenario/custom';
+import { TourPanel } from './tours/TourPanel';
+import { useTour } from './tours/useTour';
+import { TOURS } from './tours';
+import { usePageLink, type PageLink } from './share/usePageLink';
+import { PageLinkNotice } from './share/PageLinkNotice';
 
 /** Transition length when stepping by hand; while playing it follows the tick. */
 const STEP_TRANSITION_MS = 450;
@@ -115,8 +120,11 @@ function ScenarioDescription({ text }: { text: string }) {
 
 const NO_LINK: SharedLink = { kind: 'none' };
 
-/** `shared`: the shared link the page was opened with (main.tsx has read it). */
-export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
+/**
+ * `shared`: the shared link the page was opened with (main.tsx has read it);
+ * `page`: a readable link's page keys (step, tab, tour), when it has any.
+ */
+export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; page?: PageLink | null }) {
   const [speed, setSpeed] = useState(1);
   const sim = useSimulation(speed);
   const { state } = sim;
@@ -164,11 +172,16 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
   const [tab, setTab] = useState<TabKey>('lru');
   const tabs = useMemo(() => (frame ? tabsFor(frame, experiment) : []), [frame, experiment]);
   const shownTab = tabs.some((t) => t.key === tab) ? tab : 'lru';
+  // The guided tour of an experiment (web/src/tours): it moves the run and picks the tab itself.
+  const leaveCompareMode = compareMode.on ? compareMode.toggle : () => {};
+  const tour = useTour({ sim, scenarios, comparison, setTab, leaveCompareMode });
+  const linkProblems = usePageLink(page, sim, setTab, tour);
   // An experiment's page opens on its comparison; switching its variant keeps the tab.
   const experimentName = experiment?.name;
+  const tourOpen = tour.isOpen;
   useEffect(() => {
-    if (experimentName) setTab('comparison');
-  }, [experimentName]);
+    if (experimentName && !tourOpen()) setTab('comparison');
+  }, [experimentName, tourOpen]);
   const { apply } = sim;
   const runComparison = comparison.run;
   const compare = useCallback(
@@ -328,6 +341,7 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
       )}
 
       <SharedLinkNotice link={shared} />
+      <PageLinkNotice problems={linkProblems} />
 
       <main className={`workspace${wide ? ' wide' : ''}`}>
         <aside className="sidebar">
@@ -339,6 +353,8 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
               disabled={!running}
               onApply={sim.apply}
               onCompare={compare}
+              tours={TOURS}
+              onTour={tour.start}
             />
           )}
           {request && <CustomScenario request={request} disabled={!running} onRun={sim.apply} />}
@@ -358,6 +374,19 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
                     />
                   )}
                   <CompareToggle on={compareMode.on} disabled={!running} onToggle={compareMode.toggle} />
+                  {TOURS.some((t) => t.experiment === experiment.name) && (
+                    <button
+                      type="button"
+                      id="tour-button"
+                      className="button tour-button"
+                      aria-haspopup="dialog"
+                      disabled={!running}
+                      title="A guided tour of this experiment: each step goes to the moment that shows the patch and explains it"
+                      onClick={() => tour.start(experiment.name)}
+                    >
+                      Tour
+                    </button>
+                  )}
                 </div>
               )}
               {compareMode.on && experiment && request ? (
@@ -430,6 +459,7 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
           )}
         </aside>
       </main>
+      <TourPanel tour={tour} />
     </div>
   );
 }

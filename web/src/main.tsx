@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { decodeSharedLink, type SharedLink } from './scenario/share';
 import { encodeScenarioUrl } from './scenario/url';
+import { decodePageView, hasPageKeys } from './scenario/pageUrl';
+import type { PageLink } from './share/usePageLink';
 import { applyTheme, storedTheme } from './theme/theme';
 import './styles.css';
 
@@ -35,11 +37,22 @@ async function openSharedLink(): Promise<SharedLink> {
   return opened;
 }
 
+/**
+ * A readable link's page keys (?v=1&scenario=...&step=105&tab=system, or
+ * &tour=...&tourStep=3): read before the app starts, applied once its run
+ * is up (share/usePageLink.ts). The run keys are useSimulation's to read.
+ */
+function readPageLink(search: string): PageLink | null {
+  if (!hasPageKeys(search)) return null;
+  return { ...decodePageView(search), scenario: new URLSearchParams(search).get('scenario') };
+}
+
+const search = window.location.search;
 void openSharedLink().then(
   (shared) =>
     root.render(
       <StrictMode>
-        <App shared={shared} />
+        <App shared={shared} page={shared.kind === 'none' ? readPageLink(search) : null} />
       </StrictMode>,
     ),
   (error: unknown) => {

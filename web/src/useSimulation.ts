@@ -32,16 +32,23 @@ export interface Simulation {
   /**
    * Restarts the engine with this request (from the form or the variant
    * switch), completed with the defaults it leaves out; falls back to the
-   * default scenario on error.
+   * default scenario on error. Settles once the engine runs it (or has
+   * refused it); the frame is in the state by the next render.
    */
-  apply(request: ScenarioRequest): void;
+  apply(request: ScenarioRequest): Promise<void>;
   step(n: number): void;
   /** Back one step (nothing at step 0). */
   stepBack(): void;
-  /** To exactly this step, forwards or back; while one seek runs, only the latest next target is kept. */
-  seek(step: number): void;
-  /** Steps until an event of `kind` (see RUN_KINDS), at most `maxSteps`; says so when there was none. */
-  runUntil(kind: string, label: string, maxSteps: number): void;
+  /**
+   * To exactly this step, forwards or back; while one seek runs, only the
+   * latest next target is kept. Settles when the seek that covers it has.
+   */
+  seek(step: number): Promise<void>;
+  /**
+   * Steps until an event of `kind` (see RUN_KINDS), at most `maxSteps`;
+   * says so when there was none. Settles when the run has landed.
+   */
+  runUntil(kind: string, label: string, maxSteps: number): Promise<void>;
   play(): void;
   pause(): void;
   reset(): void;
@@ -65,6 +72,8 @@ export function useSimulation(speed: number): Simulation {
   const chainRef = useRef<Promise<void>>(Promise.resolve());
   /** The latest seek target not yet sent (scrubbing sends only the newest). */
   const seekRef = useRef<number | null>(null);
+  /** The queued seek that will go to `seekRef`'s target. */
+  const seekOpRef = useRef<Promise<void>>(Promise.resolve());
   useEffect(() => {
     speedRef.current = speed;
   }, [speed]);
@@ -214,8 +223,8 @@ export function useSimulation(speed: number): Simulation {
       dispatch({ type: 'playing', playing: false });
       const queued = seekRef.current !== null;
       seekRef.current = step;
-      if (queued) return;
-      void enqueue('Seek', async (client, current, progress) => {
+      if (queued) return seekOpRef.current;
+      seekOpRef.current = enqueue('Seek', async (client, current, progress) => {
         const to = seekRef.current;
         seekRef.current = null;
         if (to === null || to === shownStep()) return;
@@ -223,6 +232,7 @@ export function useSimulation(speed: number): Simulation {
         const frame = await client.seek(to, since, progress(`Going to step ${to.toLocaleString('en-US')}`));
         if (current()) land(frame);
       });
+      return seekOpRef.current;
     },
     [enqueue, land],
   );
@@ -230,7 +240,7 @@ export function useSimulation(speed: number): Simulation {
   const runUntil = useCallback(
     (kind: string, label: string, maxSteps: number) => {
       dispatch({ type: 'playing', playing: false });
-      void enqueue('Run', async (client, current, progress) => {
+      return enqueue('Run', async (client, current, progress) => {
         const result = await client.runUntil(kind, maxSteps, shownStep(), progress(`Running to the next ${label}`));
         if (!current()) return;
         land(result.frame);
@@ -258,7 +268,7 @@ export function useSimulation(speed: number): Simulation {
   const apply = useCallback(
     (request: ScenarioRequest) => {
       const scenarios = scenariosRef.current;
-      void start(scenarios ? completeRequest(scenarios, request) : request);
+      return start(scenarios ? completeRequest(scenarios, request) : request);
     },
     [start],
   );

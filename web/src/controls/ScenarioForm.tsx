@@ -4,7 +4,8 @@
 // form restarts the engine and rewrites the URL (the parent does both). For
 // an experiment the form's main action is "Run comparison": every variant
 // run to the end with the form's values. A custom scenario (the editor's)
-// shows as one entry; the form then changes only its seed.
+// shows as one entry; the form then changes only its seed. The guided tours
+// are listed too: choosing one opens its experiment with the tour.
 import { useId, useState, type FormEvent } from 'react';
 import type { ParamInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { findExperiment, findScenario, paramDefaults, paramProblem } from '../scenario/presets';
@@ -46,12 +47,18 @@ export interface ScenarioFormProps {
   onApply(request: ScenarioRequest): void;
   /** Runs an experiment's comparison with the form's values (and applies them). */
   onCompare(request: ScenarioRequest): void;
+  /** The guided tours, by the experiment they run; choosing one calls `onTour`. */
+  tours?: readonly { experiment: string; title: string }[];
+  onTour?(experiment: string): void;
 }
+
+/** The picker's value of a tour's entry. */
+const TOUR_PREFIX = 'tour:';
 
 const textParams = (values: Record<string, number>) =>
   Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
 
-export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare }: ScenarioFormProps) {
+export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare, tours = [], onTour }: ScenarioFormProps) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(request));
   const [showProblems, setShowProblems] = useState(false);
   const formId = useId();
@@ -108,6 +115,10 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare 
   };
   /** Opens another scenario or experiment at its defaults (keeping the seed typed, when it is one). */
   const open = (name: string) => {
+    if (name.startsWith(TOUR_PREFIX)) {
+      onTour?.(name.slice(TOUR_PREFIX.length));
+      return;
+    }
     const scenario = findScenario(scenarios, name);
     const defaults = scenario ? paramDefaults(scenario) : {};
     const seed = seedError ? request.seed : Number(draft.seed.trim());
@@ -143,6 +154,15 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare 
                 {scenarios.experiments.map((e) => (
                   <option key={e.name} value={e.name}>
                     {e.title} — {patchLabel(e.patch).subject}
+                  </option>
+                ))}
+              </optgroup>
+            )}
+            {tours.length > 0 && onTour && (
+              <optgroup label="Guided tours: one patch, step by step">
+                {tours.map((t) => (
+                  <option key={t.experiment} value={`${TOUR_PREFIX}${t.experiment}`}>
+                    Tour: {t.title}
                   </option>
                 ))}
               </optgroup>

@@ -9,8 +9,9 @@
 //
 // `v` is this codec's version, `scenario`, `seed` and `variant` (which side
 // of an experiment is stepped; absent for a plain scenario, and in URLs
-// written before experiments existed) are reserved keys, every other key is
-// a scenario parameter. The codec checks syntax only (versions,
+// written before experiments existed) are reserved keys, and so are the
+// page keys `step`, `tab`, `tour` and `tourStep` (what the page shows of the
+// run: pageUrl.ts reads them); every other key is a scenario parameter. The codec checks syntax only (versions,
 // integers, numbers); the engine checks names and ranges. Decoding never
 // throws: a bad value is reported (the message starts with the key) and
 // ignored, so the rest of the URL still applies. An unsupported version makes
@@ -30,8 +31,10 @@ export const URL_CODEC_VERSION = 1;
 /** The seed used when the URL has none (or an unusable one). */
 export const DEFAULT_SEED = 1;
 
+/** Keys that say what the page shows of the run rather than which run it is (pageUrl.ts reads them). */
+export const PAGE_KEYS = ['step', 'tab', 'tour', 'tourStep'] as const;
 /** Keys of the query string that are not scenario parameters. */
-export const RESERVED_KEYS = new Set(['v', 'scenario', 'seed', 'variant']);
+export const RESERVED_KEYS = new Set<string>(['v', 'scenario', 'seed', 'variant', ...PAGE_KEYS]);
 const SEED_PATTERN = /^\d+$/;
 const NUMBER_PATTERN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** What a parameter name may look like (also in a shared link, share.ts). */

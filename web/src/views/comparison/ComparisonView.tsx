@@ -41,7 +41,7 @@ export function ComparisonView({ experiment, state, current }: ComparisonViewPro
   const outdated = tableRun !== null && !running && !sameRun(tableRun, current);
 
   return (
-    <section className="card comparison" aria-labelledby="comparison-heading">
+    <section className="card comparison" aria-labelledby="comparison-heading" data-tour="comparison">
       <div className="card-header">
         <h2 className="card-title" id="comparison-heading">
           Before and after the patch

@@ -24,7 +24,7 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
       : `Δ: change over the last ${stepsSincePrevious === 1 ? 'step' : `${formatCount(stepsSincePrevious)} steps`}`;
 
   return (
-    <section className="card counters" aria-labelledby={headingId}>
+    <section className="card counters" aria-labelledby={headingId} data-tour="counters">
       <div className="card-header">
         <h2 className="card-title" id={headingId}>
           /proc/vmstat

@@ -33,7 +33,7 @@ export function EventList({ step, events, dropped, kinds }: EventListProps) {
     });
   const countOf = (kind: string) => events.reduce((n, e) => n + (e.kind === kind ? 1 : 0), 0);
   return (
-    <section className="card events" aria-labelledby="events-heading">
+    <section className="card events" aria-labelledby="events-heading" data-tour="events">
       <div className="card-header">
         <h2 className="card-title" id="events-heading">
           Events <span className="muted">at step {formatCount(step)}</span>

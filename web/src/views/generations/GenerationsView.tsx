@@ -90,6 +90,7 @@ export function GenerationsView({ lruvec, folios, selected, onSelect, transition
       className="card generations"
       data-lruvec={model.key}
       data-mode={model.mode}
+      data-tour="generations"
       aria-label={`${model.title} of ${model.memcg} on node ${model.node}${model.mode === 'classic' ? ' (classic LRU)' : ''}`}
     >
       <figcaption className="card-header">

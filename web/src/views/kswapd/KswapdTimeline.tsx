@@ -33,7 +33,7 @@ export function KswapdTimeline({ node, track, start, end }: KswapdTimelineProps)
   }, [model, width]);
   const span = Math.max(1, model.end - model.start);
   return (
-    <section className="card kswapd" aria-label={model.label} data-node={node} data-mode={model.mode}>
+    <section className="card kswapd" aria-label={model.label} data-node={node} data-mode={model.mode} data-tour="kswapd">
       <div className="card-header">
         <h2 className="card-title">
           kswapd<span className="muted"> · node {node}</span>

@@ -33,7 +33,7 @@ export function MemcgLruView({ node, lru, transitionMs }: MemcgLruViewProps) {
     drawMemcgLru(svg, layout, { duration: reducedMotion || resized || !newData ? 0 : transitionMs });
   }, [layout, width, lru, reducedMotion, transitionMs]);
   return (
-    <section className="card memcg-lru" aria-label={layout.label} data-node={node} data-seq={lru.seq}>
+    <section className="card memcg-lru" aria-label={layout.label} data-node={node} data-seq={lru.seq} data-tour="memcg-lru">
       <div className="card-header">
         <h2 className="card-title">
           Memcg LRU<span className="muted"> · node {node}</span>

@@ -24,7 +24,7 @@ export function MemcgsView({ memcgs, cv, cvHistory }: MemcgsViewProps) {
   const model = useMemo(() => memcgsModel(memcgs), [memcgs]);
   const noteId = useId();
   return (
-    <section className="card memcgs" aria-label="Memcgs">
+    <section className="card memcgs" aria-label="Memcgs" data-tour="memcgs">
       <div className="card-header">
         <h2 className="card-title">
           Memcgs <span className="muted">· {formatCount(model.rows.length)}</span>

@@ -20,7 +20,7 @@ export function ReclaimView({ reclaims }: ReclaimViewProps) {
   const selected = reclaims.find((r) => reclaimKey(r) === chosen) ?? reclaims[reclaims.length - 1];
   const selectedKey = selected ? reclaimKey(selected) : null;
   return (
-    <section className="card reclaim" aria-label="memory.reclaim">
+    <section className="card reclaim" aria-label="memory.reclaim" data-tour="reclaim">
       <div className="card-header">
         <h2 className="card-title">
           memory.reclaim <span className="muted">· last {formatCount(rows.length)} writes</span>

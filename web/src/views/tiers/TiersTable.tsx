@@ -15,7 +15,7 @@ export function TiersTable({ tiers }: TiersTableProps) {
   const rows = useMemo(() => tiersModel(tiers), [tiers]);
   if (rows.length === 0) return null;
   return (
-    <div className="tiers">
+    <div className="tiers" data-tour="tiers">
       <table className="tier-table" aria-label="Tiers">
         <thead>
           <tr>

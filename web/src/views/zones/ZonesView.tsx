@@ -28,7 +28,7 @@ export function ZonesView({ node, series, start, end }: ZonesViewProps) {
   const [scale, setScale] = useState<ZoneScale>('auto');
   const title = `Zones of node ${node.node}`;
   return (
-    <section className="card zones" aria-label={title} data-node={node.node}>
+    <section className="card zones" aria-label={title} data-node={node.node} data-tour="zones">
       <div className="card-header">
         <h2 className="card-title">{title}</h2>
         <div className="segmented" role="group" aria-label="Free pages scale">

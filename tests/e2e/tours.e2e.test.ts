@@ -1,0 +1,169 @@
+// Browser tests of the guided tours: every tour walked from its first step
+// to its last with the keyboard, each step checked against what the page
+// shows (the panel's own check of the step's precondition, the variant, the
+// step, the tab, the ring on a visible anchored element), Previous, Exit
+// tour with focus back on the Tour button, the tour in the picker, and
+// readable links to a tour step and to a step and view. Run after `vite build`:
+//   npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/tours.e2e.test.ts
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { TOURS } from '../../web/src/tours';
+import type { Tour, TourStep } from '../../web/src/tours/types';
+import { SHOTS, open, stepCount, useBrowser, waitForStep } from './harness';
+
+useBrowser();
+
+/** Waits until the panel shows step `index` (0-based) and the run has got there; returns the panel's state. */
+async function arrive(page: Page, index: number): Promise<string> {
+  await page.waitForFunction(
+    (n) => {
+      const panel = document.querySelector('[data-testid="tour-panel"]');
+      return panel?.getAttribute('data-tour-step') === String(n) && panel.getAttribute('data-state') !== 'moving';
+    },
+    index + 1,
+    { timeout: 120_000 },
+  );
+  return (await page.getByTestId('tour-panel').getAttribute('data-state')) ?? '';
+}
+
+/** Everything a step says about the page, checked on the page. */
+async function checkStep(page: Page, tour: Tour, index: number): Promise<void> {
+  const step: TourStep = tour.steps[index]!;
+  const where = `${tour.experiment} step ${index + 1} (${step.title})`;
+  const state = await arrive(page, index);
+  const problem = state === 'problem' ? await page.getByTestId('tour-problem').textContent() : '';
+  // The panel's check of the step's precondition against the frame on screen.
+  expect(state, `${where}: ${problem}`).toBe('ready');
+  const panel = page.getByRole('dialog', { name: step.title });
+  expect(await panel.getByTestId('tour-title').textContent()).toBe(step.title);
+  expect(await panel.getByTestId('tour-text').textContent()).toBe(step.text);
+  expect(await panel.getByTestId('tour-count').textContent()).toBe(`Step ${index + 1} of ${tour.steps.length}`);
+  // The variant the step is about is the one running.
+  const variant = page.getByRole('radiogroup', { name: 'Variant' }).getByRole('radio', { checked: true });
+  expect(await variant.getAttribute('value'), where).toBe(step.variant);
+  // The step the run is at, when the step names one.
+  if (step.at && 'step' in step.at) expect(await stepCount(page), where).toBe(step.at.step);
+  if (step.at && 'from' in step.at) expect(await stepCount(page), where).toBeGreaterThan(step.at.from);
+  // The view it talks about is the one selected.
+  expect(await page.locator(`#views-tab-${step.tab}`).getAttribute('aria-selected'), where).toBe('true');
+  // The ring is on one element, the step's anchor, and it is in the window.
+  const ring = page.locator('[data-tour-highlight]');
+  await expect.poll(() => ring.count(), { message: `${where}: one highlighted element` }).toBe(1);
+  expect(await ring.getAttribute('data-tour'), where).toBe(step.anchor);
+  for (const [key, value] of Object.entries(step.anchorWith ?? {})) expect(await ring.getAttribute(`data-${key}`), where).toBe(value);
+  expect(await ring.isVisible(), where).toBe(true);
+  await expect
+    .poll(
+      () =>
+        ring.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
+        }),
+      { message: `${where}: the highlighted element is scrolled into the window` },
+    )
+    .toBe(true);
+  for (const mark of step.marks ?? []) expect(await ring.locator(mark).first().getAttribute('data-tour-mark'), `${where}: ${mark}`).toBe('');
+}
+
+/** The step a tour's screenshot is taken at: its first step seen in the "before" variant after the introduction. */
+function shotStep(tour: Tour): number {
+  const i = tour.steps.findIndex((s, n) => n > 0 && !s.compare && s.variant !== 'after');
+  return i > 0 ? i : 1;
+}
+
+describe('every tour, first to last step', () => {
+  for (const tour of TOURS) {
+    it(`${tour.experiment}: ${tour.steps.length} steps`, { timeout: 600_000 }, async () => {
+      const { page, problems } = await open(`?v=1&scenario=${tour.experiment}&seed=1`, { ready: 'experiment' });
+      // Keyboard only: the Tour button, then Next, Previous and Exit tour.
+      const tourButton = page.getByRole('button', { name: 'Tour', exact: true });
+      await tourButton.focus();
+      await page.keyboard.press('Enter');
+      const next = page.getByRole('button', { name: 'Next', exact: true });
+      for (let i = 0; i < tour.steps.length; i++) {
+        await checkStep(page, tour, i);
+        // The address bar links to this step of the tour.
+        const query = new URL(page.url()).searchParams;
+        expect(query.get('tour')).toBe(tour.experiment);
+        expect(query.get('tourStep')).toBe(String(i + 1));
+        if (i === shotStep(tour)) await page.screenshot({ path: path.join(SHOTS, `tour-${tour.experiment}.png`) });
+        if (i + 1 < tour.steps.length) {
+          await next.focus();
+          await page.keyboard.press('Enter');
+        }
+      }
+      // The last step: Next is done, Previous goes back a step.
+      expect(await next.isDisabled()).toBe(true);
+      await page.getByRole('button', { name: 'Previous', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await checkStep(page, tour, tour.steps.length - 2);
+      // Exit tour: the panel and the ring go, focus is back on the Tour button, the link loses the tour.
+      await page.getByRole('button', { name: 'Exit tour', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('tour-panel').waitFor({ state: 'detached' });
+      expect(await page.locator('[data-tour-highlight], [data-tour-mark]').count()).toBe(0);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('tour-button');
+      await expect.poll(() => new URL(page.url()).searchParams.get('tour')).toBeNull();
+      expect(problems).toEqual([]);
+    });
+  }
+});
+
+describe('opening tours', () => {
+  it('Escape closes a tour; the picker opens one', async () => {
+    const { page, problems } = await open('?v=1&scenario=mglru-basic&seed=1');
+    await page.locator('form.scenario-form').getByLabel('Scenario', { exact: true }).selectOption({ label: 'Tour: The memcg LRU: reclaim that stops in time and is fair over time' });
+    expect(await arrive(page, 0)).toBe('ready');
+    expect(await page.getByTestId('scenario-title').textContent()).toContain('memcg-lru-fairness');
+    // Focus went into the panel, to the step's title.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('tour-title');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('tour-panel').waitFor({ state: 'detached' });
+    expect(problems).toEqual([]);
+  });
+
+  it('a link to a tour step opens the tour there', async () => {
+    const tour = TOURS.find((t) => t.experiment === 'kswapd-classzone')!;
+    const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&tour=kswapd-classzone&tourStep=3', { ready: 'experiment' });
+    await checkStep(page, tour, 2);
+    expect(await page.getByTestId('kswapd-premature').textContent()).not.toBe('0');
+    expect(problems).toEqual([]);
+  });
+
+  it('dark theme, reduced motion: a still ring; stepping away is noticed, and "Show this step again" goes back', async () => {
+    const tour = TOURS.find((t) => t.experiment === 'kswapd-classzone')!;
+    const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&tour=kswapd-classzone&tourStep=5', {
+      ready: 'experiment',
+      colorScheme: 'dark',
+      reducedMotion: 'reduce',
+    });
+    await checkStep(page, tour, 4);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.locator('[data-tour-highlight]').evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+    await page.screenshot({ path: path.join(SHOTS, 'tour-dark.png') });
+    // The reader steps on: the panel says the page no longer shows the step's moment.
+    await page.getByRole('button', { name: 'Step forward', exact: true }).click();
+    await waitForStep(page, 106);
+    const problem = page.getByTestId('tour-problem');
+    await problem.waitFor();
+    expect(await problem.textContent()).toMatch(/the run is at step 106, not 105/);
+    await page.getByRole('button', { name: 'Show this step again', exact: true }).click();
+    await checkStep(page, tour, 4);
+    expect(problems).toEqual([]);
+  });
+
+  it('a readable link opens its step and view; a bad page key is named and the rest applies', async () => {
+    const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&variant=before&step=105&tab=system', { ready: 'experiment' });
+    await waitForStep(page, 105);
+    await expect.poll(() => page.locator('#views-tab-system').getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByTestId('kswapd-pending').textContent()).toContain('DMA');
+
+    const bad = await open('?v=1&scenario=kswapd-classzone&seed=1&variant=before&step=ten&tab=system&tour=nope', { ready: 'experiment' });
+    const notice = bad.page.getByTestId('page-link-problem');
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/step: "ten" is not a whole number/);
+    expect(await notice.textContent()).toMatch(/tour: there is no tour named "nope"/);
+    expect([...problems, ...bad.problems]).toEqual([]);
+  });
+});

@@ -1,0 +1,73 @@
+// The readable link's page keys (web/src/scenario/pageUrl.ts): step, tab,
+// tour and tourStep next to the run keys of url.ts, never taken for
+// scenario parameters; malformed values named and ignored.
+import { describe, expect, it } from 'vitest';
+import { makeRequest as req } from '../../web/src/scenario/params';
+import { decodePageView, encodePageUrl, hasPageKeys, withoutPageKeys } from '../../web/src/scenario/pageUrl';
+import { MAX_SHARED_STEP } from '../../web/src/scenario/share';
+import { decodeScenarioUrl } from '../../web/src/scenario/url';
+
+describe('page keys: round trip', () => {
+  it('writes the run, then step and tab, readable', () => {
+    const search = encodePageUrl(req('kswapd-classzone', 1, { gap_ms: 300 }, 'before'), { step: 105, tab: 'system' });
+    expect(search).toBe('?v=1&scenario=kswapd-classzone&seed=1&variant=before&gap_ms=300&step=105&tab=system');
+    expect(decodePageView(search)).toEqual({ view: { step: 105, tab: 'system' }, errors: [] });
+    // The run keys decode as before: the page keys are not parameters.
+    expect(decodeScenarioUrl(search, 'mglru-basic')).toEqual({ ok: true, request: req('kswapd-classzone', 1, { gap_ms: 300 }, 'before') });
+  });
+
+  it('writes a tour and its step', () => {
+    const search = encodePageUrl(req('refault-distance-mglru', 1, {}, 'after'), { tour: 'refault-distance-mglru', tourStep: 4 });
+    expect(search).toBe('?v=1&scenario=refault-distance-mglru&seed=1&variant=after&tour=refault-distance-mglru&tourStep=4');
+    expect(decodePageView(search).view).toEqual({ tour: 'refault-distance-mglru', tourStep: 4 });
+  });
+
+  it('knows when a query has page keys, and drops them', () => {
+    expect(hasPageKeys('?v=1&scenario=a&seed=1')).toBe(false);
+    expect(hasPageKeys('?v=1&scenario=a&seed=1&tab=lru')).toBe(true);
+    expect(withoutPageKeys('?v=1&scenario=a&seed=1&step=3&tab=lru&tour=a&tourStep=2&x=1')).toBe('?v=1&scenario=a&seed=1&x=1');
+    expect(withoutPageKeys('?step=3')).toBe('');
+  });
+
+  it('refuses to write what it could not read', () => {
+    const r = req('a', 1, {});
+    expect(() => encodePageUrl(r, { step: -1 })).toThrow(/step/);
+    expect(() => encodePageUrl(r, { step: 1.5 })).toThrow(/step/);
+    expect(() => encodePageUrl(r, { step: MAX_SHARED_STEP + 1 })).toThrow(/step/);
+    expect(() => encodePageUrl(r, { tour: 'no spaces' })).toThrow(/tour/);
+    expect(() => encodePageUrl(r, { tourStep: 2 })).toThrow(/tour/);
+    expect(() => encodePageUrl(r, { tour: 'a', tourStep: 0 })).toThrow(/tourStep/);
+  });
+});
+
+describe('page keys: malformed values are named and ignored', () => {
+  const cases: [string, RegExp][] = [
+    ['step=ten', /^step: "ten" is not a whole number from 0 to/],
+    ['step=-1', /^step: "-1" is not a whole number/],
+    ['step=2.5', /^step: "2.5" is not a whole number/],
+    [`step=${MAX_SHARED_STEP + 1}`, /^step: .* from 0 to 1000000/],
+    ['tab=shadows', /^tab: "shadows" is not a view \(comparison, lru, system, memcgs/],
+    ['tour=a%20b', /^tour: "a b" is not a tour name/],
+    ['tour=a&tourStep=0', /^tourStep: "0" is not a whole number from 1/],
+    ['tourStep=2', /^tourStep: given without a tour/],
+    ['step=1&step=2', /^step: given 2 times/],
+  ];
+  for (const [query, message] of cases) {
+    it(query, () => {
+      const { view, errors } = decodePageView(`?v=1&scenario=a&seed=1&${query}`);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(message);
+      // What was bad is not applied; the rest is.
+      expect(view.step).toBeUndefined();
+      expect(view.tab).toBeUndefined();
+      expect(view.tourStep).toBeUndefined();
+    });
+  }
+
+  it('a bad page key leaves the run keys alone', () => {
+    expect(decodeScenarioUrl('?v=1&scenario=a&seed=2&step=ten&tab=x&memory_max=5', 'b')).toEqual({
+      ok: true,
+      request: req('a', 2, { memory_max: 5 }),
+    });
+  });
+});

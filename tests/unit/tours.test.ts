@@ -1,0 +1,111 @@
+// The guided tours (web/src/tours) against the engine the browser runs (the
+// wasm build, here in Node): every step is well formed, and at the moment it
+// takes the run to — the same variant, step and run to the next event as the
+// page asks the worker for — what its text says holds (its `check`), and so
+// does every comparison step's claim about the result table.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import init, { Engine, compareExperiment, listScenarios, type Comparison, type Frame, type ScenarioList } from '../../web/src/engine/pkg/reclaim_core';
+import { RUN_KINDS } from '../../web/src/engine/protocol';
+import { SHARE_TABS } from '../../web/src/scenario/share';
+import { ANCHORS, TOURS, findTour } from '../../web/src/tours';
+import { hasRunEvent, type TourStep } from '../../web/src/tours/types';
+
+const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
+let list: ScenarioList;
+
+beforeAll(async () => {
+  await init({ module_or_path: readFileSync(WASM) });
+  list = listScenarios();
+});
+
+/** Sentence ends: a full stop, question or exclamation mark before a space or the end (closing quotes and brackets allowed). */
+const sentences = (text: string) => (text.match(/[.!?]["')\]]*(?=\s|$)/g) ?? []).length;
+/** A kernel function (`name()`), or an identifier with an underscore as the kernel spells them. */
+const KERNEL_NAME = /\b[a-z_][a-z0-9_]*\(\)|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\bmemory\.reclaim\b/;
+
+describe('the tours', () => {
+  it('cover every experiment, one tour each', () => {
+    expect(TOURS.map((t) => t.experiment).sort()).toEqual(list.experiments.map((e) => e.name).sort());
+    for (const e of list.experiments) expect(findTour(e.name)?.experiment).toBe(e.name);
+  });
+
+  for (const tour of TOURS) {
+    it(`${tour.experiment}: 6 to 12 well-formed steps`, () => {
+      const experiment = list.experiments.find((e) => e.name === tour.experiment)!;
+      expect(tour.steps.length).toBeGreaterThanOrEqual(6);
+      expect(tour.steps.length).toBeLessThanOrEqual(12);
+      expect(tour.steps[0]!.at, 'the first step says where the run starts').toBeDefined();
+      const variants = new Set<string>();
+      tour.steps.forEach((step, i) => {
+        const where = `step ${i + 1} (${step.title})`;
+        expect(step.title.trim(), where).not.toBe('');
+        expect(sentences(step.text), `${where}: two or three sentences`).toBeGreaterThanOrEqual(2);
+        expect(sentences(step.text), `${where}: two or three sentences`).toBeLessThanOrEqual(3);
+        expect(step.text, `${where} names what the kernel does`).toMatch(KERNEL_NAME);
+        expect(experiment.variants.map((v) => v.name), where).toContain(step.variant);
+        expect(SHARE_TABS as readonly string[], where).toContain(step.tab);
+        expect(ANCHORS as readonly string[], where).toContain(step.anchor);
+        if (step.at && 'until' in step.at) expect(RUN_KINDS.map((k) => k.kind), where).toContain(step.at.until);
+        if (step.compare) {
+          expect(step.tab, where).toBe('comparison');
+          expect(step.checkComparison, `${where} checks the table it describes`).toBeDefined();
+        } else {
+          expect(step.check, `${where} checks what it describes`).toBeDefined();
+        }
+        variants.add(step.variant);
+      });
+      // The tours switch between before and after where that tells the story.
+      expect(variants.has('before') && variants.has('after'), 'the tour shows both before and after').toBe(true);
+    });
+  }
+});
+
+/** One engine per variant of a tour, moved as the page moves its one engine. */
+class Walker {
+  private engines = new Map<string, Engine>();
+  constructor(private readonly experiment: string) {}
+
+  frameAt(step: TourStep): Frame {
+    let engine = this.engines.get(step.variant);
+    if (!engine) {
+      engine = new Engine({ name: this.experiment, seed: 1, params: new Map(), variant: step.variant });
+      this.engines.set(step.variant, engine);
+    }
+    const at = step.at;
+    if (!at) return engine.frame();
+    if ('step' in at) return engine.seek(at.step, at.step);
+    if (engine.stepCount() !== at.from) engine.seek(at.from, at.from);
+    const run = engine.runUntil(at.until, at.maxSteps ?? 10_000);
+    expect(run.found, `a ${at.until} event within ${at.maxSteps ?? 10_000} steps of step ${at.from}`).toBe(true);
+    const frame = engine.frame();
+    // A run stops at the step that has the event; unless the log was full, the event list shows it.
+    if (frame.eventsDropped === 0) expect(hasRunEvent(frame, at.until)).toBe(true);
+    return frame;
+  }
+
+  free(): void {
+    for (const e of this.engines.values()) e.free();
+    this.engines.clear();
+  }
+}
+
+for (const tour of TOURS) {
+  describe(`tour ${tour.experiment}: every step holds at its moment (seed 1, defaults)`, () => {
+    const walker = new Walker(tour.experiment);
+    let comparison: Comparison | null = null;
+    afterAll(() => walker.free());
+    tour.steps.forEach((step, i) => {
+      it(`${i + 1}. ${step.title}`, { timeout: 60_000 }, () => {
+        if (step.compare) {
+          comparison ??= compareExperiment({ name: tour.experiment, seed: 1, params: new Map() });
+          expect(step.checkComparison!(comparison)).toBeNull();
+          return;
+        }
+        const frame = walker.frameAt(step);
+        expect(frame.scenario).toBe(tour.experiment);
+        expect(step.check!(frame)).toBeNull();
+      });
+    });
+  });
+}

@@ -1,0 +1,120 @@
+// The readable link to a page: the run in the plain v=1 form (url.ts) plus
+// what the page shows of it, in keys a person can read and write by hand:
+//
+//   ?v=1&scenario=kswapd-classzone&seed=1&variant=before&step=105&tab=system
+//   ?v=1&scenario=kswapd-classzone&seed=1&variant=before&tour=kswapd-classzone&tourStep=3
+//
+//   step      the step the engine is moved to (a whole number, at most MAX_SHARED_STEP)
+//   tab       the view: comparison, lru, system or memcgs (SHARE_TABS)
+//   tour      a guided tour to open (its name, as web/src/tours lists them)
+//   tourStep  which of its steps, counting from 1 (default 1)
+//
+// These are the links docs/ uses: unlike a shared link (?v=2&s=..., share.ts)
+// they say what they open. The run keys are url.ts's; this codec reads only
+// the page keys (url.ts reserves them so they are never taken for scenario
+// parameters). Like url.ts it checks form, not meaning: whether the tour
+// exists or the tab is shown for this scenario is for the page to say.
+// Decoding never throws: a bad value is named in `errors` and ignored.
+//
+// DOM-free.
+import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { MAX_SHARED_STEP, SHARE_TABS, type ShareTab } from './share';
+import { SCENARIO_NAME_PATTERN, encodeScenarioUrl } from './url';
+
+/** What a readable link asks the page to show besides the run. */
+export interface PageView {
+  step?: number;
+  tab?: ShareTab;
+  tour?: string;
+  /** 1-based, as written in the link. */
+  tourStep?: number;
+}
+
+export interface PageViewResult {
+  view: PageView;
+  /** Problems with page keys, each starting with the key ("step: ..."). */
+  errors: string[];
+}
+
+const WHOLE = /^\d+$/;
+
+function wholeNumber(text: string, key: string, min: number, max: number, errors: string[]): number | undefined {
+  const value = WHOLE.test(text) ? Number(text) : NaN;
+  if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
+  errors.push(`${key}: ${JSON.stringify(text)} is not a whole number from ${min} to ${max}; ignored`);
+  return undefined;
+}
+
+/** Reads the page keys of a query string (`location.search`, with or without `?`). */
+export function decodePageView(search: string): PageViewResult {
+  const query = new URLSearchParams(search);
+  const errors: string[] = [];
+  const view: PageView = {};
+  const single = (key: string): string | undefined => {
+    const all = query.getAll(key);
+    if (all.length > 1) {
+      errors.push(`${key}: given ${all.length} times; ignored`);
+      return undefined;
+    }
+    return all[0];
+  };
+  const step = single('step');
+  if (step !== undefined) view.step = wholeNumber(step, 'step', 0, MAX_SHARED_STEP, errors);
+  const tab = single('tab');
+  if (tab !== undefined) {
+    if ((SHARE_TABS as readonly string[]).includes(tab)) view.tab = tab as ShareTab;
+    else errors.push(`tab: ${JSON.stringify(tab)} is not a view (${SHARE_TABS.join(', ')}); ignored`);
+  }
+  const tour = single('tour');
+  if (tour !== undefined) {
+    if (SCENARIO_NAME_PATTERN.test(tour)) view.tour = tour;
+    else errors.push(`tour: ${JSON.stringify(tour)} is not a tour name; ignored`);
+  }
+  const tourStep = single('tourStep');
+  if (tourStep !== undefined) {
+    if (view.tour === undefined && tour === undefined) errors.push('tourStep: given without a tour; ignored');
+    else view.tourStep = wholeNumber(tourStep, 'tourStep', 1, 1000, errors);
+  }
+  for (const key of Object.keys(view) as (keyof PageView)[]) if (view[key] === undefined) delete view[key];
+  return { view, errors };
+}
+
+/** Whether a query string has any page key (so the page has more to do than start the run). */
+export function hasPageKeys(search: string): boolean {
+  const query = new URLSearchParams(search);
+  return ['step', 'tab', 'tour', 'tourStep'].some((key) => query.has(key));
+}
+
+/** The query string without its page keys (what the address bar keeps once they are applied). */
+export function withoutPageKeys(search: string): string {
+  const query = new URLSearchParams(search);
+  for (const key of ['step', 'tab', 'tour', 'tourStep']) query.delete(key);
+  const rest = query.toString();
+  return rest ? `?${rest}` : '';
+}
+
+/**
+ * The readable link (query string with its `?`) to a run and what the page
+ * shows of it: the run as url.ts writes it, then the page keys in a fixed
+ * order. Throws a RangeError for what decoding would refuse.
+ */
+export function encodePageUrl(request: ScenarioRequest, view: PageView = {}): string {
+  const query = new URLSearchParams(encodeScenarioUrl(request));
+  if (view.step !== undefined) {
+    if (!Number.isSafeInteger(view.step) || view.step < 0 || view.step > MAX_SHARED_STEP) {
+      throw new RangeError(`step must be a whole number from 0 to ${MAX_SHARED_STEP}, got ${view.step}`);
+    }
+    query.set('step', String(view.step));
+  }
+  if (view.tab !== undefined) query.set('tab', view.tab);
+  if (view.tour !== undefined) {
+    if (!SCENARIO_NAME_PATTERN.test(view.tour)) throw new RangeError(`tour ${JSON.stringify(view.tour)} cannot be written to a URL`);
+    query.set('tour', view.tour);
+  }
+  if (view.tourStep !== undefined) {
+    if (view.tour === undefined) throw new RangeError('tourStep needs a tour');
+    if (!Number.isSafeInteger(view.tourStep) || view.tourStep < 1) throw new RangeError(`tourStep must be a whole number from 1, got ${view.tourStep}`);
+    query.set('tourStep', String(view.tourStep));
+  }
+  return `?${query.toString()}`;
+}

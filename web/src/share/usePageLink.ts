@@ -1,0 +1,53 @@
+// Opening a readable link's page keys (scenario/pageUrl.ts: step, tab, tour,
+// tourStep) once its run is up: a tour opens at its step (the tour then
+// takes the run where the step says), otherwise the engine goes to the step
+// and the tab is selected. The run itself was started from the same URL by
+// useSimulation; if the engine refused it and runs the default scenario,
+// the step and tab are not applied (they belong to the other run). Returns
+// what could not be applied, for the page to say.
+import { useEffect, useRef, useState } from 'react';
+import type { PageViewResult } from '../scenario/pageUrl';
+import type { ShareTab } from '../scenario/share';
+import { TOURS } from '../tours';
+import type { TourController } from '../tours/useTour';
+import type { Simulation } from '../useSimulation';
+
+export interface PageLink extends PageViewResult {
+  /** The scenario the URL names (null when it names none). */
+  scenario: string | null;
+}
+
+export function usePageLink(link: PageLink | null, sim: Simulation, setTab: (tab: ShareTab) => void, tour: TourController): string[] {
+  const pending = useRef(link);
+  const [problems, setProblems] = useState<string[]>(() => link?.errors ?? []);
+  const { phase, frame, request } = sim.state;
+  const { seek } = sim;
+  useEffect(() => {
+    const p = pending.current;
+    if (!p) return;
+    if (phase === 'failed') pending.current = null;
+    if (phase !== 'running' || !frame || !request) return;
+    pending.current = null;
+    const { view } = p;
+    if (view.tour !== undefined) {
+      const found = TOURS.find((t) => t.experiment === view.tour);
+      if (!found) {
+        setProblems((list) => [...list, `tour: there is no tour named ${JSON.stringify(view.tour)} (tours: ${TOURS.map((t) => t.experiment).join(', ')})`]);
+        return;
+      }
+      const asked = (view.tourStep ?? 1) - 1;
+      if (asked >= found.steps.length) {
+        setProblems((list) => [...list, `tourStep: the ${found.experiment} tour has ${found.steps.length} steps; opening its last`]);
+      }
+      tour.start(found.experiment, asked);
+      return;
+    }
+    if (view.step === undefined && view.tab === undefined) return;
+    if (p.scenario !== null && p.scenario !== request.name) return;
+    const tab = view.tab;
+    void seek(view.step ?? frame.step).then(() => {
+      if (tab) setTab(tab);
+    });
+  }, [phase, frame, request, seek, setTab, tour]);
+  return problems;
+}

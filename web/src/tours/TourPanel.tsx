@@ -1,0 +1,118 @@
+// The open tour's panel: a non-modal dialog at the bottom of the window with
+// the step's title and text (announced when it changes), where the run is
+// going, whether the text holds of what the page shows, and Previous, Next
+// and Exit tour. Escape closes it too; focus goes to the panel when the tour
+// opens and back to where it was when it closes. The step's view element
+// is ringed (highlight.ts).
+import { useEffect, useId, useRef } from 'react';
+import { useTourHighlight } from './highlight';
+import type { TourController } from './useTour';
+import './tour.css';
+
+export interface TourPanelProps {
+  tour: TourController;
+}
+
+export function TourPanel({ tour }: TourPanelProps) {
+  const { open } = tour;
+  const ids = useId();
+  const panelRef = useRef<HTMLDivElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const returnTo = useRef<HTMLElement | null>(null);
+  const isOpen = open !== null;
+  const key = open ? `${open.tour.experiment}#${open.index}` : '';
+  const { side, found } = useTourHighlight(open?.step ?? null, !!open && !open.moving, key);
+
+  // Focus: into the panel when the tour opens, back where it was when it closes.
+  useEffect(() => {
+    if (!isOpen) return;
+    const before = document.activeElement;
+    returnTo.current = before instanceof HTMLElement && before !== document.body ? before : null;
+    headingRef.current?.focus();
+    return () => {
+      const target = returnTo.current;
+      if (target && target.isConnected) target.focus();
+      else document.getElementById('tour-button')?.focus();
+    };
+  }, [isOpen]);
+
+  // Escape closes the tour (unless something else used the key).
+  const { exit } = tour;
+  useEffect(() => {
+    if (!isOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) {
+        event.preventDefault();
+        exit();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [isOpen, exit]);
+
+  if (!open) return null;
+  const { step, index, moving, problem } = open;
+  const count = open.tour.steps.length;
+  const state = moving ? 'moving' : problem ? 'problem' : 'ready';
+  return (
+    <div
+      ref={panelRef}
+      className={`tour-panel tour-${side}`}
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby={`${ids}-title`}
+      aria-describedby={`${ids}-text`}
+      data-testid="tour-panel"
+      data-tour-name={open.tour.experiment}
+      data-tour-step={index + 1}
+      data-state={state}
+      data-anchor-found={found}
+    >
+      <p className="tour-kicker">
+        <span className="tour-name">Tour · {open.tour.title}</span>
+        <span className="tour-count" data-testid="tour-count">
+          Step {index + 1} of {count}
+        </span>
+      </p>
+      <div aria-live="polite" aria-atomic="true">
+        <h2 className="tour-title" id={`${ids}-title`} ref={headingRef} tabIndex={-1} data-testid="tour-title">
+          {step.title}
+        </h2>
+        <p className="tour-text" id={`${ids}-text`} data-testid="tour-text">
+          {step.text}
+        </p>
+      </div>
+      <p className="tour-status" role="status">
+        {moving ? (
+          <>
+            <span className="spinner" aria-hidden="true" /> {step.compare ? 'Running every variant to the end…' : `Going to this moment of the ${step.variant} variant…`}
+          </>
+        ) : problem ? null : (
+          <span className="tour-where">
+            Variant <strong>{step.variant}</strong>
+            {step.compare ? ', Comparison tab' : ''}
+          </span>
+        )}
+      </p>
+      {!moving && problem && (
+        <p className="tour-problem" data-testid="tour-problem">
+          The page no longer shows what this step describes: {problem}.{' '}
+          <button type="button" className="link-button" onClick={tour.again}>
+            Show this step again
+          </button>
+        </p>
+      )}
+      <div className="tour-buttons">
+        <button type="button" className="button" onClick={tour.previous} disabled={index === 0}>
+          Previous
+        </button>
+        <button type="button" className="button primary" onClick={tour.next} disabled={index + 1 >= count}>
+          Next
+        </button>
+        <button type="button" className="button tour-exit" onClick={tour.exit}>
+          Exit tour
+        </button>
+      </div>
+    </div>
+  );
+}
