@@ -31,6 +31,7 @@ export const ANCHORS = [
   'memcg-lru',
   'memcgs',
   'reclaim',
+  'shadows',
   'tiers',
   'zones',
 ] as const;

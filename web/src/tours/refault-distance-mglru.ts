@@ -119,6 +119,26 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
       },
     },
     {
+      title: 'The shadow LRU: distance against the workingset',
+      text:
+        'The Shadows tab draws each tracked page that is out of memory at its refault distance: how far nonresident_age has moved since lru_gen_eviction() stamped its shadow. The line is the workingset lru_test_refault() compares it with right now; a filled dot would be activated if it refaulted now. The table lists this step\'s refaults, each with the numbers it compared, its decision and the rule.',
+      variant: 'after',
+      at: { step: 30 },
+      tab: 'shadows',
+      anchor: 'shadows',
+      check: (f) => {
+        const db = f.shadow?.lruvecs.find((l) => l.memcg === '/db');
+        const file = db?.thresholds.find((t) => t.kind === 'file');
+        const refaults = f.shadow?.refaults ?? [];
+        return all(
+          expect(f.shadow?.model === 'lru_test_refault', 'the shadow LRU is not judged by lru_test_refault'),
+          expect(!!file && file.pages > 0, 'no file workingset threshold for /db'),
+          expect((db?.shadows.length ?? 0) > 0, 'no tracked shadows of /db'),
+          expect(refaults.length > 0 && refaults.every((r) => r.function === 'lru_gen_refault' && r.distance != null && r.rule.includes('lru_test_refault')), 'no refaults decided by lru_test_refault in this step'),
+        );
+      },
+    },
+    {
       title: 'Activated folios restart aging',
       text:
         'A qualified refault of a folio with references is activated into the youngest generation, and its tier is raised by one so the PID controller sees that tier refault. With fewer refaults landing back in it, the oldest generation drains below a quarter of the lruvec, so should_run_aging() asks for aging and inc_max_seq() creates a new generation, the first since the start.',

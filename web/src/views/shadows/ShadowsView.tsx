@@ -70,7 +70,7 @@ export function ShadowsView({ shadow, step, selected, onSelect, transitionMs }: 
   }, [model, width, reducedMotion, transitionMs, selected]);
 
   return (
-    <section className="card shadows" aria-label="Shadow LRU" data-model={shadow.model}>
+    <section className="card shadows" aria-label="Shadow LRU" data-model={shadow.model} data-tour="shadows">
       <div className="card-header">
         <h2 className="card-title">
           Shadow LRU{' '}
