@@ -231,7 +231,11 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let msg = e.to_string();
-            eprintln!("reclaim-sim: {}", msg.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: "));
+            let mut lines = msg.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+            // "the following required arguments were not provided:" names them on the next line.
+            let line = if first.ends_with(':') { format!("{first} {}", lines.next().unwrap_or("")) } else { first.to_string() };
+            eprintln!("reclaim-sim: {line}");
             return ExitCode::from(2);
         }
     };

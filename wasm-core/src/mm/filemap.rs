@@ -105,7 +105,10 @@ impl Mm {
                 (f, Outcome { hit: false, major: true })
             }
         };
-        self.folio_mark_accessed(f);
+        // A textbook policy counts hits only: its new pages start cold.
+        if outcome.hit || self.knobs.baseline.is_none() {
+            self.folio_mark_accessed(f);
+        }
         if write {
             self.folio_mark_dirty(f);
         }

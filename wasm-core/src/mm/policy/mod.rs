@@ -138,6 +138,11 @@ impl Mm {
                 }
                 let reclaimed = self.shrink_folio_list(&mut list, lv, sc);
                 for &f in &list {
+                    // shrink_folio_list marks what it keeps PG_active: for
+                    // S3-FIFO that is the main queue; LRU and CLOCK have one list.
+                    if b != Baseline::S3fifo {
+                        self.folios.clear(f, pg::ACTIVE);
+                    }
                     self.folios.set(f, pg::LRU);
                     self.classic_add_folio(f);
                 }

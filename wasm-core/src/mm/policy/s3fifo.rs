@@ -37,7 +37,8 @@ impl Mm {
 
     /// Isolates `want` victims of `type_` (one more when moving a folio from
     /// S overfills M). The cache size is S + M when reclaim starts (the
-    /// memcg is at its limit then). Returns the folios looked at.
+    /// memcg is at its limit then); with M empty, S gives the victims
+    /// whatever its size. Returns the folios looked at.
     pub(crate) fn s3fifo_isolate(&mut self, lv: LruvecId, type_: usize, want: u64, list: &mut Vec<FolioId>) -> u64 {
         let (s, m) = (inactive_list(type_), active_list(type_));
         let lists = &self.lruvecs[lv as usize].lists;
@@ -50,7 +51,7 @@ impl Mm {
             if s_len + m_len == 0 {
                 break;
             }
-            if s_len > 0 && s_len * 100 >= capacity * SMALL_PERCENT {
+            if s_len > 0 && (s_len * 100 >= capacity * SMALL_PERCENT || m_len == 0) {
                 scanned += self.s3fifo_evict_small(lv, s, m, main_capacity, list);
             } else {
                 scanned += self.s3fifo_evict_main(lv, m, list);
