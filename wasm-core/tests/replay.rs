@@ -392,3 +392,22 @@ fn baselines_run_whole_scenarios_with_swap_and_dirty_pages() {
         }
     }
 }
+
+#[test]
+fn ids_beyond_the_direct_range_are_numbered_without_losing_earlier_pages() {
+    // Small ids first (used as page numbers), then 64-bit ids (the map
+    // switches to dense numbering while earlier pages are still queued).
+    let text = "1\n2\n3\n1\n18446744073709551615\n1\n2\n4194304\n18446744073709551615\n3\n";
+    let r = replay_bytes(text.as_bytes(), &options(&[Policy::Lru, Policy::Mglru], 100), 3).unwrap();
+    for p in &r.results {
+        assert_eq!((p.accesses, p.misses, p.cold_misses), (10, 5, 5), "{:?}", p.policy);
+    }
+    assert_eq!(r.trace.pages, 5);
+    // Scrambling a trace's ids changes which page each id gets, nothing else.
+    let ids = gen::zipf_ids(20_000, 3000, 0.8, 9);
+    let (mut plain, mut scrambled) = (Vec::new(), Vec::new());
+    gen::write_oracle_general(&mut plain, &ids, false).unwrap();
+    gen::write_oracle_general(&mut scrambled, &ids, true).unwrap();
+    let opts = options(&Policy::ALL, 800);
+    assert_eq!(replay_bytes(&plain, &opts, 1 << 16).unwrap().results, replay_bytes(&scrambled, &opts, 1 << 16).unwrap().results);
+}

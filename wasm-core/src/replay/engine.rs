@@ -22,6 +22,10 @@ pub const MAX_DISTINCT_PAGES: u32 = 1 << 26;
 /// Miss-ratio samples kept per policy; when full, every other one goes and
 /// the spacing doubles.
 pub const MAX_SAMPLES: usize = 1024;
+/// Requests between looking up a page's slot and reading it: the replay
+/// prefetches the slot this far ahead (the page cache's slots are one
+/// random memory access per request, the bulk of a hit's cost).
+pub const PIPELINE: usize = 16;
 /// The memcg the trace runs in.
 pub const MEMCG: &str = "/trace";
 
@@ -87,6 +91,22 @@ pub struct Replayer {
     pub cold_misses: u64,
     samples: Samples,
     error: Option<String>,
+    /// Pages looked up but not yet read (oldest first), at most PIPELINE.
+    pending: [u32; PIPELINE],
+    pending_head: usize,
+    pending_len: usize,
+}
+
+/// Asks the CPU to bring `p`'s cache line in (no effect on the result).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 impl Replayer {
@@ -140,30 +160,70 @@ impl Replayer {
             cold_misses: 0,
             samples: Samples::new(),
             error: None,
+            pending: [0; PIPELINE],
+            pending_head: 0,
+            pending_len: 0,
         })
     }
 
-    /// One request: its page (or, with object pages, each of its pages).
+    /// One request: its page (or, with object pages, each of its pages),
+    /// read PIPELINE requests later, in order.
     #[inline]
     pub fn request(&mut self, r: Request) {
         if self.error.is_some() {
             return;
         }
         self.requests += 1;
+        if self.pages.switches(r.obj_id) {
+            // The switch reads which pages were used: read the pending ones first.
+            self.flush();
+        }
         let mapping = self.mapping as usize;
         let slots = &self.sim.mm.mappings[mapping].slots;
         let Some(first) = self.pages.page(r.obj_id, MAX_DISTINCT_PAGES, |i| slots.get(i as usize).is_some_and(|&s| s != 0)) else {
             return self.too_many_pages();
         };
-        self.access(first);
+        self.enqueue(first);
         if self.object_pages && r.size > PAGE_SIZE {
             let n = r.size.div_ceil(PAGE_SIZE).min(u64::from(MAX_DISTINCT_PAGES)) as u32;
             for j in 1..n {
                 let Some(idx) = self.pages.extra_page(r.obj_id, j, MAX_DISTINCT_PAGES) else {
                     return self.too_many_pages();
                 };
-                self.access(idx);
+                self.enqueue(idx);
             }
+        }
+    }
+
+    /// Queues page `idx`, prefetching its slot; reads the oldest queued
+    /// page when the queue is full.
+    #[inline]
+    fn enqueue(&mut self, idx: u32) {
+        let slots = &mut self.sim.mm.mappings[self.mapping as usize].slots;
+        if idx as usize >= slots.len() {
+            let len = (idx as usize + 1).max(slots.len() * 2).min(MAX_DISTINCT_PAGES as usize);
+            slots.resize(len, 0);
+        }
+        prefetch(&slots[idx as usize]);
+        if self.pending_len == PIPELINE {
+            let oldest = self.pending[self.pending_head];
+            self.pending[self.pending_head] = idx;
+            self.pending_head = (self.pending_head + 1) % PIPELINE;
+            self.access(oldest);
+        } else {
+            self.pending[(self.pending_head + self.pending_len) % PIPELINE] = idx;
+            self.pending_len += 1;
+        }
+    }
+
+    /// Reads every queued page (the session does so after each chunk, so
+    /// that progress and results count every request pushed).
+    pub fn flush(&mut self) {
+        while self.pending_len > 0 {
+            let idx = self.pending[self.pending_head];
+            self.pending_head = (self.pending_head + 1) % PIPELINE;
+            self.pending_len -= 1;
+            self.access(idx);
         }
     }
 
@@ -175,13 +235,11 @@ impl Replayer {
     /// then the simulated clock advances by what it cost.
     #[inline]
     fn access(&mut self, idx: u32) {
-        let mm = &mut self.sim.mm;
-        let slots = &mut mm.mappings[self.mapping as usize].slots;
-        if idx as usize >= slots.len() {
-            let len = (idx as usize + 1).max(slots.len() * 2).min(MAX_DISTINCT_PAGES as usize);
-            slots.resize(len, 0);
+        if self.error.is_some() {
+            return;
         }
-        let cold = slots[idx as usize] == 0;
+        let mm = &mut self.sim.mm;
+        let cold = mm.mappings[self.mapping as usize].slots[idx as usize] == 0;
         mm.cost_ns = 0;
         match mm.access(self.memcg, 0, self.mapping, idx, Op::Read) {
             Ok(out) => {

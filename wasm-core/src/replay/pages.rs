@@ -36,6 +36,12 @@ impl PageMap {
         self.len
     }
 
+    /// Whether `obj_id` would switch the map from direct to hashed ids.
+    #[inline]
+    pub fn switches(&self, obj_id: u64) -> bool {
+        self.hashed.is_none() && obj_id >= DIRECT_LIMIT
+    }
+
     /// The page of `obj_id` (its first page), or None when it would be a
     /// page beyond `limit`. `seen(index)` says whether a page index below
     /// len was used (read when switching to the hash map).

@@ -137,7 +137,10 @@ impl Session {
         Ok(Session { decoder: TraceDecoder::new(opts.format, &opts.name), replayers, cache_pages: opts.cache_pages, requests: 0 })
     }
 
-    fn check(&self) -> Result<(), ReplayError> {
+    fn check(&mut self) -> Result<(), ReplayError> {
+        for r in &mut self.replayers {
+            r.flush();
+        }
         match self.replayers.iter().find_map(|r| r.error()) {
             Some(e) => Err(ReplayError::Replay(e.to_string())),
             None => Ok(()),
