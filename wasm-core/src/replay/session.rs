@@ -34,7 +34,7 @@ pub struct ReplayOptions {
 /// One policy's figures.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(hashmap_as_object))]
 pub struct PolicyResult {
     pub policy: Policy,
     /// Page accesses (requests, or their pages with objectPages).
@@ -75,7 +75,7 @@ pub struct TraceSummary {
 /// Progress while a session runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(hashmap_as_object))]
 pub struct ReplayProgress {
     pub trace: TraceSummary,
     pub results: Vec<PolicyResult>,
@@ -84,7 +84,7 @@ pub struct ReplayProgress {
 /// The outcome of a whole replay.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify), tsify(hashmap_as_object))]
 pub struct ReplayReport {
     pub cache_pages: u64,
     pub trace: TraceSummary,
