@@ -39,9 +39,10 @@ describe('trace replay in wasm', () => {
         expect(report).not.toBeNull();
         expect(report!.results.map((r) => r.policy)).toEqual(ALL);
         for (const [i, r] of report!.results.entries()) {
-          expect(r.misses).toBe(native.results[i].misses);
-          expect(r.missRatio).toBe(native.results[i].missRatio);
-          expect(r.counters).toEqual(native.results[i].counters);
+          const n = native.results[i]!;
+          expect(r.misses).toBe(n.misses);
+          expect(r.missRatio).toBe(n.missRatio);
+          expect(r.counters).toEqual(n.counters);
           expect(r.samples?.at(-1)).toEqual({ accesses: 600, misses: r.misses });
         }
       }
@@ -91,7 +92,7 @@ describe('trace page model', () => {
       { accesses: 200, misses: 120 },
       { accesses: 400, misses: 140 },
     ];
-    expect(missRatioSeries(samples, 'interval')).toEqual([
+    expect(missRatioSeries(samples, 'interval', 100)).toEqual([
       { x: 100, y: 1 },
       { x: 200, y: 0.2 },
       { x: 400, y: 0.1 },
@@ -102,6 +103,12 @@ describe('trace page model', () => {
       { x: 400, y: 0.35 },
     ]);
     expect(missRatioSeries([], 'interval')).toEqual([]);
+    // More samples than intervals: joined, each interval's own ratio.
+    const many: Sample[] = Array.from({ length: 1000 }, (_, i) => ({ accesses: (i + 1) * 10, misses: (i + 1) * (i < 500 ? 5 : 1) + (i < 500 ? 0 : 2000) }));
+    const joined = missRatioSeries(many, 'interval', 100);
+    expect(joined).toHaveLength(100);
+    expect(joined[0]).toEqual({ x: 100, y: 0.5 });
+    expect(joined[99]).toEqual({ x: 10000, y: 0.1 });
   });
 
   it('marks the lowest miss ratio in the table', async () => {
@@ -111,6 +118,6 @@ describe('trace page model', () => {
     expect(rows.map((r) => r.label)).toEqual(['MGLRU', 'classic LRU', 'exact LRU', 'CLOCK', 'S3-FIFO']);
     const best = Math.min(...report!.results.map((r) => r.missRatio));
     expect(rows.filter((r) => r.best).map((r) => r.policy)).toEqual(report!.results.filter((r) => r.missRatio === best).map((r) => r.policy));
-    expect(rows[0].missRatio).toMatch(/^0\.\d{4}$/);
+    expect(rows[0]!.missRatio).toMatch(/^0\.\d{4}$/);
   });
 });

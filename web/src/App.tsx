@@ -38,6 +38,7 @@ import { CompareMode, CompareToggle } from './compare/CompareMode';
 import { useCompareMode } from './compare/useCompareMode';
 import { CustomScenario } from './editor/CustomScenario';
 import { customTitle, isCustomRequest } from './scenario/custom';
+import { TraceEntry } from './trace/TraceEntry';
 
 /** Transition length when stepping by hand; while playing it follows the tick. */
 const STEP_TRANSITION_MS = 450;
@@ -258,6 +259,7 @@ export function App({ shared = NO_LINK }: { shared?: SharedLink }) {
           )}
         </div>
         <ShareBar page={snapshot}>
+          <TraceEntry />
           <ThemeSwitch />
         </ShareBar>
       </header>

@@ -56,18 +56,27 @@ export interface Point {
   y: number;
 }
 
+/** Intervals the per-interval series is cut into (at most). */
+export const INTERVALS = 100;
+
 /**
  * Miss ratio over time from the engine's samples (misses after so many
- * accesses): per interval between samples, or cumulative since the start.
+ * accesses): per interval (the samples joined into at most `intervals`
+ * intervals of equal sample counts) or cumulative since the start.
  */
-export function missRatioSeries(samples: readonly Sample[], mode: 'interval' | 'cumulative'): Point[] {
+export function missRatioSeries(samples: readonly Sample[], mode: 'interval' | 'cumulative', intervals = INTERVALS): Point[] {
   const points: Point[] = [];
+  if (mode === 'cumulative') {
+    for (const s of samples) if (s.accesses > 0) points.push({ x: s.accesses, y: s.misses / s.accesses });
+    return points;
+  }
+  const stride = Math.max(1, Math.ceil(samples.length / intervals));
   let prev: Sample = { accesses: 0, misses: 0 };
-  for (const s of samples) {
+  for (let i = 0; i < samples.length; i += stride) {
+    const s = samples[Math.min(samples.length - 1, i + stride - 1)]!;
     const accesses = s.accesses - prev.accesses;
     if (accesses <= 0) continue;
-    const y = mode === 'interval' ? (s.misses - prev.misses) / accesses : s.misses / s.accesses;
-    points.push({ x: s.accesses, y });
+    points.push({ x: s.accesses, y: (s.misses - prev.misses) / accesses });
     prev = s;
   }
   return points;
@@ -84,6 +93,9 @@ export interface ResultRow {
   refaults: string;
   /** The lowest miss ratio of the table. */
   best: boolean;
+  /** The unformatted figures (for data attributes). */
+  ratio: number;
+  missCount: number;
 }
 
 /** The final table: one row per policy, the lowest miss ratio marked. */
@@ -99,6 +111,8 @@ export function resultRows(results: readonly PolicyResult[]): ResultRow[] {
     reclaimed: formatCount(r.counters.pgsteal_direct ?? 0),
     refaults: formatCount(r.counters.workingset_refault_file ?? 0),
     best: results.length > 1 && r.missRatio === best,
+    ratio: r.missRatio,
+    missCount: r.misses,
   }));
 }
 
