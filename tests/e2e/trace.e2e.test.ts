@@ -129,9 +129,13 @@ describe('trace replay page', () => {
     }
   });
 
-  it('opens from the address #trace', async () => {
-    const { page } = await open('#trace');
+  it('opens from the address #trace, in the dark theme too', async () => {
+    const { page } = await open('#trace', { colorScheme: 'dark' });
     await page.getByRole('dialog', { name: 'Trace replay' }).waitFor();
+    await page.getByTestId('trace-file-input').setInputFiles(DATA('small.csv'));
+    await replay(page, 24);
+    await page.getByRole('button', { name: 'since the start' }).click();
+    await page.screenshot({ path: path.join(SHOTS, 'trace-replay-dark.png') });
     await page.getByTestId('trace-close').click();
     await page.getByRole('dialog', { name: 'Trace replay' }).waitFor({ state: 'hidden' });
     expect(page.url()).not.toContain('#trace');

@@ -11,7 +11,7 @@ use crate::workload::Zipf;
 /// `requests` page ids over `pages` pages with zipf exponent `s`.
 pub fn zipf_ids(requests: u64, pages: u32, s: f64, seed: u64) -> Vec<u32> {
     let zipf = Zipf::new(pages, s);
-    let mut rng = Rng::new(seed, 0x7472_6163_65);
+    let mut rng = Rng::new(seed, 0x74_7261_6365);
     (0..requests).map(|_| zipf.sample(&mut rng)).collect()
 }
 

@@ -10,5 +10,6 @@ export type TraceCommand =
 export type TraceReply =
   | { type: 'progress'; id: number; bytesRead: number; totalBytes: number; progress: ReplayProgress }
   | { type: 'done'; id: number; report: ReplayReport; seconds: number }
-  | { type: 'error'; id: number; message: string }
+  /** `fatal`: the wasm instance trapped (out of memory, say): the worker is gone. */
+  | { type: 'error'; id: number; message: string; fatal: boolean }
   | { type: 'cancelled'; id: number };

@@ -57,7 +57,11 @@ export async function replayChunks(
     if (hooks.cancelled?.()) return null;
     return replay.finish();
   } finally {
-    replay.free();
+    try {
+      replay.free();
+    } catch {
+      // The instance trapped: the error that got us here is the one to report.
+    }
   }
 }
 

@@ -40,6 +40,10 @@ export function useTraceReplay(): TraceReplayApi {
     const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'reclaim-trace' });
     w.addEventListener('message', (event: MessageEvent<TraceReply>) => {
       const reply = event.data;
+      if (reply.type === 'error' && reply.fatal) {
+        w.terminate();
+        if (workerRef.current === w) workerRef.current = null;
+      }
       if (reply.id !== idRef.current) return;
       setState((s) => {
         const file = s.phase === 'idle' ? '' : s.file;

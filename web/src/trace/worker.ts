@@ -9,6 +9,7 @@ import { blobChunks, replayChunks } from './replay';
 
 interface WorkerScope {
   postMessage(message: TraceReply): void;
+  close(): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<TraceCommand>) => void): void;
 }
 const scope = self as unknown as WorkerScope;
@@ -32,6 +33,15 @@ scope.addEventListener('message', (event) => {
     .then(
       (report) =>
         scope.postMessage(report ? { type: 'done', id, report, seconds: (performance.now() - began) / 1000 } : { type: 'cancelled', id }),
-      (error: unknown) => scope.postMessage({ type: 'error', id, message: errorMessage(error) }),
+      (error: unknown) => {
+        // A trap leaves the wasm instance unusable: say so and end this worker
+        // (the page starts a new one for the next replay).
+        const fatal = error instanceof WebAssembly.RuntimeError;
+        const message = fatal
+          ? `the engine stopped (${errorMessage(error)}): most likely out of memory; try a smaller cache or fewer policies`
+          : errorMessage(error);
+        scope.postMessage({ type: 'error', id, message, fatal });
+        if (fatal) scope.close();
+      },
     );
 });
