@@ -25,3 +25,31 @@ for (const [label, params, warmup, measured] of workloads) {
   console.log(`wasm [${label}] (node ${process.version}): ${(n / secs / 1e6).toFixed(2)} M simulated accesses/s (${n} accesses in ${secs.toFixed(3)} s wall)`);
   engine.free();
 }
+
+// Trace replay (docs/trace-replay.md): the 20M-request zipf trace of
+// reclaim-bench, written by the native `reclaim-sim gen-trace` and streamed
+// from disk into the wasm TraceReplay, one policy at a time.
+const { TraceReplay } = await import(path.join(pkg, 'reclaim_core.js'));
+const sim = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'wasm-core', 'target', 'release', 'reclaim-sim');
+if (!fs.existsSync(sim)) {
+  console.log('wasm [trace replay]: skipped (build wasm-core/target/release/reclaim-sim first: it writes the trace)');
+} else {
+  const { execFileSync } = await import('node:child_process');
+  const os = await import('node:os');
+  const file = path.join(os.tmpdir(), `reclaim-bench-${process.pid}.oracleGeneral.bin`);
+  execFileSync(sim, ['gen-trace', file, '--requests', '20000000', '--pages', '1000000', '--zipf', '1.0', '--seed', '1']);
+  try {
+    for (const policy of ['mglru', 'classic', 'lru', 'clock', 's3fifo']) {
+      const replay = new TraceReplay({ policies: [policy], cachePages: 262144, name: file });
+      const t0 = performance.now();
+      for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) replay.push(chunk);
+      const report = replay.finish();
+      const secs = (performance.now() - t0) / 1000;
+      const r = report.results[0];
+      console.log(`wasm [trace replay, ${policy}] (node ${process.version}): ${(r.accesses / secs / 1e6).toFixed(2)} M accesses/s (miss ratio ${r.missRatio.toFixed(4)}, in ${secs.toFixed(3)} s wall)`);
+      replay.free();
+    }
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}

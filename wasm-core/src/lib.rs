@@ -15,6 +15,7 @@ pub mod cost;
 pub mod event;
 pub mod experiment;
 pub mod mm;
+pub mod replay;
 pub mod report;
 pub mod rng;
 pub mod scenario;

@@ -140,3 +140,55 @@ pub fn list_scenarios() -> Result<Ts<ScenarioList>, JsError> {
 pub fn validate_scenario(json: &str) -> Result<Ts<scenario::ScenarioCheck>, JsError> {
     Ok(scenario::check_json(json).into_ts()?)
 }
+
+/// A trace replay fed chunk by chunk (docs/trace-replay.md): the page
+/// reads the file as a stream and pushes each chunk; the chosen policies
+/// replay it side by side. A malformed trace throws an Error naming the
+/// line or byte offset; after that the replay is over (every later call
+/// throws the same error).
+#[wasm_bindgen]
+pub struct TraceReplay {
+    session: crate::replay::Session,
+    failed: Option<String>,
+}
+
+#[wasm_bindgen]
+impl TraceReplay {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: Ts<crate::replay::ReplayOptions>) -> Result<TraceReplay, JsError> {
+        let options = options.to_rust().map_err(|e| JsError::new(&format!("replay options: {e}")))?;
+        let session = crate::replay::Session::new(&options).map_err(js_error)?;
+        Ok(TraceReplay { session, failed: None })
+    }
+
+    /// Decodes and replays one chunk of the trace.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsError> {
+        if let Some(m) = &self.failed {
+            return Err(JsError::new(m));
+        }
+        self.session.push(chunk).map_err(|e| {
+            self.failed = Some(e.to_string());
+            js_error(e)
+        })
+    }
+
+    /// The progress so far: requests, each policy's figures and its
+    /// miss-ratio samples.
+    pub fn progress(&self) -> Result<Ts<crate::replay::ReplayProgress>, JsError> {
+        Ok(self.session.progress().into_ts()?)
+    }
+
+    /// The end of the trace: the final report.
+    pub fn finish(&mut self) -> Result<Ts<crate::replay::ReplayReport>, JsError> {
+        if let Some(m) = &self.failed {
+            return Err(JsError::new(m));
+        }
+        match self.session.finish() {
+            Ok(report) => Ok(report.into_ts()?),
+            Err(e) => {
+                self.failed = Some(e.to_string());
+                Err(js_error(e))
+            }
+        }
+    }
+}

@@ -5,6 +5,7 @@ use proptest::test_runner::RngSeed;
 use reclaim_core::mm::pgdat::ZoneType;
 use reclaim_core::mm::Knobs;
 use reclaim_core::mm::memcontrol::ProactiveBatch;
+use reclaim_core::mm::policy::Baseline;
 use reclaim_core::scenario::{MemcgSpec, NodeSpec, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
 use reclaim_core::sim::Simulation;
 use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
@@ -45,6 +46,8 @@ prop_compose! {
         memcg_full_walk in any::<bool>(),
         optimize_multiple_memcgs in any::<bool>(),
         refault_distance_mglru in any::<bool>(),
+        // With the kernel's LRU off: half the time a textbook baseline instead.
+        baseline in prop_oneof![3 => Just(None), 1 => Just(Some(Baseline::Lru)), 1 => Just(Some(Baseline::Clock)), 1 => Just(Some(Baseline::S3fifo))],
         reclaim_target in 0usize..3,
         reclaim_pages in 0u64..2000,
         node_pages in prop_oneof![Just(6144u32), 1500u32..4000],
@@ -86,7 +89,7 @@ prop_compose! {
                 interval_ns: 15_000_000,
                 count: 4,
             }],
-            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix, memcg_lru, proactive_batch: [ProactiveBatch::Whole, ProactiveBatch::SwapClusterMax, ProactiveBatch::Decaying][batch], memcg_full_walk, optimize_multiple_memcgs, refault_distance_mglru },
+            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix, memcg_lru, proactive_batch: [ProactiveBatch::Whole, ProactiveBatch::SwapClusterMax, ProactiveBatch::Decaying][batch], memcg_full_walk, optimize_multiple_memcgs, refault_distance_mglru, baseline: if lru_gen { None } else { baseline } },
         }
     }
 }

@@ -44,6 +44,7 @@ import { useTour } from './tours/useTour';
 import { TOURS } from './tours';
 import { usePageLink, type PageLink } from './share/usePageLink';
 import { PageLinkNotice } from './share/PageLinkNotice';
+import { TraceEntry } from './trace/TraceEntry';
 
 /** Transition length when stepping by hand; while playing it follows the tick. */
 const STEP_TRANSITION_MS = 450;
@@ -279,6 +280,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
           )}
         </div>
         <ShareBar page={snapshot}>
+          <TraceEntry />
           <ThemeSwitch />
         </ShareBar>
       </header>

@@ -3,6 +3,8 @@
 //!     reclaim-sim list [--params]
 //!     reclaim-sim compare EXPERIMENT [--param k=v]... [--seed N] [--json]
 //!     reclaim-sim run NAME|FILE.json [--param k=v]... [--seed N] [--steps N] [--json] [--lru-gen]
+//!     reclaim-sim replay TRACE --cache-pages N [--policy P|all] [--format F] [--json]
+//!     reclaim-sim gen-trace OUT [--requests N] [--pages N] [--zipf S] [--seed N] [--format F]
 //!
 //! Errors (unknown scenario or parameter, out-of-range value, bad file):
 //! one line on stderr naming the problem and the accepted range, exit
@@ -82,7 +84,16 @@ enum Cmd {
         #[arg(long)]
         variant: Option<String>,
     },
+    /// Replays a trace (libCacheSim oracleGeneral or CSV, optionally .zst)
+    /// into a memcg limited to --cache-pages and prints the miss ratio, the
+    /// engine counters and the replay rate (docs/trace-replay.md).
+    Replay(replay_cmd::ReplayArgs),
+    /// Writes a seeded synthetic trace: zipf-popular page ids.
+    GenTrace(replay_cmd::GenTraceArgs),
 }
+
+#[path = "replay_cmd/mod.rs"]
+mod replay_cmd;
 
 /// A usage error: printed as one line, exit status 2.
 struct UsageError(String);
@@ -120,6 +131,8 @@ fn find_experiment(name: &str) -> Result<&'static experiment::Experiment, UsageE
 
 fn run(cli: Cli) -> Result<(), UsageError> {
     match cli.cmd {
+        Cmd::Replay(args) => print!("{}", replay_cmd::replay(&args).map_err(UsageError)?),
+        Cmd::GenTrace(args) => replay_cmd::gen_trace(&args).map_err(UsageError)?,
         Cmd::Compare { name, params, seed, json } => {
             let exp = find_experiment(&name)?;
             let params = parse_params(&params)?;
@@ -218,7 +231,11 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let msg = e.to_string();
-            eprintln!("reclaim-sim: {}", msg.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: "));
+            let mut lines = msg.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+            // "the following required arguments were not provided:" names them on the next line.
+            let line = if first.ends_with(':') { format!("{first} {}", lines.next().unwrap_or("")) } else { first.to_string() };
+            eprintln!("reclaim-sim: {line}");
             return ExitCode::from(2);
         }
     };

@@ -105,7 +105,10 @@ impl Mm {
                 (f, Outcome { hit: false, major: true })
             }
         };
-        self.folio_mark_accessed(f);
+        // A textbook policy counts hits only: its new pages start cold.
+        if outcome.hit || self.knobs.baseline.is_none() {
+            self.folio_mark_accessed(f);
+        }
         if write {
             self.folio_mark_dirty(f);
         }
@@ -184,6 +187,10 @@ impl Mm {
         };
         self.folios.set(f, pg::MAPPED);
         self.pte_mkyoung(f);
+        if let (Some(b), true) = (self.knobs.baseline, outcome.hit) {
+            // A textbook policy sees every hit, mapped ones too.
+            self.baseline_mark_accessed(b, f);
+        }
         if store {
             self.folio_mark_dirty(f);
             if self.folios.test(f, pg::SWAPCACHE) {
@@ -245,9 +252,12 @@ impl Mm {
     }
 
     /// folio_mark_accessed() (mm/swap.c): with MGLRU only folio_inc_refs();
-    /// the classic LRU's referenced/activate ladder otherwise.
+    /// the classic LRU's referenced/activate ladder otherwise; a baseline
+    /// policy's own hit rule (not a kernel path).
     pub fn folio_mark_accessed(&mut self, f: FolioId) {
-        if self.knobs.lru_gen_enabled {
+        if let Some(b) = self.knobs.baseline {
+            self.baseline_mark_accessed(b, f);
+        } else if self.knobs.lru_gen_enabled {
             self.folio_inc_refs(f);
         } else {
             self.classic_mark_accessed(f);

@@ -354,7 +354,7 @@ impl Mm {
             self.lru_gen_age_node_61(node, sc);
             return;
         }
-        if self.knobs.lru_gen_enabled || self.swap.nr_free() == 0 {
+        if self.knobs.lru_gen_enabled || self.knobs.baseline.is_some() || self.swap.nr_free() == 0 {
             return;
         }
         let root = self.lruvec_id(0, node);

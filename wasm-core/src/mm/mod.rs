@@ -22,6 +22,7 @@ pub mod mglru_v61;
 pub mod page_alloc;
 pub mod pgdat;
 pub mod refault;
+pub mod policy;
 pub mod swap;
 pub mod trace;
 pub mod vmscan;
@@ -93,11 +94,16 @@ pub struct Knobs {
     /// within it is activated or promoted a tier, even when its generation
     /// is gone. false = mainline.
     pub refault_distance_mglru: bool,
+    /// A textbook replacement policy instead of the kernel's (exact LRU,
+    /// CLOCK, S3-FIFO; see [`policy`]), for comparisons such as trace
+    /// replay. Needs `lru_gen_enabled` off. None = the kernel's LRU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<policy::Baseline>,
 }
 
 impl Default for Knobs {
     fn default() -> Self {
-        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true, refault_distance_mglru: false }
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true, refault_distance_mglru: false, baseline: None }
     }
 }
 

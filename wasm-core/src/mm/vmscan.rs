@@ -199,7 +199,10 @@ impl Mm {
             if referenced_ptes {
                 self.folios.clear(f, pg::YOUNG);
             }
-            let refs = if self.knobs.lru_gen_enabled {
+            let refs = if self.knobs.baseline.is_some() {
+                // The baseline policy chose this victim itself.
+                FolioRef::Reclaim
+            } else if self.knobs.lru_gen_enabled {
                 if referenced_ptes {
                     self.lru_gen_look_around(f);
                     FolioRef::Activate
@@ -314,8 +317,13 @@ impl Mm {
         FolioRef::Reclaim
     }
 
-    /// shrink_lruvec(): one lruvec's share of a reclaim pass.
+    /// shrink_lruvec(): one lruvec's share of a reclaim pass (a baseline
+    /// policy's own victim selection when one is on).
     pub fn shrink_lruvec(&mut self, lv: LruvecId, sc: &mut ScanControl) {
+        if let Some(b) = self.knobs.baseline {
+            self.baseline_shrink_lruvec(b, lv, sc);
+            return;
+        }
         self.cost_ns += cost::SHRINK_LRUVEC_NS;
         if self.knobs.lru_gen_enabled && !self.knobs.memcg_lru {
             self.lru_gen_shrink_lruvec_61(lv, sc);
@@ -375,7 +383,7 @@ impl Mm {
             self.lru_gen_shrink_node(node, sc);
             return;
         }
-        if !self.knobs.lru_gen_enabled {
+        if !self.knobs.lru_gen_enabled && self.knobs.baseline.is_none() {
             self.prepare_scan_control(node, sc);
         }
         self.shrink_node_memcgs(node, sc);

@@ -83,6 +83,9 @@ impl Mm {
     /// lru_gen_eviction(). Classic: timestamp from the reclaim target's lruvec
     /// (root for global reclaim), which then ages by one.
     pub fn workingset_eviction(&mut self, f: FolioId, target_memcg: MemcgId) -> u64 {
+        if let Some(b) = self.knobs.baseline {
+            return self.baseline_eviction(b, f);
+        }
         if self.knobs.lru_gen_enabled {
             return self.lru_gen_eviction(f);
         }
@@ -118,9 +121,12 @@ impl Mm {
     }
 
     /// workingset_refault(): a folio came back while its shadow was still
-    /// there. Dispatches to lru_gen_refault() with MGLRU.
+    /// there. Dispatches to lru_gen_refault() with MGLRU (and to a baseline
+    /// policy's own rule when one is on).
     pub fn workingset_refault(&mut self, f: FolioId, shadow: u64, in_fault: bool) {
-        if self.knobs.lru_gen_enabled {
+        if let Some(b) = self.knobs.baseline {
+            self.baseline_refault(b, f, shadow);
+        } else if self.knobs.lru_gen_enabled {
             self.lru_gen_refault(f, shadow, in_fault);
         } else {
             self.classic_workingset_refault(f, shadow, in_fault);

@@ -94,7 +94,8 @@ impl Mm {
     /// MGLRU to the tail of the oldest generation (lru_gen_add_folio with
     /// reclaiming).
     fn folio_rotate_reclaimable(&mut self, f: FolioId) {
-        if self.folios.test(f, pg::DIRTY) {
+        if self.folios.test(f, pg::DIRTY) || self.knobs.baseline.is_some() {
+            // A baseline policy keeps its own order: the folio stays put.
             return;
         }
         if self.knobs.lru_gen_enabled {

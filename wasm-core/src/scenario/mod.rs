@@ -210,6 +210,9 @@ impl Scenario {
         if !(1..=3000).contains(&self.watermark_scale_factor) {
             errs.push(range_err("watermarkScaleFactor", self.watermark_scale_factor, "1..=3000"));
         }
+        if self.knobs.baseline.is_some() && self.knobs.lru_gen_enabled {
+            errs.push(ScenarioError::new("knobs.baseline", "a baseline policy replaces the kernel's LRU: it needs lruGenEnabled false"));
+        }
         if self.knobs.swappiness > 200 {
             errs.push(range_err("knobs.swappiness", self.knobs.swappiness, "0..=200"));
         }

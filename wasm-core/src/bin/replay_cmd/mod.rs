@@ -1,0 +1,125 @@
+//! `reclaim-sim replay` and `reclaim-sim gen-trace`.
+use std::io::{BufWriter, Write};
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use reclaim_core::replay::cli::{self, Timed};
+use reclaim_core::replay::{gen, Policy, ReplayOptions, Session, TraceFormat, MAX_CACHE_PAGES};
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    #[value(name = "oracleGeneral")]
+    OracleGeneral,
+    Csv,
+}
+
+impl From<FormatArg> for TraceFormat {
+    fn from(f: FormatArg) -> Self {
+        match f {
+            FormatArg::OracleGeneral => TraceFormat::OracleGeneral,
+            FormatArg::Csv => TraceFormat::Csv,
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct ReplayArgs {
+    /// The trace file (.zst is decompressed on the fly).
+    trace: String,
+    /// The trace format (default: from the file name, else from its first bytes).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// mglru, classic, lru, clock, s3fifo, a comma-separated list, or all.
+    #[arg(long, default_value = "mglru")]
+    policy: String,
+    /// memory.max of the memcg the trace runs in, in 4 KiB pages.
+    #[arg(long = "cache-pages", value_parser = clap::value_parser!(u64).range(1..=MAX_CACHE_PAGES))]
+    cache_pages: u64,
+    /// A request of SIZE bytes reads ceil(SIZE / 4096) pages of its object.
+    #[arg(long = "object-pages")]
+    object_pages: bool,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// With --json: include each policy's miss-count samples.
+    #[arg(long)]
+    samples: bool,
+}
+
+fn policies(arg: &str) -> Result<Vec<Policy>, String> {
+    if arg == "all" {
+        return Ok(Policy::ALL.to_vec());
+    }
+    let mut out: Vec<Policy> = Vec::new();
+    for name in arg.split(',').map(str::trim) {
+        let p = Policy::from_name(name).ok_or_else(|| {
+            let known: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+            format!("--policy: unknown policy \"{name}\" (known: {}, or all)", known.join(", "))
+        })?;
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    Ok(out)
+}
+
+/// Runs each policy over the whole trace in turn (reading the file again
+/// each time, so that each figure times one policy alone) and returns the
+/// report to print. Nothing is printed on failure.
+pub fn replay(a: &ReplayArgs) -> Result<String, String> {
+    let policies = policies(&a.policy)?;
+    let mut runs = Vec::new();
+    let mut report = None;
+    for p in policies {
+        let opts = ReplayOptions { policies: vec![p], cache_pages: a.cache_pages, format: a.format.map(Into::into), name: a.trace.clone(), object_pages: a.object_pages };
+        let file = std::fs::File::open(&a.trace).map_err(|e| format!("{}: {e}", a.trace))?;
+        let t0 = Instant::now();
+        let mut session = Session::new(&opts).map_err(|e| e.to_string())?;
+        let r = cli::feed(file, &mut session).map_err(|e| format!("{}: {e}", a.trace))?;
+        let wall_seconds = t0.elapsed().as_secs_f64();
+        runs.push(Timed { result: r.results[0].clone(), wall_seconds });
+        report = Some(r);
+    }
+    let report = report.expect("at least one policy");
+    Ok(if a.json {
+        format!("{}\n", serde_json::to_string_pretty(&cli::json(&report, &runs, a.samples)).expect("serialisable"))
+    } else {
+        cli::text(&a.trace, &report, &runs)
+    })
+}
+
+#[derive(Args)]
+pub struct GenTraceArgs {
+    /// Where to write the trace.
+    out: String,
+    #[arg(long, default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    requests: u64,
+    /// Distinct pages the ids are drawn from.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u32).range(1..=(1 << 26)))]
+    pages: u32,
+    /// The zipf exponent s (popularity of rank k ~ 1 / (k + 1)^s).
+    #[arg(long, default_value_t = 1.0)]
+    zipf: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, value_enum, default_value = "oracleGeneral")]
+    format: FormatArg,
+    /// Scramble the ids into 64-bit values (as libCacheSim's traces hash theirs).
+    #[arg(long)]
+    scramble: bool,
+}
+
+pub fn gen_trace(a: &GenTraceArgs) -> Result<(), String> {
+    if !(a.zipf.is_finite() && a.zipf > 0.0 && a.zipf <= 5.0) {
+        return Err(format!("--zipf {} is out of range (0, 5]", a.zipf));
+    }
+    let ids = gen::zipf_ids(a.requests, a.pages, a.zipf, a.seed);
+    let file = std::fs::File::create(&a.out).map_err(|e| format!("{}: {e}", a.out))?;
+    let mut w = BufWriter::with_capacity(1 << 20, file);
+    match a.format {
+        FormatArg::OracleGeneral => gen::write_oracle_general(&mut w, &ids, a.scramble),
+        FormatArg::Csv => gen::write_csv(&mut w, &ids, a.scramble),
+    }
+    .and_then(|()| w.flush())
+    .map_err(|e| format!("{}: {e}", a.out))
+}

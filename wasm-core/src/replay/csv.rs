@@ -1,0 +1,187 @@
+//! The plain CSV/text trace form, read as a stream: one request per line,
+//!
+//! - `obj_id`, or
+//! - `time,obj_id`, `time,obj_id,size`, `time,obj_id,op` or
+//!   `time,obj_id,size,op`,
+//!
+//! with fields separated by commas (or, on a line without commas, by spaces
+//! or tabs). `obj_id` and `size` are whole numbers, `time` a number; `op`
+//! (get, set, read, write, ...) is any word. A first line whose fields are
+//! all words is a header; blank lines and lines starting with `#` are
+//! skipped. Time and op are checked and ignored: every request is a read.
+use super::{Location, Request, TraceError};
+
+/// Lines longer than this are an error (most likely a binary file).
+pub const MAX_LINE: usize = 4096;
+
+#[derive(Clone, Debug, Default)]
+pub struct CsvParser {
+    /// The part of a line cut by a chunk boundary.
+    partial: Vec<u8>,
+    /// Lines completed so far (the number of the line being read is line + 1).
+    line: u64,
+    /// Whether a line with content has been seen (a header may only come first).
+    seen_content: bool,
+    pub header: bool,
+}
+
+/// A whole number of ASCII digits (u64), or None.
+#[inline]
+fn parse_u64(f: &[u8]) -> Option<u64> {
+    if f.is_empty() || f.len() > 20 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in f {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(d))?;
+    }
+    Some(v)
+}
+
+fn is_number(f: &[u8]) -> bool {
+    parse_u64(f).is_some() || std::str::from_utf8(f).ok().and_then(|s| s.parse::<f64>().ok()).is_some_and(f64::is_finite)
+}
+
+fn show(f: &[u8]) -> String {
+    let s = String::from_utf8_lossy(f);
+    if s.chars().count() > 40 {
+        format!("\"{}...\"", s.chars().take(40).collect::<String>())
+    } else {
+        format!("\"{s}\"")
+    }
+}
+
+/// Splits a line at commas (or, without commas, at runs of blanks) into
+/// up to `out.len()` trimmed fields; returns how many there are (counting
+/// past `out.len()` stops at `out.len()`).
+fn split_fields<'a>(line: &'a [u8], out: &mut [&'a [u8]; 5]) -> usize {
+    let mut n = 0;
+    let mut push = |f: &'a [u8], n: &mut usize| {
+        if *n < out.len() {
+            out[*n] = trim(f);
+        }
+        *n += 1;
+    };
+    if line.contains(&b',') {
+        for f in line.split(|&c| c == b',') {
+            push(f, &mut n);
+        }
+    } else {
+        for f in line.split(|c| c.is_ascii_whitespace()).filter(|f| !f.is_empty()) {
+            push(f, &mut n);
+        }
+    }
+    n.min(out.len())
+}
+
+fn trim(mut f: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = f {
+        if first.is_ascii_whitespace() {
+            f = rest;
+        } else {
+            break;
+        }
+    }
+    while let [rest @ .., last] = f {
+        if last.is_ascii_whitespace() {
+            f = rest;
+        } else {
+            break;
+        }
+    }
+    f
+}
+
+impl CsvParser {
+    /// One complete line (without its newline).
+    fn line(&mut self, raw: &[u8], sink: &mut impl FnMut(Request)) -> Result<(), TraceError> {
+        self.line += 1;
+        let at = Location::Line(self.line);
+        let line = trim(raw);
+        if line.is_empty() || line[0] == b'#' {
+            return Ok(());
+        }
+        let mut fields = [&b""[..]; 5];
+        let n = split_fields(line, &mut fields);
+        if n > 4 {
+            return Err(TraceError::new(at, "more than 4 fields (expected obj_id or time,obj_id[,size][,op])"));
+        }
+        let fields = &fields[..n];
+        let first_content = !self.seen_content;
+        self.seen_content = true;
+        let id_field = if n == 1 { fields[0] } else { fields[1] };
+        let Some(obj_id) = parse_u64(id_field) else {
+            if first_content && fields.iter().all(|f| !f.is_empty() && !is_number(f)) {
+                self.header = true;
+                return Ok(());
+            }
+            return Err(TraceError::new(at, format!("obj_id {} is not a whole number", show(id_field))));
+        };
+        if n == 1 {
+            sink(Request { obj_id, size: 0 });
+            return Ok(());
+        }
+        if !is_number(fields[0]) {
+            return Err(TraceError::new(at, format!("time {} is not a number", show(fields[0]))));
+        }
+        let size = match n {
+            2 => 0,
+            3 if !is_number(fields[2]) => 0,
+            _ => parse_u64(fields[2]).ok_or_else(|| TraceError::new(at, format!("size {} is not a whole number of bytes", show(fields[2]))))?,
+        };
+        if n == 4 && (fields[3].is_empty() || is_number(fields[3])) {
+            return Err(TraceError::new(at, format!("op {} is not a word (get, set, read, write, ...)", show(fields[3]))));
+        }
+        sink(Request { obj_id, size });
+        Ok(())
+    }
+
+    pub fn feed(&mut self, data: &[u8], sink: &mut impl FnMut(Request)) -> Result<(), TraceError> {
+        let mut rest = data;
+        while let Some(nl) = rest.iter().position(|&c| c == b'\n') {
+            let (head, tail) = rest.split_at(nl);
+            rest = &tail[1..];
+            if self.partial.is_empty() {
+                self.check_len(head.len())?;
+                self.line(head, sink)?;
+            } else {
+                self.partial.extend_from_slice(head);
+                self.check_len(self.partial.len())?;
+                let line = std::mem::take(&mut self.partial);
+                self.line(&line, sink)?;
+                self.partial = line;
+                self.partial.clear();
+            }
+        }
+        self.partial.extend_from_slice(rest);
+        self.check_len(self.partial.len())
+    }
+
+    fn check_len(&self, len: usize) -> Result<(), TraceError> {
+        if len > MAX_LINE {
+            return Err(TraceError::new(
+                Location::Line(self.line + 1),
+                format!("longer than {MAX_LINE} bytes: not a text trace (for a binary trace use --format oracleGeneral)"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The end of the trace: a last line without a newline still counts.
+    pub fn finish(&mut self, sink: &mut impl FnMut(Request)) -> Result<(), TraceError> {
+        if !self.partial.is_empty() {
+            let line = std::mem::take(&mut self.partial);
+            self.line(&line, sink)?;
+        }
+        Ok(())
+    }
+
+    /// Lines read so far.
+    pub fn lines(&self) -> u64 {
+        self.line
+    }
+}

@@ -1,0 +1,57 @@
+// The one way into the trace page from the app: a header button (or the
+// address #trace) opens it as a modal dialog over the simulation, which
+// keeps its state. The page stays mounted once opened, so closing and
+// reopening keeps its results.
+import { useEffect, useRef, useState } from 'react';
+import { TracePage } from './TracePage';
+import './trace.css';
+
+const HASH = '#trace';
+
+export function TraceEntry() {
+  const [open, setOpen] = useState(() => window.location.hash === HASH);
+  const [mounted, setMounted] = useState(open);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const onHash = () => {
+      if (window.location.hash === HASH) setOpen(true);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      setMounted(true);
+      dialog.showModal();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    if (window.location.hash === HASH) window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`);
+  };
+
+  return (
+    <>
+      <button type="button" className="button small" onClick={() => setOpen(true)} data-testid="open-trace" aria-haspopup="dialog">
+        Trace replay
+      </button>
+      <dialog
+        ref={dialogRef}
+        className="trace-dialog"
+        aria-labelledby="trace-title"
+        onClose={close}
+        // The simulation's keyboard shortcuts stay outside.
+        onKeyDown={(e) => e.stopPropagation()}
+      >
+        {mounted && <TracePage onClose={close} />}
+      </dialog>
+    </>
+  );
+}
