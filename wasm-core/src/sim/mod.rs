@@ -1,0 +1,494 @@
+//! The simulation: builds the machine from a scenario, runs the tasks on the
+//! simulated clock, and reports frames and counters.
+//!
+//! Stepping follows discrete-event simulators: `step()` advances the clock
+//! by the scenario's `step_ns`, running every task action due before then in
+//! time order (ties by task index); `run_until(t)`; `time()`. A checkpoint is
+//! a clone of the whole state.
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+
+use crate::event::EventLog;
+use crate::mm::filemap::Slot;
+use crate::mm::folio::{pg, Folios};
+use crate::mm::list::ListHead;
+use crate::mm::lruvec::Lruvec;
+use crate::mm::memcontrol::{MemCgroup, MemoryReclaim, PAGE_COUNTER_MAX};
+use crate::mm::kswapd::Kswapd;
+use crate::mm::pgdat::{self, PgData, Zone, ZoneType};
+use crate::mm::swap::SwapInfo;
+use crate::mm::trace::FolioTrace;
+use crate::mm::vmstat::{Counters, Item};
+use crate::mm::{AddressSpace, MappingId, MappingKind, MemcgId, Mm, MAX_NR_ZONES};
+use crate::rng::Rng;
+use crate::scenario::{parent_path, Scenario, ScenarioError};
+use crate::workload::{Generator, Target};
+
+mod invariants;
+mod views;
+
+pub use views::lruvec_lru_sizes;
+
+/// A running workload.
+#[derive(Clone, Debug)]
+pub struct Task {
+    pub name: String,
+    pub memcg: MemcgId,
+    pub node: usize,
+    pub mapping: MappingId,
+    pub gen: Generator,
+    /// Simulated time of its next access.
+    pub next_ns: u64,
+    pub start_ns: u64,
+    pub stop_ns: u64,
+    /// gfp_zone() of its allocations.
+    pub highest_zoneidx: usize,
+    /// Free its anonymous memory when it ends.
+    pub free_on_exit: bool,
+    /// Minimum ns between accesses (1e9 / rate), 0 = unpaced.
+    pub interval_ns: u64,
+    pub accesses: u64,
+    pub hits: u64,
+    pub alive: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    pub scenario: Scenario,
+    pub mm: Mm,
+    pub tasks: Vec<Task>,
+    queue: BinaryHeap<Reverse<(u64, u32)>>,
+    step: u64,
+    /// The last HISTORY_LEN decisions about each tracked page, with the
+    /// step they were made in (rendered to text only when asked: a
+    /// checkpoint clones this map, so it stays compact).
+    history: BTreeMap<(MappingId, u32), VecDeque<(u64, FolioTrace)>>,
+    /// Where the current frame's window began (see begin_frame), if set.
+    frame_start_ns: Option<u64>,
+    /// Scheduled memory.reclaim writers: (memcg, spec index, writes done).
+    proactive: Vec<(MemcgId, usize, u64)>,
+    /// Every memory.reclaim write so far (the last RECLAIM_LOG_LEN).
+    pub reclaim_log: VecDeque<MemoryReclaim>,
+}
+
+/// memory.reclaim writes kept for views and metrics.
+pub const RECLAIM_LOG_LEN: usize = 4096;
+
+/// Pages per address space in the tracked sample.
+pub const TRACKED_PER_MAPPING: u32 = 48;
+/// The tracked sample over all address spaces stays about this small, so a
+/// frame stays light with many tasks (at least 4 pages per address space).
+pub const TRACKED_TOTAL: u32 = 512;
+/// Decisions kept per tracked page.
+pub const HISTORY_LEN: usize = 64;
+/// Frames carry the tracked pages as full records (Frame::folios) only up
+/// to this many (the automatic sample always fits); the compact form
+/// (Frame::tracked) has every size.
+pub const FULL_FOLIO_RECORDS: usize = 2048;
+/// Decisions about tracked folios a frame carries at most.
+pub const FOLIO_EVENTS_PER_FRAME: usize = 256;
+
+impl Simulation {
+    /// Builds the machine: nodes and zones (free lists, watermarks,
+    /// lowmem_reserve), the memcg tree with one lruvec per (memcg, node),
+    /// swap, and one task per workload.
+    pub fn new(scenario: Scenario) -> Result<Self, ScenarioError> {
+        scenario.validate()?;
+        let total: u64 = scenario.nodes.iter().flat_map(|n| &n.zones).map(|z| u64::from(z.pages)).sum();
+        let mut folios = Folios::with_capacity(total as usize);
+        let mut nodes = Vec::new();
+        let mut pfn = 0u32;
+        for (nid, ns) in scenario.nodes.iter().enumerate() {
+            let start = pfn;
+            let mut zones: Vec<Zone> = ZoneType::ALL
+                .iter()
+                .map(|&t| Zone {
+                    zone_type: t,
+                    start_pfn: 0,
+                    managed: 0,
+                    free_list: ListHead::default(),
+                    watermark: [0; 4],
+                    lowmem_reserve: [0; MAX_NR_ZONES],
+                })
+                .collect();
+            for zs in &ns.zones {
+                let z = &mut zones[zs.zone as usize];
+                z.start_pfn = pfn;
+                z.managed = u64::from(zs.pages);
+                for f in pfn..pfn + zs.pages {
+                    folios.flags[f as usize] = ((zs.zone as u32) << pg::ZONE_SHIFT) | pg::FREE;
+                    z.free_list.add_tail(&mut folios, f);
+                }
+                pfn += zs.pages;
+            }
+            let lowmem: u64 = zones.iter().filter(|z| z.zone_type != ZoneType::Movable).map(|z| z.managed).sum();
+            let mfk = scenario.min_free_kbytes.unwrap_or_else(|| pgdat::default_min_free_kbytes(lowmem));
+            pgdat::setup_per_zone_wmarks(&mut zones, mfk, scenario.watermark_scale_factor);
+            pgdat::setup_per_zone_lowmem_reserve(&mut zones);
+            let unset = if scenario.knobs.kswapd_classzone_fix { MAX_NR_ZONES } else { 0 };
+            nodes.push(PgData { node_id: nid, zones, start_pfn: start, nr_pages: pfn - start, kswapd: Kswapd::new(unset), memcg_lru: Default::default() });
+        }
+
+        let mut memcgs = vec![MemCgroup::new(0, "/".into(), None)];
+        for spec in &scenario.memcgs {
+            let id = memcgs.len() as MemcgId;
+            let parent = memcgs.iter().position(|m| m.path == parent_path(&spec.path)).expect("validated parent") as MemcgId;
+            let mut cg = MemCgroup::new(id, spec.path.clone(), Some(parent));
+            cg.memory_max = spec.memory_max.unwrap_or(PAGE_COUNTER_MAX);
+            cg.memory_high = spec.memory_high.unwrap_or(PAGE_COUNTER_MAX);
+            cg.memory_low = spec.memory_low;
+            cg.memory_min = spec.memory_min;
+            cg.swap_max = spec.swap_max.unwrap_or(PAGE_COUNTER_MAX);
+            cg.swappiness = spec.swappiness;
+            memcgs[parent as usize].children.push(id);
+            memcgs.push(cg);
+        }
+        let mut lruvecs = Vec::new();
+        for m in 0..memcgs.len() {
+            for n in 0..nodes.len() {
+                lruvecs.push(Lruvec::new(m as MemcgId, n, 0));
+            }
+        }
+
+        let mut mm = Mm {
+            knobs: scenario.knobs.clone(),
+            folios,
+            nodes,
+            memcgs,
+            lruvecs,
+            mappings: Vec::new(),
+            swap: SwapInfo::new(scenario.swap_pages),
+            vmstat: Counters::default(),
+            now_ns: 0,
+            rng: Rng::new(scenario.seed, u64::MAX),
+            events: EventLog::default(),
+            totalram_pages: total,
+            cost_ns: 0,
+            io_busy_until: 0,
+            dirty_list: Vec::new(),
+            writeback: Default::default(),
+            traces: Vec::new(),
+            current: Default::default(),
+            memcg_iter: Default::default(),
+            alloc_latencies: Vec::new(),
+            alloc_latency_log: true,
+        };
+
+        if mm.knobs.lru_gen_enabled && mm.knobs.memcg_lru {
+            for m in 0..mm.memcgs.len() {
+                mm.lru_gen_online_memcg(m as MemcgId);
+            }
+        }
+
+        let mut tasks = Vec::new();
+        // Tracked pages per address space asked for by its workloads (the most, if several share it).
+        let mut asked_tracked: Vec<Option<u32>> = Vec::new();
+        for (i, w) in scenario.workloads.iter().enumerate() {
+            let memcg = mm.memcgs.iter().position(|m| m.path == w.memcg).expect("validated memcg") as MemcgId;
+            let (kind, name) = match &w.target {
+                Target::File { file, .. } => (MappingKind::File, format!("file:{}", file.clone().unwrap_or_else(|| w.name.clone()))),
+                Target::Anon { .. } => (MappingKind::Anon, format!("anon:{}", w.name)),
+            };
+            let pages = w.target.pages() as usize;
+            let mapping = match mm.mappings.iter().position(|a| a.name == name) {
+                Some(m) => {
+                    let a = &mut mm.mappings[m];
+                    if a.slots.len() < pages {
+                        a.slots.resize(pages, 0);
+                    }
+                    m as MappingId
+                }
+                None => {
+                    let tracked_count = (pages as u32).min(TRACKED_PER_MAPPING);
+                    let tracked_stride = pages as u32 / tracked_count.max(1);
+                    mm.mappings.push(AddressSpace { name, kind, memcg, slots: vec![0; pages], tracked_stride, tracked_count });
+                    (mm.mappings.len() - 1) as MappingId
+                }
+            };
+            asked_tracked.resize(mm.mappings.len(), None);
+            let asked = &mut asked_tracked[mapping as usize];
+            *asked = (*asked).max(w.tracked_pages);
+            tasks.push(Task {
+                name: w.name.clone(),
+                memcg,
+                node: w.node as usize,
+                mapping,
+                gen: Generator::new(w, Rng::new(scenario.seed, i as u64)),
+                next_ns: w.start_ns,
+                start_ns: w.start_ns,
+                stop_ns: w.stop_ns,
+                highest_zoneidx: w.gfp.zone(),
+                free_on_exit: w.free_on_exit,
+                interval_ns: if w.rate > 0 { 1_000_000_000 / w.rate } else { 0 },
+                accesses: 0,
+                hits: 0,
+                alive: true,
+            });
+        }
+        // Shrink the automatic sample when there are many address spaces;
+        // a workload's trackedPages sets its address space's sample.
+        let per_mapping = (TRACKED_TOTAL / mm.mappings.len().max(1) as u32).clamp(4, TRACKED_PER_MAPPING);
+        for (a, asked) in mm.mappings.iter_mut().zip(&asked_tracked) {
+            let pages = a.slots.len() as u32;
+            a.tracked_count = pages.min(asked.unwrap_or(per_mapping));
+            a.tracked_stride = pages / a.tracked_count.max(1);
+        }
+        let mut queue: BinaryHeap<Reverse<(u64, u32)>> = tasks.iter().enumerate().map(|(i, t)| Reverse((t.next_ns, i as u32))).collect();
+        let mut proactive = Vec::new();
+        for (j, p) in scenario.proactive.iter().enumerate() {
+            let memcg = mm.memcgs.iter().position(|m| m.path == p.memcg).expect("validated memcg") as MemcgId;
+            proactive.push((memcg, j, 0));
+            queue.push(Reverse((p.start_ns, (tasks.len() + j) as u32)));
+        }
+        Ok(Simulation { scenario, mm, tasks, queue, step: 0, history: BTreeMap::new(), frame_start_ns: None, proactive, reclaim_log: VecDeque::new() })
+    }
+
+    /// Records events for views (off by default: the CLI and benchmarks do
+    /// not pay for them).
+    pub fn set_event_log(&mut self, on: bool) {
+        self.mm.events.enabled = on;
+    }
+
+    /// Keeps every allocation's latency for percentiles (on by default; see
+    /// `Mm::alloc_latency_log`).
+    pub fn set_alloc_latency_log(&mut self, on: bool) {
+        self.mm.alloc_latency_log = on;
+        if !on {
+            self.mm.alloc_latencies = Vec::new();
+        }
+    }
+
+    /// Starts a frame window: the next frame() reports kswapd transitions
+    /// since now, however many steps are taken before it.
+    pub fn begin_frame(&mut self) {
+        self.frame_start_ns = Some(self.mm.now_ns);
+    }
+
+    /// Starts the frame window at simulated time `t_ns` (at most now): the
+    /// next frame() reports kswapd transitions since then. After step k the
+    /// clock reads exactly k * step_ns, so a window can start at any earlier
+    /// step (the timeline's replays use this).
+    pub fn begin_frame_at(&mut self, t_ns: u64) {
+        self.frame_start_ns = Some(t_ns.min(self.mm.now_ns));
+    }
+
+    /// Steps taken so far.
+    pub fn step_count(&self) -> u64 {
+        self.step
+    }
+
+    /// Simulated time in ns.
+    pub fn time(&self) -> u64 {
+        self.mm.now_ns
+    }
+
+    /// An estimate of the heap memory this state holds, in bytes: what a
+    /// checkpoint (a clone) costs. Counts the folio table, the address
+    /// spaces' slots, swap, the tracked pages' histories, the allocation
+    /// latencies, kswapd's logs, the memory.reclaim log and the per-lruvec
+    /// and per-memcg records; the zipf tables are shared between clones and
+    /// not counted. The timeline budgets its checkpoints with it.
+    pub fn approx_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let mm = &self.mm;
+        let folios = mm.folios.len() * 26;
+        let slots: usize = mm.mappings.iter().map(|a| a.slots.len() * 8 + a.name.len() + size_of::<AddressSpace>()).sum();
+        let swap = mm.swap.pages as usize * 16;
+        let history: usize = self.history.values().map(|h| h.len() * size_of::<(u64, FolioTrace)>() + 64).sum();
+        let lruvecs = mm.lruvecs.len() * size_of::<Lruvec>();
+        let memcgs: usize = mm.memcgs.iter().map(|m| size_of::<MemCgroup>() + m.path.len() + m.children.len() * 2).sum();
+        let nodes: usize = mm.nodes.iter().map(|n| size_of::<PgData>() + n.kswapd.timeline.len() * 16 + n.kswapd.sleep_log.len() * 64).sum();
+        let writeback = mm.dirty_list.len() * 4 + mm.writeback.len() * 16;
+        let reclaims: usize = self.reclaim_log.iter().map(|r| size_of::<MemoryReclaim>() + r.rounds.len() * 16).sum();
+        let tasks = self.tasks.len() * (size_of::<Task>() + 32) + self.queue.len() * 16;
+        let events = mm.events.events.len() * 64 + mm.traces.len() * size_of::<FolioTrace>();
+        size_of::<Simulation>() + folios + slots + swap + history + lruvecs + memcgs + nodes + writeback + reclaims + tasks + events + mm.alloc_latencies.len() * 4
+    }
+
+    /// Advances one step (scenario.step_ns of simulated time).
+    pub fn step(&mut self) {
+        self.mm.events.clear();
+        self.mm.traces.clear();
+        let target = (self.step + 1) * self.scenario.step_ns;
+        self.run_until(target);
+        self.step += 1;
+        if self.mm.events.enabled {
+            let step = self.step;
+            for t in &self.mm.traces {
+                let h = self.history.entry((t.mapping, t.index)).or_default();
+                if h.len() == HISTORY_LEN {
+                    h.pop_front();
+                }
+                h.push_back((step, t.clone()));
+            }
+        }
+    }
+
+    /// The node whose kswapd is due first, and when.
+    fn next_kswapd(&self) -> Option<(u64, usize)> {
+        self.mm.nodes.iter().enumerate().filter_map(|(n, p)| p.kswapd.next_ns.map(|t| (t, n))).min()
+    }
+
+    /// Runs every action due before `t_ns` in time order: task accesses and
+    /// kswapd actions (kswapd first on a tie), completing writeback on the way.
+    pub fn run_until(&mut self, t_ns: u64) {
+        loop {
+            let task = self.queue.peek().map(|&Reverse((when, i))| (when, i));
+            let kswapd = self.next_kswapd();
+            match (task, kswapd) {
+                (_, Some((kt, node))) if kt < t_ns && task.is_none_or(|(tt, _)| kt <= tt) => {
+                    let kt = kt.max(self.mm.now_ns);
+                    self.mm.now_ns = kt;
+                    self.mm.writeback_complete_until(kt);
+                    self.mm.kswapd_run(node);
+                }
+                (Some((when, i)), _) if when < t_ns => {
+                    self.queue.pop();
+                    self.run_task(when, i as usize);
+                }
+                _ => break,
+            }
+        }
+        self.mm.now_ns = self.mm.now_ns.max(t_ns);
+        self.mm.writeback_complete_until(t_ns);
+    }
+
+    /// One write to memory.reclaim by proactive writer `j` at `when`.
+    fn run_proactive(&mut self, when: u64, j: usize) {
+        let (memcg, spec, done) = self.proactive[j];
+        let p = self.scenario.proactive[spec].clone();
+        self.mm.now_ns = when;
+        self.mm.writeback_complete_until(when);
+        self.mm.cost_ns = 0;
+        self.mm.current = Default::default();
+        let pages = match p.bytes {
+            Some(b) => b.div_ceil(4096),
+            None if p.pages == 0 => self.mm.memcgs[memcg as usize].usage,
+            None => p.pages,
+        };
+        let result = self.mm.memory_reclaim(memcg, pages);
+        let duration = self.mm.cost_ns.max(1);
+        if self.reclaim_log.len() == RECLAIM_LOG_LEN {
+            self.reclaim_log.pop_front();
+        }
+        self.reclaim_log.push_back(result);
+        self.proactive[j].2 = done + 1;
+        if done + 1 < p.count {
+            let next = (p.start_ns + (done + 1) * p.interval_ns).max(when + duration);
+            self.queue.push(Reverse((next, (self.tasks.len() + j) as u32)));
+        }
+    }
+
+    /// A task ends; with free_on_exit its anonymous memory goes (exit_mmap).
+    fn task_exit(&mut self, i: usize) {
+        self.tasks[i].alive = false;
+        let m = self.tasks[i].mapping;
+        if self.tasks[i].free_on_exit && self.mm.mappings[m as usize].kind == MappingKind::Anon {
+            self.free_anon_mapping(m);
+        }
+    }
+
+    /// One access of task `i` at `when` (or a memory.reclaim write).
+    fn run_task(&mut self, when: u64, i: usize) {
+        if i >= self.tasks.len() {
+            self.run_proactive(when, i - self.tasks.len());
+            return;
+        }
+        if !self.tasks[i].alive {
+            return;
+        }
+        self.mm.now_ns = when;
+        self.mm.writeback_complete_until(when);
+        if self.tasks[i].stop_ns != 0 && when >= self.tasks[i].stop_ns {
+            self.task_exit(i);
+            return;
+        }
+        let Some((page, op)) = self.tasks[i].gen.next_access() else {
+            self.task_exit(i);
+            return;
+        };
+        self.mm.cost_ns = 0;
+        let t = &self.tasks[i];
+        let (memcg, node, mapping) = (t.memcg, t.node, t.mapping);
+        self.mm.current.highest_zoneidx = t.highest_zoneidx;
+        match self.mm.access(memcg, node, mapping, page, op) {
+            Ok(out) => {
+                let t = &mut self.tasks[i];
+                t.accesses += 1;
+                t.hits += u64::from(out.hit);
+            }
+            Err(fail) => self.out_of_memory(fail.memcg),
+        }
+        let t = &mut self.tasks[i];
+        let cost = self.mm.cost_ns.max(1);
+        let paced = t.start_ns + t.accesses.saturating_mul(t.interval_ns);
+        t.next_ns = (when + cost).max(paced);
+        if t.alive {
+            self.queue.push(Reverse((t.next_ns, i as u32)));
+        }
+    }
+
+    /// mem_cgroup_out_of_memory() / out_of_memory(): kill the task in the
+    /// memcg's subtree with the highest badness (resident anon pages plus its
+    /// swap entries; oom_badness), freeing its anonymous memory.
+    fn out_of_memory(&mut self, memcg: MemcgId) {
+        let mut victim: Option<(u64, usize)> = None;
+        for (i, t) in self.tasks.iter().enumerate() {
+            if !t.alive || !self.mm.mem_cgroup_is_descendant(t.memcg, memcg) {
+                continue;
+            }
+            let a = &self.mm.mappings[t.mapping as usize];
+            let badness = if a.kind == MappingKind::Anon { a.slots.iter().filter(|&&s| s != 0).count() as u64 } else { 0 };
+            if victim.is_none_or(|(b, _)| badness > b) {
+                victim = Some((badness, i));
+            }
+        }
+        let Some((_, i)) = victim else {
+            return;
+        };
+        self.tasks[i].alive = false;
+        let freed = if self.mm.mappings[self.tasks[i].mapping as usize].kind == MappingKind::Anon {
+            self.free_anon_mapping(self.tasks[i].mapping)
+        } else {
+            0
+        };
+        let tm = self.tasks[i].memcg;
+        self.mm.memcgs[memcg as usize].events.oom_kill += 1;
+        self.mm.count(tm, Item::OomKill, 1, true);
+        let (path, name, now) = (self.mm.memcgs[memcg as usize].path.clone(), self.tasks[i].name.clone(), self.mm.now_ns);
+        self.mm.events.push_rare(now, || crate::event::EventKind::Oom { memcg: path, victim: name, freed });
+    }
+
+    /// exit_mmap() of a killed task: every resident folio and swap entry of
+    /// the anon mapping is released.
+    fn free_anon_mapping(&mut self, m: MappingId) -> u64 {
+        let mut freed = 0;
+        for idx in 0..self.mm.mappings[m as usize].slots.len() as u32 {
+            match self.mm.slot(m, idx) {
+                Slot::Folio(f) => {
+                    let lv = self.mm.folios.lruvec[f as usize];
+                    let memcg = self.mm.lruvec_memcg(lv);
+                    if self.mm.folios.test(f, pg::LRU) {
+                        self.mm.lruvec_del_folio(f);
+                    }
+                    if self.mm.folios.test(f, pg::SWAPCACHE) {
+                        self.mm.delete_from_swap_cache(f, false);
+                    }
+                    self.mm.uncharge(memcg, 1);
+                    let node = self.mm.lruvec_node(lv);
+                    self.mm.free_folio(f, node);
+                    freed += 1;
+                }
+                Slot::Swap(slot) => {
+                    let memcg = self.mm.mappings[m as usize].memcg;
+                    self.mm.swap.free_slot(slot);
+                    self.mm.swap_uncharge(memcg);
+                }
+                Slot::Empty | Slot::Shadow(_) => {}
+            }
+            self.mm.set_slot(m, idx, Slot::Empty);
+        }
+        freed
+    }
+
+}
