@@ -22,6 +22,7 @@ import { layer, type AnySelection } from '../../util/d3';
 import { formatCount } from '../../util/format';
 import { dotRadius, fitGrid, gridCell, gridTop, type FolioDot, type FolioDotsModel, type Grid } from './folios';
 import { FOLIO_TYPES, type FolioType, type GenerationBar, type GenerationColumn, type GenerationsModel } from './model';
+import { listboxKey } from '../../util/listbox';
 
 export interface DrawOptions {
   width: number;
@@ -443,37 +444,7 @@ function drawDots(root: AnySelection<BaseType>, folios: FolioOptions, geometry: 
 
 function onDotKey(event: KeyboardEvent, d: FolioDot, list: SVGGElement, folios: FolioOptions): void {
   const options = Array.from(list.querySelectorAll<SVGGElement>(':scope > g.folio:not(.leaving)'));
-  const here = options.findIndex((o) => o.dataset.page === d.page);
-  let next: number | null = null;
-  switch (event.key) {
-    case 'ArrowRight':
-    case 'ArrowDown':
-      next = Math.min(options.length - 1, here + 1);
-      break;
-    case 'ArrowLeft':
-    case 'ArrowUp':
-      next = Math.max(0, here - 1);
-      break;
-    case 'Home':
-      next = 0;
-      break;
-    case 'End':
-      next = options.length - 1;
-      break;
-    case 'Enter':
-    case ' ':
-      folios.onSelect(d.page);
-      break;
-    case 'Escape':
-      folios.onSelect(null);
-      break;
-    default:
-      return;
-  }
-  // The page's own shortcuts (→ steps, Space plays) must not see these keys.
-  event.preventDefault();
-  event.stopPropagation();
-  if (next !== null) options[next]?.focus();
+  listboxKey(event, options, options.findIndex((o) => o.dataset.page === d.page), d.page, (page) => folios.onSelect(page));
 }
 
 function drawLegend(legend: AnySelection<SVGGElement>, model: GenerationsModel): void {

@@ -11,6 +11,7 @@ import { layer, type AnySelection } from '../../util/d3';
 import { formatCount } from '../../util/format';
 import { FOLIO_TYPES, type FolioType } from '../generations/model';
 import { stackLevels, type ShadowDot, type ShadowLruvecModel } from './model';
+import { listboxKey } from '../../util/listbox';
 
 export interface ShadowDrawOptions {
   width: number;
@@ -361,34 +362,5 @@ function drawDots(
 
 function onKey(event: KeyboardEvent, p: Placed, list: SVGGElement, options: ShadowDrawOptions): void {
   const items = Array.from(list.querySelectorAll<SVGGElement>(':scope > g.shadow'));
-  const here = items.findIndex((o) => o.dataset.page === p.dot.page);
-  let next: number | null = null;
-  switch (event.key) {
-    case 'ArrowRight':
-    case 'ArrowDown':
-      next = Math.min(items.length - 1, here + 1);
-      break;
-    case 'ArrowLeft':
-    case 'ArrowUp':
-      next = Math.max(0, here - 1);
-      break;
-    case 'Home':
-      next = 0;
-      break;
-    case 'End':
-      next = items.length - 1;
-      break;
-    case 'Enter':
-    case ' ':
-      options.onSelect(p.dot.page);
-      break;
-    case 'Escape':
-      options.onSelect(null);
-      break;
-    default:
-      return;
-  }
-  event.preventDefault();
-  event.stopPropagation();
-  if (next !== null) items[next]?.focus();
+  listboxKey(event, items, items.findIndex((o) => o.dataset.page === p.dot.page), p.dot.page, (page) => options.onSelect(page));
 }
