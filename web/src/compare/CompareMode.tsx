@@ -22,6 +22,7 @@ const VIEWS: readonly { key: CompareViewKey; label: string }[] = [
   { key: 'lru', label: 'LRU' },
   { key: 'system', label: 'System' },
   { key: 'memcgs', label: 'Memcgs' },
+  { key: 'shadows', label: 'Shadows' },
 ];
 /** The id of compare mode's section: what "Export SVG/PNG" draws when compare mode is on. */
 export const COMPARE_PANEL_ID = 'compare-mode-panel';

@@ -11,10 +11,11 @@ import { lruvecKey } from '../views/generations/model';
 import { KswapdTimeline } from '../views/kswapd/KswapdTimeline';
 import { MemcgLruView } from '../views/memcg-lru/MemcgLruView';
 import { MemcgsView } from '../views/memcg/MemcgsView';
+import { ShadowsView } from '../views/shadows/ShadowsView';
 import { ZonesView } from '../views/zones/ZonesView';
 import type { Side } from './lockstep';
 
-export type CompareViewKey = 'lru' | 'system' | 'memcgs';
+export type CompareViewKey = 'lru' | 'system' | 'memcgs' | 'shadows';
 
 const NO_SELECTION = () => {};
 
@@ -90,6 +91,12 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
                 )}
                 <ZonesView node={n} series={side.histories.zones} start={side.histories.start} end={side.histories.timeNs} />
               </div>
+            ))}
+          {view === 'shadows' &&
+            (frame.shadow ? (
+              <ShadowsView shadow={frame.shadow} step={frame.step} selected={null} onSelect={NO_SELECTION} transitionMs={transitionMs} />
+            ) : (
+              <div className="card empty">No shadow LRU in this frame.</div>
             ))}
           {view === 'memcgs' && (
             <>
