@@ -192,6 +192,28 @@ describe("where messages go (the engine's fields mapped to the inputs)", () => {
     expect(messages.has(FORM_KEY)).toBe(false);
   });
 
+  it('tracked pages: empty is the automatic sample; a count travels to the document; too many is the engine\'s message on the field', () => {
+    const automatic = docOf(template());
+    expect(automatic.workloads.every((w) => w.trackedPages === undefined)).toBe(true);
+    const some = edit((d) => {
+      d.workloads[0]!.trackedPages = '100';
+    });
+    expect(draftProblems(some)).toEqual([]);
+    const doc = docOf(some);
+    expect(doc.workloads[0]!.trackedPages).toBe(100);
+    expect(draftOf(doc).workloads[0]!.trackedPages).toBe('100');
+    expect(validateScenario(JSON.stringify(doc)).problems).toEqual([]);
+
+    expect(fieldsOf(draftProblems(edit((d) => void (d.workloads[0]!.trackedPages = 'many'))))).toEqual(['workloads[0].trackedPages']);
+    const tooMany = edit((d) => {
+      d.workloads[0]!.trackedPages = String(Number(d.workloads[0]!.pages) + 1);
+    });
+    expect(draftProblems(tooMany)).toEqual([]);
+    const result = validateScenario(JSON.stringify(docOf(tooMany)));
+    const messages = messagesByPlace(result.problems, placesOf(tooMany));
+    expect(messages.get('workloads[0].trackedPages')).toMatch(/out of range 1\.\.=/);
+  });
+
   it('a problem placed above its field says which field; the same message once', () => {
     const places = new Set(['workloads']);
     const m = messagesByPlace(

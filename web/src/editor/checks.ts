@@ -88,6 +88,8 @@ export function draftProblems(draft: Draft): Problem[] {
     add(f('rate'), wholeProblem(w.rate, Number.MAX_SAFE_INTEGER, true));
     add(f('startNs'), msProblem(w.startMs));
     add(f('stopNs'), msProblem(w.stopMs));
+    // The engine checks the rest (at most the target's pages, and the total over all workloads).
+    add(f('trackedPages'), wholeProblem(w.trackedPages, U32_MAX, true));
   });
   add('knobs.swappiness', wholeProblem(draft.knobs.swappiness, U32_MAX));
   return out;
@@ -106,7 +108,7 @@ export function placesOf(draft: Draft): Set<string> {
   });
   draft.workloads.forEach((w, i) => {
     const shows = workloadShows(w, draft.nodes.length);
-    const parts = ['', '.name', '.memcg', '.target', '.target.pages', '.pattern', '.rate', '.startNs', '.stopNs'];
+    const parts = ['', '.name', '.memcg', '.target', '.target.pages', '.pattern', '.rate', '.startNs', '.stopNs', '.trackedPages'];
     if (shows.node) parts.push('.node');
     if (shows.zipf) parts.push('.pattern.s');
     if (shows.op) parts.push('.target.op');

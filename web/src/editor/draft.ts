@@ -40,6 +40,7 @@ export function workloadDraft(w: WorkloadSpec): WorkloadDraft {
     rate: text(w.rate, '0'),
     startMs: msText(w.startNs),
     stopMs: msText(w.stopNs),
+    trackedPages: w.trackedPages === undefined || w.trackedPages === null ? '' : String(w.trackedPages),
     base: w,
   };
 }
@@ -82,6 +83,7 @@ export function newWorkload(memcg: string, existing: readonly WorkloadDraft[]): 
     rate: '100000',
     startMs: '0',
     stopMs: '0',
+    trackedPages: '',
   };
 }
 
@@ -145,6 +147,7 @@ function workloadDoc(w: WorkloadDraft, nodes: number): WorkloadSpec {
     rate: unlessZero(num(w.rate || '0')),
     startNs: unlessZero(ns(w.startMs)),
     stopNs: unlessZero(ns(w.stopMs)),
+    trackedPages: w.trackedPages.trim() === '' ? undefined : num(w.trackedPages),
   });
 }
 

@@ -109,6 +109,8 @@ export interface WorkloadDraft {
   startMs: string;
   /** 0: never stops. */
   stopMs: string;
+  /** Pages of it the views track ('' = the automatic sample). */
+  trackedPages: string;
   base?: WorkloadSpec;
 }
 

@@ -91,6 +91,13 @@ function WorkloadItem({ index, workload: w, memcgs, nodes, update }: { index: nu
       <TextField field={`${key}.rate`} label="Rate (/s)" value={w.rate} onChange={(rate) => set({ rate })} hint="accesses per simulated second; 0 = flat out" />
       <TextField field={`${key}.startNs`} label="Start (ms)" inputMode="decimal" value={w.startMs} onChange={(startMs) => set({ startMs })} />
       <TextField field={`${key}.stopNs`} label="Stop (ms)" inputMode="decimal" value={w.stopMs} onChange={(stopMs) => set({ stopMs })} hint="0 = never" />
+      <TextField
+        field={`${key}.trackedPages`}
+        label="Tracked pages"
+        value={w.trackedPages}
+        onChange={(trackedPages) => set({ trackedPages })}
+        hint="pages the LRU view follows; empty = automatic; over 600 draw on a canvas"
+      />
     </Group>
   );
 }
