@@ -59,6 +59,31 @@ describe('Copy link', () => {
     expect([...first.problems, ...second.problems]).toEqual([]);
   });
 
+  it('brings back the lruvec the Shadows tab showed', async () => {
+    const context = await newContext({ clipboard: true, reducedMotion: 'reduce' });
+    const first = await openIn(context, '?v=1&scenario=proactive-root&seed=2&memcgs=4');
+    await stepForward(first.page, 60);
+    await first.page.getByRole('tab', { name: /^Shadows/ }).click();
+    const view = first.page.getByRole('region', { name: 'Shadow LRU' });
+    const picker = view.getByLabel('Lruvec', { exact: true });
+    const keys = await picker.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(keys.length).toBeGreaterThan(1);
+    const chosen = keys[keys.length - 1]!;
+    await picker.selectOption(chosen);
+    await first.page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    await first.page.getByRole('status').getByText('Link copied').waitFor();
+    const link = await first.page.evaluate(() => navigator.clipboard.readText());
+
+    const second = await openIn(context, new URL(link).search);
+    await waitForStep(second.page, 60);
+    expect(await selectedTab(second.page)).toMatch(/^Shadows/);
+    expect(await second.page.getByRole('region', { name: 'Shadow LRU' }).getByLabel('Lruvec', { exact: true }).inputValue()).toBe(chosen);
+    // The LRU tab shows the same lruvec: the choice is one, shared by the views.
+    await second.page.getByRole('tab', { name: /^LRU/ }).click();
+    expect(await second.page.locator(`figure.generations[data-lruvec="${chosen}"]`).count()).toBe(1);
+    expect([...first.problems, ...second.problems]).toEqual([]);
+  });
+
   it('brings back the selected folio and its history', async () => {
     const context = await newContext({ clipboard: true });
     const first = await openIn(context, '?v=1&scenario=mglru-basic&seed=2');

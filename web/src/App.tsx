@@ -417,7 +417,15 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
                   />
                 )}
                 {shownTab === 'shadows' && frame.shadow && (
-                  <ShadowsView shadow={frame.shadow} step={frame.step} selected={selected} onSelect={select} transitionMs={transitionMs} />
+                  <ShadowsView
+                    shadow={frame.shadow}
+                    step={frame.step}
+                    selected={selected}
+                    onSelect={select}
+                    transitionMs={transitionMs}
+                    chosenLruvec={chosenLruvec}
+                    onChooseLruvec={setChosenLruvec}
+                  />
                 )}
                 {shownTab === 'system' && state.histories && <SystemPanel frame={frame} histories={state.histories} />}
                 {shownTab === 'memcgs' && state.histories && (

@@ -27,6 +27,13 @@ export interface ShadowsViewProps {
   onSelect(page: string | null): void;
   /** Transition length for this update in ms (0 = none). */
   transitionMs: number;
+  /**
+   * The lruvec chosen ("/memcg@node", shared with the LRU tab and kept in
+   * shared links) and how to choose another; without them the view keeps
+   * its own choice.
+   */
+  chosenLruvec?: string | null;
+  onChooseLruvec?(key: string): void;
 }
 
 const MODEL_TEXT: Record<RefaultModel, string> = {
@@ -38,8 +45,10 @@ const MODEL_TEXT: Record<RefaultModel, string> = {
     'MGLRU with patch 004: a refault is activated when its refault distance is below the workingset (lru_test_refault); whether its generation is still min_seq decides where the PID feedback goes.',
 };
 
-export function ShadowsView({ shadow, step, selected, onSelect, transitionMs }: ShadowsViewProps) {
-  const [chosen, setChosen] = useState<string | null>(null);
+export function ShadowsView({ shadow, step, selected, onSelect, transitionMs, chosenLruvec, onChooseLruvec }: ShadowsViewProps) {
+  const [ownChoice, setOwnChoice] = useState<string | null>(null);
+  const chosen = onChooseLruvec ? (chosenLruvec ?? null) : ownChoice;
+  const setChosen = onChooseLruvec ?? setOwnChoice;
   const lruvec = chooseLruvec(shadow, chosen, selected);
   const model = useMemo(() => (lruvec ? shadowModel(shadow, lruvec) : null), [shadow, lruvec]);
   const containerRef = useRef<HTMLDivElement>(null);
