@@ -13,7 +13,7 @@
 //
 // Only Node built-ins are used here: this script runs before node_modules exists.
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync, readdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,9 +92,16 @@ function newestMtime(dir) {
 }
 
 function ensureNpmPackages() {
-  const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
+  const modules = path.join(ROOT, 'node_modules');
+  const marker = path.join(modules, '.package-lock.json');
   const lock = path.join(ROOT, 'package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  // A node_modules that links to another checkout's (a git worktree sharing
+  // one install) is that checkout's to update: `npm ci` here would empty it.
+  if (existsSync(marker) && lstatSync(modules).isSymbolicLink()) {
+    log('node_modules links to another checkout; not reinstalling it (run `npm ci` there if its lock file changed)');
+    return;
+  }
   log('installing npm packages from package-lock.json');
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
