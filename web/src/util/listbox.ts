@@ -1,6 +1,33 @@
-// Keyboard handling shared by the SVG listboxes of dots (the generations'
-// tracked folios, the shadow LRU's shadows): arrows move between options,
-// Home/End jump, Enter or Space selects, Escape clears. DOM-only, no React.
+// Keyboard handling shared by the listboxes of dots (the generations'
+// tracked folios, on SVG or on a canvas, and the shadow LRU's shadows):
+// arrows move between options, Home/End jump, Enter or Space selects,
+// Escape clears. DOM-only, no React.
+
+/** What a key does in a listbox: move to an option, select the current one, or clear the selection. */
+export type ListboxAction = { move: number } | { select: true } | { clear: true };
+
+/** The action of `key` on the option at `here` of `count` (in reading order); undefined for keys a listbox leaves alone. */
+export function listboxAction(key: string, here: number, count: number): ListboxAction | undefined {
+  switch (key) {
+    case 'ArrowRight':
+    case 'ArrowDown':
+      return { move: Math.min(count - 1, here + 1) };
+    case 'ArrowLeft':
+    case 'ArrowUp':
+      return { move: Math.max(0, here - 1) };
+    case 'Home':
+      return { move: 0 };
+    case 'End':
+      return { move: count - 1 };
+    case 'Enter':
+    case ' ':
+      return { select: true };
+    case 'Escape':
+      return { clear: true };
+    default:
+      return undefined;
+  }
+}
 
 /**
  * Handles `event` on the option at `here` of `options` (in reading order):
@@ -8,33 +35,10 @@
  * shortcuts (→ steps, Space plays). Keys it does not know pass through.
  */
 export function listboxKey(event: KeyboardEvent, options: readonly SVGElement[], here: number, page: string, onSelect: (page: string | null) => void): void {
-  let next: number | null = null;
-  switch (event.key) {
-    case 'ArrowRight':
-    case 'ArrowDown':
-      next = Math.min(options.length - 1, here + 1);
-      break;
-    case 'ArrowLeft':
-    case 'ArrowUp':
-      next = Math.max(0, here - 1);
-      break;
-    case 'Home':
-      next = 0;
-      break;
-    case 'End':
-      next = options.length - 1;
-      break;
-    case 'Enter':
-    case ' ':
-      onSelect(page);
-      break;
-    case 'Escape':
-      onSelect(null);
-      break;
-    default:
-      return;
-  }
+  const action = listboxAction(event.key, here, options.length);
+  if (!action) return;
   event.preventDefault();
   event.stopPropagation();
-  if (next !== null) options[next]?.focus();
+  if ('move' in action) options[action.move]?.focus();
+  else onSelect('select' in action ? page : null);
 }

@@ -12,6 +12,7 @@ import { denseSummary, groupAt, nearestDot, type DenseDots } from './denseDots';
 import { folioLabel } from './folios';
 import { easeOut, paintDots, readDotColors, type DotColors } from './paint';
 import type { LruvecFolios } from './tracked';
+import { listboxAction } from '../../util/listbox';
 
 export interface FolioCanvasProps {
   model: GenerationsModel;
@@ -177,38 +178,17 @@ export function FolioCanvas(props: FolioCanvasProps) {
     const here = Math.max(0, activeAt);
     const group = groupAt(dots, here);
     let next: number | null = null;
-    switch (event.key) {
-      case 'ArrowRight':
-      case 'ArrowDown':
-        next = Math.min(n - 1, here + 1);
-        break;
-      case 'ArrowLeft':
-      case 'ArrowUp':
-        next = Math.max(0, here - 1);
-        break;
-      case 'PageDown':
-        next = group ? Math.min(n - 1, group.end) : here;
-        break;
-      case 'PageUp': {
-        const previous = group && group.start > 0 ? groupAt(dots, group.start - 1) : undefined;
-        next = here > (group?.start ?? 0) ? (group?.start ?? 0) : (previous?.start ?? 0);
-        break;
-      }
-      case 'Home':
-        next = 0;
-        break;
-      case 'End':
-        next = n - 1;
-        break;
-      case 'Enter':
-      case ' ':
-        onSelect(folios.index.page(dots.ids[here]!));
-        break;
-      case 'Escape':
-        onSelect(null);
-        break;
-      default:
-        return;
+    // Page Up/Down move by column (generation); the other keys as in every listbox of dots.
+    if (event.key === 'PageDown') {
+      next = group ? Math.min(n - 1, group.end) : here;
+    } else if (event.key === 'PageUp') {
+      const previous = group && group.start > 0 ? groupAt(dots, group.start - 1) : undefined;
+      next = here > (group?.start ?? 0) ? (group?.start ?? 0) : (previous?.start ?? 0);
+    } else {
+      const action = listboxAction(event.key, here, n);
+      if (!action) return;
+      if ('move' in action) next = action.move;
+      else onSelect('select' in action ? folios.index.page(dots.ids[here]!) : null);
     }
     // The page's own shortcuts (→ steps, Space plays) must not see these keys.
     event.preventDefault();
