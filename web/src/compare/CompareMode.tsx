@@ -5,7 +5,7 @@
 import { useId, useState } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { PauseIcon, PlayIcon, ResetIcon, StepBackIcon, StepIcon } from '../controls/icons';
-import { SPEEDS } from '../controls/StepControls';
+import { SpeedSelect } from '../controls/StepControls';
 import { TimelineControls } from '../controls/TimelineControls';
 import type { ComparisonState } from '../useComparison';
 import { formatCount } from '../util/format';
@@ -89,16 +89,7 @@ export function CompareMode({ experiment, mode, request, comparison, transitionM
             <ResetIcon />
             Reset
           </button>
-          <label className="speed">
-            <span>Speed</span>
-            <select value={mode.speed} disabled={!running} onChange={(e) => mode.setSpeed(Number(e.target.value))}>
-              {SPEEDS.map((s) => (
-                <option key={s} value={s}>
-                  {s === 1 ? '1 step' : `${s.toLocaleString('en-US')} steps`} / tick
-                </option>
-              ))}
-            </select>
-          </label>
+          <SpeedSelect speed={mode.speed} disabled={!running} onSpeed={mode.setSpeed} />
         </div>
         <dl className="clock">
           <div>

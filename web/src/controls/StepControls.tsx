@@ -48,16 +48,23 @@ export function StepControls(props: StepControlsProps) {
         <ResetIcon />
         Reset
       </button>
-      <label className="speed">
-        <span>Speed</span>
-        <select value={speed} onChange={(e) => props.onSpeed(Number(e.target.value))} disabled={!enabled}>
-          {SPEEDS.map((s) => (
-            <option key={s} value={s}>
-              {s === 1 ? '1 step' : `${s.toLocaleString('en-US')} steps`} / tick
-            </option>
-          ))}
-        </select>
-      </label>
+      <SpeedSelect speed={speed} disabled={!enabled} onSpeed={props.onSpeed} />
     </div>
+  );
+}
+
+/** "Speed": how many steps a play tick takes (the page's controls and compare mode's). */
+export function SpeedSelect({ speed, disabled, onSpeed }: { speed: number; disabled: boolean; onSpeed(speed: number): void }) {
+  return (
+    <label className="speed">
+      <span>Speed</span>
+      <select value={speed} onChange={(e) => onSpeed(Number(e.target.value))} disabled={disabled}>
+        {SPEEDS.map((s) => (
+          <option key={s} value={s}>
+            {s === 1 ? '1 step' : `${s.toLocaleString('en-US')} steps`} / tick
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
