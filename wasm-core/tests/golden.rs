@@ -23,6 +23,7 @@ fn scenario(name: &str, pattern: Pattern, target: Target, lru_gen: bool) -> Scen
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: 2048,
+        machine: Default::default(),
         memcgs: vec![MemcgSpec { path: "/job".into(), memory_max: Some(1024), ..Default::default() }],
         workloads: vec![WorkloadSpec::new("w", "/job", pattern, target)],
         proactive: Vec::new(),

@@ -29,6 +29,7 @@ fn machine(lru_gen: bool, max: Option<u64>) -> Simulation {
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: 4096,
+        machine: Default::default(),
         memcgs: vec![MemcgSpec { path: "/a".into(), memory_max: max, ..Default::default() }],
         workloads: vec![
             w("file", Target::File { pages: 4096, op: FileOp::Read, file: None, write_percent: 0 }),

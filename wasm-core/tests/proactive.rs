@@ -21,6 +21,7 @@ fn scenario(batch: ProactiveBatch, target: &str, pages: u64, lru_gen: bool) -> S
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: 4096,
+        machine: Default::default(),
         memcgs: vec![
             MemcgSpec { path: "/p".into(), ..Default::default() },
             MemcgSpec { path: "/p/c0".into(), ..Default::default() },

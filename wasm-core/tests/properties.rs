@@ -75,6 +75,7 @@ prop_compose! {
             min_free_kbytes: None,
             watermark_scale_factor: 10,
             swap_pages,
+            machine: Default::default(),
             memcgs: vec![
                 MemcgSpec { path: "/a".into(), memory_max: Some(max_a), ..Default::default() },
                 MemcgSpec { path: "/b".into(), memory_max: max_b, ..Default::default() },

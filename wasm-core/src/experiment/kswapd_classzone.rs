@@ -99,6 +99,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: 0,
+        machine: Default::default(),
         memcgs: vec![MemcgSpec { path: "/simoop".into(), ..Default::default() }],
         workloads,
         proactive: Vec::new(),

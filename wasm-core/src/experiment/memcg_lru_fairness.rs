@@ -70,6 +70,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: u64::from(n * pages),
+        machine: Default::default(),
         memcgs,
         workloads,
         proactive: vec![ProactiveSpec { memcg: "/".into(), pages: p.u64("request"), bytes: None, start_ns: warmup, interval_ns: interval, count: writes }],

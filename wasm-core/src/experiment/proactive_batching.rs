@@ -94,6 +94,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: u64::from(total),
+        machine: Default::default(),
         memcgs,
         workloads,
         proactive: vec![

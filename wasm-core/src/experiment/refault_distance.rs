@@ -73,6 +73,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: mem * 2,
+        machine: Default::default(),
         memcgs: vec![MemcgSpec { path: "/db".into(), ..Default::default() }],
         workloads,
         proactive: Vec::new(),

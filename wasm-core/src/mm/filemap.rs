@@ -129,7 +129,7 @@ impl Mm {
             self.workingset_refault(f, s, in_fault);
         }
         self.folio_add_lru(f, in_fault);
-        self.cost_ns += self.device_io() + cost::MAJOR_FAULT_READ_NS;
+        self.storage_read(cost::MAJOR_FAULT_READ_NS);
         self.count(memcg, Item::Pgpgin, 1, true);
         Ok(f)
     }
@@ -217,7 +217,7 @@ impl Mm {
             self.workingset_refault(f, shadow, true);
         }
         self.folio_add_lru(f, true);
-        self.cost_ns += self.device_io() + cost::SWAP_IN_NS;
+        self.storage_read(cost::SWAP_IN_NS);
         self.count(memcg, Item::Pswpin, 1, true);
         Ok(f)
     }

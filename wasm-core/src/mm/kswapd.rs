@@ -192,6 +192,7 @@ impl Mm {
     /// next action in `kswapd.next_ns` (None = asleep until woken).
     pub fn kswapd_run(&mut self, node: usize) {
         self.cost_ns = 0;
+        self.io_wait_ns = 0;
         match self.nodes[node].kswapd.mode {
             KswapdMode::Asleep => {
                 // Woken from schedule(): read the request and balance.
@@ -301,7 +302,7 @@ impl Mm {
             }
             b.sc.priority < 1
         };
-        let cost = self.cost_ns.max(cost::KSWAPD_MIN_ACTION_NS);
+        let cost = self.action_duration(self.cost_ns.max(cost::KSWAPD_MIN_ACTION_NS));
         if !done {
             self.nodes[node].kswapd.balance = Some(b);
             self.nodes[node].kswapd.next_ns = Some(self.now_ns + cost);

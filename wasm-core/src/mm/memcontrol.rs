@@ -242,7 +242,7 @@ impl Mm {
             m = self.memcgs[id as usize].parent;
         }
         if still_over {
-            self.cost_ns += crate::cost::MEMORY_HIGH_PENALTY_NS;
+            self.wait_ns(crate::cost::MEMORY_HIGH_PENALTY_NS);
         }
     }
 

@@ -15,6 +15,7 @@ pub mod kswapd;
 pub mod folio;
 pub mod list;
 pub mod lruvec;
+pub mod machine;
 pub mod memcg_lru;
 pub mod memcontrol;
 pub mod mglru;
@@ -169,6 +170,12 @@ pub struct Mm {
     pub cost_ns: u64,
     /// The storage device is busy until this time (IO_SERVICE_NS per I/O).
     pub io_busy_until: u64,
+    /// Of `cost_ns`, the time the current actor waited without a CPU.
+    pub io_wait_ns: u64,
+    /// The storage device and the CPU count (the scenario's `machine`).
+    pub machine: machine::Machine,
+    /// CPU sharing between actors when `machine.cpus` is set.
+    pub cpu: machine::CpuShare,
     /// Page-cache folios dirtied since the flusher last ran.
     pub dirty_list: Vec<FolioId>,
     /// Writes in flight: (completion time, folio), in completion order.

@@ -271,7 +271,7 @@ impl Mm {
                 }
                 // pageout() to swap, completing at once.
                 self.folios.clear(f, pg::DIRTY);
-                self.cost_ns += self.device_io() + cost::SWAP_OUT_NS;
+                self.storage_write_sync();
                 sc.nr_pageout += 1;
                 self.trace(f, "pageout", FolioWhat::SwappedOut);
                 self.count(memcg, Item::Pswpout, 1, true);

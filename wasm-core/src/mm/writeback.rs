@@ -40,7 +40,7 @@ impl Mm {
         let limit = self.dirtyable_pages(memcg);
         if dirty * 100 > limit * DIRTY_RATIO {
             // balance_dirty_pages(): wait for writeback to make progress.
-            self.cost_ns += cost::WRITEBACK_NS;
+            self.wait_ns(cost::WRITEBACK_NS);
             self.wakeup_flusher_threads();
         } else if dirty * 100 > limit * DIRTY_BACKGROUND_RATIO {
             self.wakeup_flusher_threads();
@@ -63,7 +63,7 @@ impl Mm {
             let cg = &mut self.memcgs[memcg as usize];
             cg.nr_dirty -= 1;
             cg.nr_writeback += 1;
-            let done = self.device_io_async(cost::WRITEBACK_NS);
+            let done = self.storage_write_async(cost::WRITEBACK_NS);
             self.writeback.push_back((done, f));
             self.count(memcg, Item::Pgpgout, 1, true);
         }

@@ -133,6 +133,7 @@ impl Replayer {
             min_free_kbytes: None,
             watermark_scale_factor: 10,
             swap_pages: 0,
+            machine: Default::default(),
             memcgs: vec![MemcgSpec { path: MEMCG.into(), memory_max: Some(cache_pages), ..Default::default() }],
             workloads: vec![workload],
             proactive: Vec::new(),
@@ -241,6 +242,7 @@ impl Replayer {
         let mm = &mut self.sim.mm;
         let cold = mm.mappings[self.mapping as usize].slots[idx as usize] == 0;
         mm.cost_ns = 0;
+        mm.io_wait_ns = 0;
         match mm.access(self.memcg, 0, self.mapping, idx, Op::Read) {
             Ok(out) => {
                 self.hits += u64::from(out.hit);

@@ -93,6 +93,7 @@ fn global_pressure(p: &Params, seed: u64) -> Scenario {
         min_free_kbytes: None,
         watermark_scale_factor: p.u64("watermark_scale_factor"),
         swap_pages: 16_384,
+        machine: Default::default(),
         memcgs: vec![MemcgSpec { path: "/app".into(), ..Default::default() }, MemcgSpec { path: "/batch".into(), ..Default::default() }],
         workloads: vec![
             WorkloadSpec {
@@ -146,6 +147,7 @@ fn proactive_root(p: &Params, seed: u64) -> Scenario {
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: u64::from(n * pages) * 2,
+        machine: Default::default(),
         memcgs,
         workloads,
         proactive: vec![crate::scenario::ProactiveSpec {
@@ -219,6 +221,7 @@ fn mglru_basic(p: &Params, seed: u64) -> Scenario {
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: memory_max * 2,
+        machine: Default::default(),
         memcgs: vec![MemcgSpec { path: "/job".into(), memory_max: Some(memory_max), ..Default::default() }],
         workloads,
         proactive: Vec::new(),

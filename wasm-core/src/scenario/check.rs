@@ -174,6 +174,7 @@ impl Scenario {
             min_free_kbytes: None,
             watermark_scale_factor: 10,
             swap_pages: 0,
+            machine: Default::default(),
             memcgs: Vec::new(),
             workloads: Vec::new(),
             proactive: Vec::new(),

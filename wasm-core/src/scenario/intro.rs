@@ -55,6 +55,7 @@ fn limited(name: &str, title: &str, memcg: &str, memory_max: u64, seed: u64, wor
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: 0,
+        machine: Default::default(),
         memcgs: vec![MemcgSpec { path: memcg.into(), memory_max: Some(memory_max), ..Default::default() }],
         workloads,
         proactive: Vec::new(),

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 use crate::mm::pgdat::ZoneType;
+use crate::mm::machine::Machine;
 use crate::mm::Knobs;
 use crate::view::{ScenarioInfo, ScenarioList, ScenarioRequest};
 use crate::workload::{Pattern, Target, WorkloadSpec};
@@ -134,6 +135,9 @@ pub struct Scenario {
     pub watermark_scale_factor: u64,
     #[serde(default)]
     pub swap_pages: u64,
+    /// The storage device (file pages and swap) and the CPU count.
+    #[serde(default)]
+    pub machine: Machine,
     #[serde(default)]
     pub memcgs: Vec<MemcgSpec>,
     pub workloads: Vec<WorkloadSpec>,
@@ -206,6 +210,11 @@ impl Scenario {
         }
         if self.swap_pages > MAX_TOTAL_PAGES {
             errs.push(range_err("swapPages", self.swap_pages, &format!("0..={MAX_TOTAL_PAGES}")));
+        }
+        if let Some(c) = self.machine.cpus {
+            if !(1..=4096).contains(&c) {
+                errs.push(range_err("machine.cpus", c, "1..=4096"));
+            }
         }
         if !(1..=3000).contains(&self.watermark_scale_factor) {
             errs.push(range_err("watermarkScaleFactor", self.watermark_scale_factor, "1..=3000"));

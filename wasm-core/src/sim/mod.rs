@@ -165,6 +165,9 @@ impl Simulation {
             totalram_pages: total,
             cost_ns: 0,
             io_busy_until: 0,
+            io_wait_ns: 0,
+            machine: scenario.machine,
+            cpu: Default::default(),
             dirty_list: Vec::new(),
             writeback: Default::default(),
             traces: Vec::new(),
@@ -360,6 +363,7 @@ impl Simulation {
         self.mm.now_ns = when;
         self.mm.writeback_complete_until(when);
         self.mm.cost_ns = 0;
+        self.mm.io_wait_ns = 0;
         self.mm.current = Default::default();
         let pages = match p.bytes {
             Some(b) => b.div_ceil(4096),
@@ -367,7 +371,7 @@ impl Simulation {
             None => p.pages,
         };
         let result = self.mm.memory_reclaim(memcg, pages);
-        let duration = self.mm.cost_ns.max(1);
+        let duration = self.mm.action_duration(self.mm.cost_ns).max(1);
         if self.reclaim_log.len() == RECLAIM_LOG_LEN {
             self.reclaim_log.pop_front();
         }
@@ -408,6 +412,7 @@ impl Simulation {
             return;
         };
         self.mm.cost_ns = 0;
+        self.mm.io_wait_ns = 0;
         let t = &self.tasks[i];
         let (memcg, node, mapping) = (t.memcg, t.node, t.mapping);
         self.mm.current.highest_zoneidx = t.highest_zoneidx;
@@ -419,8 +424,8 @@ impl Simulation {
             }
             Err(fail) => self.out_of_memory(fail.memcg),
         }
+        let cost = self.mm.action_duration(self.mm.cost_ns).max(1);
         let t = &mut self.tasks[i];
-        let cost = self.mm.cost_ns.max(1);
         let paced = t.start_ns + t.accesses.saturating_mul(t.interval_ns);
         t.next_ns = (when + cost).max(paced);
         if t.alive {
