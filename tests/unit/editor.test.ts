@@ -49,6 +49,14 @@ describe('draft and document', () => {
     engine.free();
   });
 
+  it('a loaded machine (storage, cpus) survives the round trip, and the engine runs it', () => {
+    const doc: ScenarioDoc = { ...templateDoc(3), machine: { storage: 'ramdisk', cpus: 2 } };
+    expect(docOf(draftOf(doc))).toEqual(doc);
+    expect(validateScenario(JSON.stringify(doc))).toEqual({ readable: true, problems: [] });
+    const bad = { ...doc, machine: { storage: 'ramdisk', cpus: 0 } };
+    expect(validateScenario(JSON.stringify(bad)).problems.map((p) => p.field)).toContain('machine.cpus');
+  });
+
   it('times are edited in ms and written in ns; empty limits are "max"', () => {
     const d = edit((d) => {
       d.durationMs = '2500.5';

@@ -170,6 +170,8 @@ export function docOf(draft: Draft): ScenarioDoc {
     memcgs: draft.memcgs.map(memcgDoc),
     workloads: draft.workloads.map((w) => workloadDoc(w, draft.nodes.length)),
     proactive: base.proactive && base.proactive.length > 0 ? base.proactive : undefined,
+    // Not edited here: a loaded file keeps its machine (storage, cpus).
+    machine: base.machine,
     knobs: { ...switches, swappiness: num(swappiness) },
   });
 }

@@ -8,7 +8,7 @@
 // (draft.ts turns one into the other).
 //
 // DOM-free.
-import type { FileOp, MemcgSpec, Pattern, ProactiveBatch, ProactiveSpec, WorkloadSpec } from '../engine/pkg/reclaim_core';
+import type { FileOp, Machine, MemcgSpec, Pattern, ProactiveBatch, ProactiveSpec, WorkloadSpec } from '../engine/pkg/reclaim_core';
 
 /** The scenario format version this editor writes. */
 export const SCENARIO_VERSION = 1;
@@ -73,6 +73,8 @@ export interface ScenarioDoc {
   memcgs?: MemcgSpec[];
   workloads: WorkloadSpec[];
   proactive?: ProactiveSpec[];
+  /** Storage and CPUs (docs/cost-model.md); kept as loaded, not edited. */
+  machine?: Machine;
   knobs?: Partial<KnobsDoc>;
 }
 
