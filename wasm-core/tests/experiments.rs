@@ -69,3 +69,15 @@ fn refault_distance_keeps_more_of_the_working_set() {
         assert!(metric(&c, "after", "pswpout") > 0.0 && metric(&c, "before", "pswpout") == 0.0, "{params:?} seed {seed}: idle anon swapped out only after");
     }
 }
+
+#[test]
+fn refault_distance_holds_at_range_ends() {
+    // Range ends where every headline holds (docs/experiments.md), short runs.
+    for (params, seed) in [(vec![("seconds", 4.0), ("file_ratio", 16.0)], 5), (vec![("seconds", 4.0), ("readers", 1.0)], 2), (vec![("seconds", 4.0), ("zipf_s", 0.0)], 5), (vec![("seconds", 2.0)], 4)] {
+        let c = compare("refault-distance-mglru", &params, seed);
+        let (hb, ha) = (metric(&c, "before", "hit_ratio"), metric(&c, "after", "hit_ratio"));
+        assert!(ha > hb + 0.01, "{params:?} seed {seed}: hit ratio {hb} -> {ha}");
+        assert!(metric(&c, "after", "ops_per_sec") > 1.02 * metric(&c, "before", "ops_per_sec"), "{params:?} seed {seed}: ops");
+        assert!(metric(&c, "after", "pswpout") > 0.0 && metric(&c, "before", "pswpout") == 0.0, "{params:?} seed {seed}: idle anon swapped out only after");
+    }
+}
