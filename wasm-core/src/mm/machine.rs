@@ -79,23 +79,23 @@ impl Mm {
     /// wait for the device plus `ssd_latency`; on brd, RAMDISK_IO_NS of the
     /// reader's CPU (brd_submit_bio copies the page before it returns).
     pub fn storage_read(&mut self, ssd_latency: u64) {
-        match self.machine.storage {
-            Storage::Ssd => {
-                let queued = self.device_io();
-                self.wait_ns(queued + ssd_latency);
-            }
-            Storage::Ramdisk => self.cost_ns += cost::RAMDISK_IO_NS,
-        }
+        self.storage_sync_io(ssd_latency);
     }
 
     /// pageout() of one page by the current actor (reclaim's swap write):
     /// on the SSD it waits for the device and SWAP_OUT_NS; on brd it copies
     /// the page itself (swap_writepage -> brd_submit_bio).
     pub fn storage_write_sync(&mut self) {
+        self.storage_sync_io(cost::SWAP_OUT_NS);
+    }
+
+    /// An I/O the current actor waits for: queued behind the SSD plus
+    /// `ssd_latency`, or RAMDISK_IO_NS of its own CPU on brd.
+    fn storage_sync_io(&mut self, ssd_latency: u64) {
         match self.machine.storage {
             Storage::Ssd => {
                 let queued = self.device_io();
-                self.wait_ns(queued + cost::SWAP_OUT_NS);
+                self.wait_ns(queued + ssd_latency);
             }
             Storage::Ramdisk => self.cost_ns += cost::RAMDISK_IO_NS,
         }
