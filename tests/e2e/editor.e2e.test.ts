@@ -164,6 +164,7 @@ describe('scenario editor', () => {
         memcgFullWalk: false,
         optimizeMultipleMemcgs: true,
         refaultDistanceMglru: false,
+        mglruUnderprotectionFix: true,
       },
     });
     expect(problems).toEqual([]);

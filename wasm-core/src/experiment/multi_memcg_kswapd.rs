@@ -76,7 +76,9 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         workloads,
         proactive: Vec::new(),
         // v6.1: MGLRU without the memcg LRU.
-        knobs: Knobs { memcg_lru: false, optimize_multiple_memcgs: variant == "after", ..Knobs::default() },
+        // The kernel of the patch (v6.1-rc): MGLRU without the memcg LRU and
+        // before v6.8's "fix underprotected page cache".
+        knobs: Knobs { memcg_lru: false, optimize_multiple_memcgs: variant == "after", mglru_underprotection_fix: false, ..Knobs::default() },
     }
 }
 

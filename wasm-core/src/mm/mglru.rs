@@ -70,6 +70,9 @@ impl Mm {
     /// 3. `reclaiming`, or `min_seq + MIN_NR_GENS >= max_seq` -> min_seq;
     /// 4. otherwise min_seq + 1.
     ///
+    /// Before v6.8 ("fix underprotected page cache", `mglru_underprotection_fix`
+    /// off): rule 2 gave min_seq + 1, and everything not active went to min_seq.
+    ///
     /// PG_active is cleared (it only says "youngest" on the way in). The folio
     /// goes to the tail when reclaiming (scanned next), else the head.
     pub fn lru_gen_add_folio(&mut self, f: FolioId, reclaiming: bool) {
@@ -78,12 +81,18 @@ impl Mm {
         let lrugen = &self.lruvecs[lv as usize].lrugen;
         let (max_seq, min_seq) = (lrugen.max_seq, lrugen.min_seq[type_]);
         let fl = self.folios.flags[f as usize];
+        // Before v6.8 the cold-but-busy cases went to min_seq + 1 and
+        // everything else to min_seq.
+        let fixed = self.knobs.mglru_underprotection_fix;
+        let busy = if fixed { max_seq - 1 } else { min_seq + 1 };
         let (seq, rule) = if fl & pg::ACTIVE != 0 {
             (max_seq, AddRule::Active)
         } else if type_ == LRU_GEN_ANON && fl & pg::SWAPCACHE == 0 {
-            (max_seq - 1, AddRule::AnonNotInSwapCache)
+            (busy, AddRule::AnonNotInSwapCache)
         } else if fl & pg::RECLAIM != 0 && fl & (pg::DIRTY | pg::WRITEBACK) != 0 {
-            (max_seq - 1, AddRule::ReclaimDirty)
+            (busy, AddRule::ReclaimDirty)
+        } else if !fixed {
+            (min_seq, AddRule::Oldest)
         } else if reclaiming {
             (min_seq, AddRule::Reclaiming)
         } else if min_seq + MIN_NR_GENS >= max_seq {
@@ -479,7 +488,7 @@ impl Mm {
 
     /// sort_folio() (v6.12): true if the folio was moved instead of isolated:
     /// promoted by aging (its generation is no longer the oldest), protected
-    /// (tier > tier_idx, or refs saturated), outside reclaim_idx, or waiting
+    /// (tier > tier_idx, or refs saturated since v6.8), outside reclaim_idx, or waiting
     /// for writeback (locked, writeback, or a dirty file folio).
     fn sort_folio(&mut self, lv: LruvecId, f: FolioId, sc: &mut ScanControl, tier_idx: usize) -> bool {
         let gen = self.folios.lru_gen(f).expect("sort_folio on a listed folio");
@@ -498,7 +507,8 @@ impl Mm {
             return true;
         }
         // protected
-        if tier > tier_idx || refs == 1 << LRU_REFS_WIDTH {
+        let saturated = self.knobs.mglru_underprotection_fix && refs == 1 << LRU_REFS_WIDTH;
+        if tier > tier_idx || saturated {
             let hist = lru_hist_from_seq(min_seq);
             let new_gen = self.folio_inc_gen(lv, f, false);
             self.move_folio(lv, f, new_gen, true);

@@ -95,6 +95,14 @@ pub struct Knobs {
     /// within it is activated or promoted a tier, even when its generation
     /// is gone. false = mainline.
     pub refault_distance_mglru: bool,
+    /// "mm/mglru: fix underprotected page cache" (v6.8, 4d5d14a01e2c, also
+    /// in 6.1.y/6.6.y stable): folios read through file descriptors start in
+    /// the second oldest generation, sort_folio protects a folio whose refs
+    /// are saturated, and a refault with refs >= 3 gets its refs back.
+    /// false = the MGLRU of v6.1-v6.7 (what patch 004 was posted against):
+    /// such folios start in the oldest generation, anon not in the swap
+    /// cache in the second oldest, and only tiers protect. true = v6.8+.
+    pub mglru_underprotection_fix: bool,
     /// A textbook replacement policy instead of the kernel's (exact LRU,
     /// CLOCK, S3-FIFO; see [`policy`]), for comparisons such as trace
     /// replay. Needs `lru_gen_enabled` off. None = the kernel's LRU.
@@ -104,7 +112,7 @@ pub struct Knobs {
 
 impl Default for Knobs {
     fn default() -> Self {
-        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true, refault_distance_mglru: false, baseline: None }
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true, refault_distance_mglru: false, mglru_underprotection_fix: true, baseline: None }
     }
 }
 

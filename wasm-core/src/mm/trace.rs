@@ -17,6 +17,8 @@ pub enum AddRule {
     Reclaiming,
     FewGenerations,
     SecondOldest,
+    /// Before v6.8: not active, not busy: the oldest generation.
+    Oldest,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +78,7 @@ impl FolioTrace {
                     AddRule::Reclaiming => format!("put back by reclaim: tail of the oldest generation, seq {seq}"),
                     AddRule::FewGenerations => format!("min_seq + 2 >= max_seq: oldest generation, seq {seq}"),
                     AddRule::SecondOldest => format!("read outside a fault: second oldest generation, seq {seq}"),
+                    AddRule::Oldest => format!("cold and clean (before v6.8): oldest generation, seq {seq}"),
                 },
             ),
             Refs { refs, tier } => ("access", format!("fd access: refs {refs}, tier {tier} (N accesses -> tier order_base_2(N))")),

@@ -157,6 +157,8 @@ impl Mm {
     /// counts; WORKINGSET_REFAULT always, and if recent: refaulted[tier] and
     /// WORKINGSET_ACTIVATE; in a fault or with refs >= 3, the folio gets all
     /// refs bits and PG_workingset (tier 3) and WORKINGSET_RESTORE counts.
+    /// Before v6.8 (`mglru_underprotection_fix` off): only in a fault or with
+    /// refs saturated (4), and only PG_workingset comes back.
     fn lru_gen_refault(&mut self, f: FolioId, shadow: u64, in_fault: bool) {
         if self.knobs.refault_distance_mglru {
             self.lru_gen_refault_distance(f, shadow, in_fault);
@@ -181,8 +183,13 @@ impl Mm {
             tier = lru_tier_from_refs(refs);
             lrugen.refaulted[hist][type_][tier] += 1;
             self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
-            if in_fault || refs >= (1 << LRU_REFS_WIDTH) - 1 {
+            if self.knobs.mglru_underprotection_fix && (in_fault || refs >= (1 << LRU_REFS_WIDTH) - 1) {
                 self.folios.set(f, pg::REFS_MASK | pg::WORKINGSET);
+                self.count(memcg, Item::WorkingsetRestoreAnon.plus(type_), 1, true);
+                restore = true;
+            } else if !self.knobs.mglru_underprotection_fix && (in_fault || refs == 1 << LRU_REFS_WIDTH) {
+                // Before v6.8: only PG_workingset comes back.
+                self.folios.set(f, pg::WORKINGSET);
                 self.count(memcg, Item::WorkingsetRestoreAnon.plus(type_), 1, true);
                 restore = true;
             }

@@ -29,6 +29,7 @@ export interface KnobsDoc {
   memcgFullWalk: boolean;
   optimizeMultipleMemcgs: boolean;
   refaultDistanceMglru: boolean;
+  mglruUnderprotectionFix: boolean;
 }
 
 export const DEFAULT_KNOBS: KnobsDoc = {
@@ -40,6 +41,7 @@ export const DEFAULT_KNOBS: KnobsDoc = {
   memcgFullWalk: false,
   optimizeMultipleMemcgs: true,
   refaultDistanceMglru: false,
+  mglruUnderprotectionFix: true,
 };
 
 export type BoolKnob = Exclude<keyof KnobsDoc, 'swappiness' | 'proactiveBatch'>;
@@ -50,6 +52,7 @@ export const BOOL_KNOBS: readonly BoolKnob[] = [
   'kswapdClasszoneFix',
   'memcgFullWalk',
   'refaultDistanceMglru',
+  'mglruUnderprotectionFix',
 ];
 
 export interface ZoneDoc {

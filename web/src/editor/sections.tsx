@@ -128,6 +128,7 @@ const KNOB_HELP: Record<BoolKnob, string> = {
   kswapdClasszoneFix: "kswapd's zone index fix (patch 002, v4.12+)",
   memcgFullWalk: 'visit every memcg on every pass (before ~6.11)',
   refaultDistanceMglru: 'refault distance for MGLRU (patch 004, RFC)',
+  mglruUnderprotectionFix: 'MGLRU "fix underprotected page cache" (v6.8+)',
 };
 
 const BATCH_OPTIONS = BATCHES.map((b) => ({
