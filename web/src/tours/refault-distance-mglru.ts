@@ -26,12 +26,6 @@ function oldestShare(f: Frame): number {
   return oldest && total > 0 ? (oldest.anon + oldest.file) / total : Number.NaN;
 }
 
-/** The largest minus the smallest of some rates (NaN ones left out). */
-function spread(rates: number[]): number {
-  const known = rates.filter((r) => !Number.isNaN(r));
-  return known.length > 1 ? Math.max(...known) - Math.min(...known) : 0;
-}
-
 export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
   experiment: 'refault-distance-mglru',
   title: 'Refault distance for MGLRU: a working set larger than memory',
@@ -51,7 +45,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
     {
       title: 'Before: stuck in the oldest generation',
       text:
-        'A second in, there are still only three generations: about 5,800 pages of the file live in the two oldest and the idle heap in the youngest. A page read back in joins the oldest generation again (lru_gen_add_folio: with so few generations new page cache goes to min_seq), so that generation never empties, min_seq never advances, and should_run_aging() never asks for inc_max_seq().',
+        'A second in, there are still the four generations of the start: about 5,400 pages of the file in the oldest, 480 in the next, and the idle heap alone in the youngest. Both variants run the MGLRU the patch was posted against (v6.6), where a page read through read() joins the oldest generation (lru_gen_add_folio: clean page cache that is not active goes to min_seq). So that generation never empties, min_seq never advances, and with four generations should_run_aging() never asks for inc_max_seq().',
       variant: 'before',
       at: { step: 100 },
       tab: 'lru',
@@ -61,7 +55,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
         const l = lruvec(f, '/db');
         const youngest = l?.gens.find((g) => g.seq === l.maxSeq);
         return all(
-          expect(!!l && l.maxSeq === 3 && l.minSeq[0] === 1 && l.minSeq[1] === 1, 'the generations have moved'),
+          expect(!!l && l.maxSeq === 3 && l.minSeq[0] === 0 && l.minSeq[1] === 0, 'the generations have moved'),
           expect(!!youngest && youngest.anon === HEAP && youngest.file < 0.1 * HEAP, 'the idle heap is not alone in the youngest generation'),
           expect(Math.abs(lruvecPages(f, '/db', 'file') - 5800) < 300, 'not about 5,800 file pages are resident'),
         );
@@ -103,7 +97,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
     {
       title: 'With the patch: the refault distance',
       text:
-        'With the patch, lru_gen_eviction() also stores a nonresident_age timestamp in the shadow, and workingset_age_nonresident() advances that clock on every eviction. On a refault, lru_test_refault() compares the distance SP (evictions since this one) with the workingset, the two youngest generations counting as active: SP < NR_ACTIVE, or SP < NR_INACTIVE once active is the larger. Only qualified refaults count as workingset_activate_file now, each also as a restore.',
+        'With the patch, lru_gen_eviction() also stores a nonresident_age timestamp in the shadow, and workingset_age_nonresident() advances that clock on every eviction. On a refault, lru_test_refault() compares the distance SP (evictions since this one) with the workingset, the two youngest generations counting as active: SP < NR_ACTIVE, or SP < NR_INACTIVE once active is the larger. Only qualified refaults count as workingset_activate_file now, each also as a restore (a few more restores come from pages read five times or more, whose PG_workingset comes back even when they do not qualify).',
       variant: 'after',
       at: { step: 30 },
       tab: 'lru',
@@ -114,7 +108,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
         const activations = counter(f, 'workingset_activate_file');
         return all(
           expect(activations > 0 && activations < refaults, 'activations are not a part of the refaults'),
-          expect(counter(f, 'workingset_restore_file') === activations, 'restores do not equal activations'),
+          expect(counter(f, 'workingset_restore_file') >= activations && counter(f, 'workingset_restore_file') < 1.05 * activations, 'restores are not about the activations'),
         );
       },
     },
@@ -157,9 +151,9 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
     {
       title: 'The idle heap is swapped out',
       text:
-        'As generations advance, the idle heap\'s generation becomes the oldest, and evict_folios() swaps it out: pswpout counts the whole heap. The memory it held now keeps more of the file: about 7,900 pages of page cache, where upstream kept about 5,800.',
+        'Two seconds in, the generations have advanced three times, the idle heap\'s generation became the oldest, and evict_folios() swapped it out: pswpout counts the whole heap. The memory it held now keeps more of the file: about 7,900 pages of page cache, where upstream kept about 5,900.',
       variant: 'after',
-      at: { step: 100 },
+      at: { step: 200 },
       tab: 'lru',
       anchor: 'generations',
       anchorWith: DB,
@@ -171,24 +165,29 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
         ),
     },
     {
-      title: 'Tiers that mean something',
+      title: 'A working set that stays',
       text:
-        'Twenty seconds in, the generations have advanced dozens of times, each advance folding a generation\'s counts into the averages (reset_ctrl_pos), and refaults from generations already gone go straight into them. Tier 0 now refaults far less often than before the patch, and the tiers differ from one another, which is what the PID controller in get_tier_idx() needs to protect the right folios.',
+        'Twenty seconds in, the generations have stopped at max_seq 6. With the heap gone the two youngest generations are empty, so lru_test_refault() asks SP < NR_ACTIVE + NR_INACTIVE_ANON, which is 0: no refault qualifies any more, and workingset_activate_file has not moved since the second second. The 6,600 pages activated early, the hottest of the zipf set, stay in the second oldest generation while new reads churn through the oldest: a steady state that keeps a higher hit ratio than upstream\'s thrashing.',
       variant: 'after',
       at: { step: 1999 },
       tab: 'lru',
-      anchor: 'tiers',
-      check: (f) =>
-        all(
-          expect(tierRate(f, 'file', 0) < 0.5, 'file tier 0 refaults at 50 % or more'),
-          expect(spread([0, 1, 2, 3].map((t) => tierRate(f, 'file', t))) > 0.1, 'the file tiers refault at about the same rate'),
-          expect((lruvec(f, '/db')?.maxSeq ?? 0) > 20, 'the generations have not advanced more than twenty times'),
-        ),
+      anchor: 'generations',
+      anchorWith: DB,
+      check: (f) => {
+        const l = lruvec(f, '/db');
+        const second = l?.gens.find((g) => g.seq === Math.min(l.minSeq[0]!, l.minSeq[1]!) + 1);
+        return all(
+          expect(!!l && l.maxSeq === 6, 'the generations did not stop at max_seq 6'),
+          expect(!!second && second.file > 6000, 'the second oldest generation does not hold the early activations'),
+          expect(counter(f, 'workingset_activate_file') < 10000, 'refaults still qualify'),
+          expect(lruvecPages(f, '/db', 'anon') === 0, 'anonymous pages are resident'),
+        );
+      },
     },
     {
       title: 'The result',
       text:
-        'Every variant runs to the end on the same seed: hit_ratio and ops_per_sec rise and the idle heap is swapped out (pswpout), as in the cover letter, but by about 13 %, not fivefold. Over longer runs upstream MGLRU catches up (a hit_ratio of 0.56 at 120 s against the patch\'s 0.55): here the patch converges faster rather than to a better state, as "Where it does not hold" says.',
+        'Every variant runs to the end on the same seed: hit_ratio and ops_per_sec rise by about a third and the idle heap is swapped out (pswpout), as in the cover letter, though not fivefold. On today\'s MGLRU (v6.8\'s underprotection fix) upstream protects often-read pages itself and catches up over long runs, as "Where it does not hold" says: the gain belongs to the kernel the patch was written for.',
       variant: 'after',
       tab: 'comparison',
       anchor: 'comparison',
