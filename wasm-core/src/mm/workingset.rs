@@ -183,13 +183,10 @@ impl Mm {
             tier = lru_tier_from_refs(refs);
             lrugen.refaulted[hist][type_][tier] += 1;
             self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
-            if self.knobs.mglru_underprotection_fix && (in_fault || refs >= (1 << LRU_REFS_WIDTH) - 1) {
-                self.folios.set(f, pg::REFS_MASK | pg::WORKINGSET);
-                self.count(memcg, Item::WorkingsetRestoreAnon.plus(type_), 1, true);
-                restore = true;
-            } else if !self.knobs.mglru_underprotection_fix && (in_fault || refs == 1 << LRU_REFS_WIDTH) {
-                // Before v6.8: only PG_workingset comes back.
-                self.folios.set(f, pg::WORKINGSET);
+            let fixed = self.knobs.mglru_underprotection_fix;
+            if in_fault || if fixed { refs >= (1 << LRU_REFS_WIDTH) - 1 } else { refs == 1 << LRU_REFS_WIDTH } {
+                // Before v6.8 only PG_workingset comes back, not the refs.
+                self.folios.set(f, if fixed { pg::REFS_MASK | pg::WORKINGSET } else { pg::WORKINGSET });
                 self.count(memcg, Item::WorkingsetRestoreAnon.plus(type_), 1, true);
                 restore = true;
             }
