@@ -65,6 +65,7 @@ pub type MappingId = u32;
 /// experiments) choose. Defaults are the v6.12 baseline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub struct Knobs {
     /// CONFIG_LRU_GEN with /sys/kernel/mm/lru_gen/enabled = y.
     pub lru_gen_enabled: bool,

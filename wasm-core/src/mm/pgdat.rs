@@ -8,6 +8,7 @@ use super::list::ListHead;
 use super::MAX_NR_ZONES;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[repr(u8)]
 pub enum ZoneType {
     #[serde(rename = "DMA")]
