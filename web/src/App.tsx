@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { StepControls } from './controls/StepControls';
 import { TimelineControls } from './controls/TimelineControls';
 import { ScenarioForm } from './controls/ScenarioForm';
-import { Tabs, tabId, tabPanelId, type TabInfo } from './controls/Tabs';
+import { Tabs, tabId, tabPanelId } from './controls/Tabs';
 import { VariantSwitch } from './controls/VariantSwitch';
 import { completeRequest, findExperiment, findScenario } from './scenario/presets';
 import { withoutVariant } from './scenario/params';
@@ -12,24 +12,16 @@ import { encodeScenarioUrl } from './scenario/url';
 import { useComparison } from './useComparison';
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
+import { LruPanel, MemcgsPanel, SystemPanel, tabsFor, type TabKey } from './panels';
+import { PatchLine, ScenarioDescription } from './ScenarioText';
 import { CountersTable } from './views/counters/CountersTable';
-import type { ExperimentInfo, FolioHistory as History, Frame, ScenarioRequest } from './engine/pkg/reclaim_core';
+import type { FolioHistory as History, ScenarioRequest } from './engine/pkg/reclaim_core';
 import { errorMessage } from './engine/host';
 import { ComparisonView } from './views/comparison/ComparisonView';
-import { patchLabel } from './views/comparison/model';
 import { EventList } from './views/events/EventList';
 import { FolioHistory } from './views/folio/FolioHistory';
-import { useTrackedFolios, type TrackedFolios } from './views/generations/useTrackedFolios';
-import { GenerationsView } from './views/generations/GenerationsView';
-import { lruvecKey } from './views/generations/model';
-import { MemcgUsage, memcgUsage } from './views/memcg/MemcgUsage';
-import { MemcgsView } from './views/memcg/MemcgsView';
-import { MemcgLruView } from './views/memcg-lru/MemcgLruView';
-import { KswapdTimeline } from './views/kswapd/KswapdTimeline';
-import { ReclaimView } from './views/reclaim/ReclaimView';
-import { ZonesView } from './views/zones/ZonesView';
+import { useTrackedFolios } from './views/generations/useTrackedFolios';
 import { ShadowsView } from './views/shadows/ShadowsView';
-import type { FrameHistories } from './views/history';
 import type { SharedLink } from './scenario/share';
 import { ShareBar, type PageSnapshot } from './share/ShareBar';
 import { SharedLinkNotice } from './share/SharedLinkNotice';
@@ -48,31 +40,7 @@ import { TraceEntry } from './trace/TraceEntry';
 
 /** Transition length when stepping by hand; while playing it follows the tick. */
 const STEP_TRANSITION_MS = 450;
-/** With more lruvecs than this, the LRU tab shows one at a time (chosen from a list). */
-const MAX_LRUVECS_SHOWN = 4;
-/** With more memcgs than this, the usage meters above the LRU give way to the Memcgs tab. */
-const MAX_USAGE_ROWS = 4;
-
-type TabKey = 'comparison' | 'lru' | 'system' | 'memcgs' | 'shadows';
 const TABS_ID = 'views';
-
-/** The tabs this frame has something to show in; an experiment's comparison first. */
-function tabsFor(frame: Frame, experiment: ExperimentInfo | undefined): TabInfo<TabKey>[] {
-  const tabs: TabInfo<TabKey>[] = [];
-  if (experiment) tabs.push({ key: 'comparison', label: 'Comparison' });
-  tabs.push({ key: 'lru', label: 'LRU', note: `${frame.lruvecs.length} lruvec${frame.lruvecs.length === 1 ? '' : 's'}` });
-  const zones = frame.nodes.reduce((n, node) => n + node.zones.length, 0);
-  if (frame.nodes.length > 0) tabs.push({ key: 'system', label: 'System', note: `${zones} zone${zones === 1 ? '' : 's'} · kswapd` });
-  if (frame.memcgs.length > 0 || frame.nodes.some((n) => n.memcgLru) || frame.reclaims.length > 0) {
-    tabs.push({ key: 'memcgs', label: 'Memcgs', note: `${frame.memcgs.length}` });
-  }
-  if (frame.shadow) {
-    const shadows = frame.shadow.lruvecs.reduce((n, l) => n + l.shadowsTotal, 0);
-    tabs.push({ key: 'shadows', label: 'Shadows', note: `${shadows}` });
-  }
-  return tabs;
-}
-
 /** Whether a key press belongs to a form control rather than to the page's shortcuts. */
 function isTyping(target: EventTarget | null, key: string): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -81,42 +49,6 @@ function isTyping(target: EventTarget | null, key: string): boolean {
   if (target.getAttribute('role') === 'tab' && key.startsWith('Arrow')) return true;
   // Space presses a focused button; the arrow keys do nothing there.
   return key === ' ' && target.tagName === 'BUTTON';
-}
-
-/** The patch an experiment reproduces: its subject, author and file. */
-function PatchLine({ patch }: { patch: string }) {
-  const { file, subject, byline } = patchLabel(patch);
-  return (
-    <p className="scenario-patch" data-testid="experiment-patch">
-      <span className="patch-kicker">Patch</span> {subject}
-      {byline && <span className="muted"> ({byline})</span>}
-      {file && <span className="patch-file mono"> {file}</span>}
-    </p>
-  );
-}
-
-/** The scenario's description: two lines unless the reader asks for all of it. */
-function ScenarioDescription({ text }: { text: string }) {
-  const [open, setOpen] = useState(false);
-  const long = text.length > 200;
-  return (
-    <div className="scenario-about">
-      <p className={`scenario-description${long && !open ? ' clamped' : ''}`} id="scenario-description">
-        {text}
-      </p>
-      {long && (
-        <button
-          type="button"
-          className="link-button"
-          aria-expanded={open}
-          aria-controls="scenario-description"
-          onClick={() => setOpen((o) => !o)}
-        >
-          {open ? 'Less' : 'More'}
-        </button>
-      )}
-    </div>
-  );
 }
 
 const NO_LINK: SharedLink = { kind: 'none' };
@@ -471,80 +403,5 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
       </main>
       <TourPanel tour={tour} />
     </div>
-  );
-}
-
-interface LruPanelProps {
-  frame: Frame;
-  folios: TrackedFolios;
-  selected: string | null;
-  onSelect(page: string | null): void;
-  transitionMs: number;
-  chosenLruvec: string | null;
-  onChooseLruvec(key: string): void;
-}
-
-/** The generations (or classic lists) of each lruvec; one at a time, chosen from a list, when there are many. */
-function LruPanel({ frame, folios, selected, onSelect, transitionMs, chosenLruvec, onChooseLruvec }: LruPanelProps) {
-  const many = frame.lruvecs.length > MAX_LRUVECS_SHOWN;
-  const chosen = many ? (frame.lruvecs.find((l) => lruvecKey(l) === chosenLruvec) ?? frame.lruvecs[0]) : undefined;
-  const shown = many ? (chosen ? [chosen] : []) : frame.lruvecs;
-  const showUsage = memcgUsage(frame.lruvecs).length <= MAX_USAGE_ROWS;
-  return (
-    <>
-      {showUsage && <MemcgUsage lruvecs={frame.lruvecs} />}
-      {many && chosen && (
-        <div className="card lruvec-picker">
-          <label htmlFor="lruvec-select">Lruvec</label>
-          <select id="lruvec-select" value={lruvecKey(chosen)} onChange={(e) => onChooseLruvec(e.target.value)}>
-            {frame.lruvecs.map((l) => (
-              <option key={lruvecKey(l)} value={lruvecKey(l)}>
-                {l.memcg} on node {l.node} — {formatCount(l.memoryCurrent)} pages
-              </option>
-            ))}
-          </select>
-          <span className="muted">
-            {formatCount(frame.lruvecs.length)} lruvecs: one shown at a time (every memcg is in the Memcgs tab)
-          </span>
-        </div>
-      )}
-      {shown.map((l) => (
-        <GenerationsView
-          key={lruvecKey(l)}
-          lruvec={l}
-          folios={folios.of(l)}
-          selected={selected}
-          onSelect={onSelect}
-          transitionMs={transitionMs}
-        />
-      ))}
-    </>
-  );
-}
-
-/** Per node: its kswapd over time, and its zones against their watermarks over the same time. */
-function SystemPanel({ frame, histories }: { frame: Frame; histories: FrameHistories }) {
-  return (
-    <>
-      {frame.nodes.map((n, i) => (
-        <div className="node-group" key={n.node}>
-          {histories.kswapd[i] && (
-            <KswapdTimeline node={n.node} track={histories.kswapd[i]} start={histories.start} end={histories.timeNs} />
-          )}
-          <ZonesView node={n} series={histories.zones} start={histories.start} end={histories.timeNs} />
-        </div>
-      ))}
-    </>
-  );
-}
-
-/** Every memcg's usage and reclaim, the memcg LRU of each node (when the kernel has one), the memory.reclaim writes. */
-function MemcgsPanel({ frame, histories, transitionMs }: { frame: Frame; histories: FrameHistories; transitionMs: number }) {
-  return (
-    <>
-      {frame.memcgs.length > 0 && <MemcgsView memcgs={frame.memcgs} cv={frame.pgstealCv} cvHistory={histories.cv} />}
-      {frame.nodes.map((n) => n.memcgLru && <MemcgLruView key={n.node} node={n.node} lru={n.memcgLru} transitionMs={transitionMs} />)}
-      {frame.reclaims.length > 0 && <ReclaimView reclaims={frame.reclaims} />}
-    </>
   );
 }

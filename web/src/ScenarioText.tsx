@@ -1,0 +1,39 @@
+// The scenario's heading texts: the patch an experiment reproduces, and the description.
+import { useState } from 'react';
+import { patchLabel } from './views/comparison/model';
+
+/** The patch an experiment reproduces: its subject, author and file. */
+export function PatchLine({ patch }: { patch: string }) {
+  const { file, subject, byline } = patchLabel(patch);
+  return (
+    <p className="scenario-patch" data-testid="experiment-patch">
+      <span className="patch-kicker">Patch</span> {subject}
+      {byline && <span className="muted"> ({byline})</span>}
+      {file && <span className="patch-file mono"> {file}</span>}
+    </p>
+  );
+}
+
+/** The scenario's description: two lines unless the reader asks for all of it. */
+export function ScenarioDescription({ text }: { text: string }) {
+  const [open, setOpen] = useState(false);
+  const long = text.length > 200;
+  return (
+    <div className="scenario-about">
+      <p className={`scenario-description${long && !open ? ' clamped' : ''}`} id="scenario-description">
+        {text}
+      </p>
+      {long && (
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={open}
+          aria-controls="scenario-description"
+          onClick={() => setOpen((o) => !o)}
+        >
+          {open ? 'Less' : 'More'}
+        </button>
+      )}
+    </div>
+  );
+}
