@@ -108,6 +108,14 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
             "whole number",
         ),
         (vec!["run", "mglru-basic", "--bogus"], "--bogus"),
+        (
+            vec!["run", "mglru-basic", "--seed", "-1"],
+            "invalid value '-1' for '--seed",
+        ),
+        (
+            vec!["compare", "kswapd-classzone", "--seed", "x"],
+            "invalid value 'x' for '--seed",
+        ),
         (vec!["run", "/nonexistent/file.json"], "file.json"),
     ] {
         let (code, out, err) = sim(&args);

@@ -45,7 +45,8 @@ enum Cmd {
         /// A parameter of the experiment, k=v (repeatable).
         #[arg(long = "param", value_name = "K=V")]
         params: Vec<String>,
-        #[arg(long, default_value_t = 1)]
+        /// The run's seed (a non-negative integer).
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
         seed: u64,
         /// Print one JSON object instead of a table.
         #[arg(long)]
@@ -73,7 +74,8 @@ enum Cmd {
         /// A parameter of a built-in scenario, k=v (repeatable).
         #[arg(long = "param", value_name = "K=V")]
         params: Vec<String>,
-        #[arg(long, default_value_t = 1)]
+        /// The run's seed (a non-negative integer).
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
         seed: u64,
         /// Steps to run (default: the scenario's duration).
         #[arg(long)]
