@@ -22,69 +22,21 @@ const TYPE_NAMES: [&str; 2] = ["anon", "file"];
 pub enum EventKind {
     /// inc_max_seq: a new youngest generation; `promoted` young mapped folios
     /// were harvested by the page-table walk.
-    Aged {
-        lruvec: LruvecId,
-        max_seq: u64,
-        promoted: u64,
-    },
+    Aged { lruvec: LruvecId, max_seq: u64, promoted: u64 },
     /// inc_min_seq / try_to_inc_min_seq: the oldest generation of a type retired.
-    MinSeq {
-        lruvec: LruvecId,
-        type_: usize,
-        min_seq: u64,
-        function: &'static str,
-        moved: u64,
-    },
+    MinSeq { lruvec: LruvecId, type_: usize, min_seq: u64, function: &'static str, moved: u64 },
     /// evict_folios: one batch.
-    Evicted {
-        lruvec: LruvecId,
-        type_: usize,
-        tier_idx: usize,
-        scanned: u64,
-        isolated: u64,
-        reclaimed: u64,
-        rejected: u64,
-    },
+    Evicted { lruvec: LruvecId, type_: usize, tier_idx: usize, scanned: u64, isolated: u64, reclaimed: u64, rejected: u64 },
     /// lru_gen_refault / workingset_refault.
-    Refault {
-        lruvec: LruvecId,
-        type_: usize,
-        recent: bool,
-        tier: usize,
-        restore: bool,
-        function: &'static str,
-    },
+    Refault { lruvec: LruvecId, type_: usize, recent: bool, tier: usize, restore: bool, function: &'static str },
     /// A direct or memcg reclaim round.
-    ReclaimRound {
-        lruvec_memcg: String,
-        function: &'static str,
-        nr_to_reclaim: u64,
-        reclaimed: u64,
-        priority: u32,
-    },
+    ReclaimRound { lruvec_memcg: String, function: &'static str, nr_to_reclaim: u64, reclaimed: u64, priority: u32 },
     /// The memcg OOM killer.
-    Oom {
-        memcg: String,
-        victim: String,
-        freed: u64,
-    },
+    Oom { memcg: String, victim: String, freed: u64 },
     /// lru_gen_rotate_memcg: a memcg moved in the memcg LRU.
-    MemcgRotated {
-        node: usize,
-        memcg: String,
-        op: u8,
-        gen: usize,
-        bin: usize,
-        flipped: bool,
-    },
+    MemcgRotated { node: usize, memcg: String, op: u8, gen: usize, bin: usize, flipped: bool },
     /// kswapd changed state.
-    Kswapd {
-        node: usize,
-        from: KswapdMode,
-        to: KswapdMode,
-        highest_zoneidx: usize,
-        failures: u32,
-    },
+    Kswapd { node: usize, from: KswapdMode, to: KswapdMode, highest_zoneidx: usize, failures: u32 },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -95,10 +47,7 @@ pub struct Event {
 
 impl Event {
     /// (kind for filtering, kernel function, reason in words).
-    pub fn describe(
-        &self,
-        lruvec_name: &dyn Fn(LruvecId) -> String,
-    ) -> (&'static str, &'static str, String) {
+    pub fn describe(&self, lruvec_name: &dyn Fn(LruvecId) -> String) -> (&'static str, &'static str, String) {
         match &self.kind {
             EventKind::Aged { lruvec, max_seq, promoted } => (
                 "aging",
@@ -341,33 +290,14 @@ mod tests {
     use super::*;
 
     fn refault() -> EventKind {
-        EventKind::Refault {
-            lruvec: 0,
-            type_: 1,
-            recent: true,
-            tier: 0,
-            restore: false,
-            function: "lru_gen_refault",
-        }
+        EventKind::Refault { lruvec: 0, type_: 1, recent: true, tier: 0, restore: false, function: "lru_gen_refault" }
     }
 
     #[test]
     fn a_watch_sees_events_that_do_not_fit() {
-        let mut log = EventLog {
-            enabled: true,
-            watch: Some(EventMatch::Refault),
-            ..Default::default()
-        };
+        let mut log = EventLog { enabled: true, watch: Some(EventMatch::Refault), ..Default::default() };
         for _ in 0..EVENTS_PER_STEP + 10 {
-            log.push(1, || EventKind::Evicted {
-                lruvec: 0,
-                type_: 1,
-                tier_idx: 0,
-                scanned: 1,
-                isolated: 1,
-                reclaimed: 1,
-                rejected: 0,
-            });
+            log.push(1, || EventKind::Evicted { lruvec: 0, type_: 1, tier_idx: 0, scanned: 1, isolated: 1, reclaimed: 1, rejected: 0 });
         }
         log.push(2, refault);
         assert_eq!(log.events.len(), EVENTS_PER_STEP);
@@ -379,15 +309,8 @@ mod tests {
 
     #[test]
     fn rare_events_get_in_when_the_log_is_full() {
-        let mut log = EventLog {
-            enabled: true,
-            ..Default::default()
-        };
-        let aged = || EventKind::Aged {
-            lruvec: 0,
-            max_seq: 5,
-            promoted: 0,
-        };
+        let mut log = EventLog { enabled: true, ..Default::default() };
+        let aged = || EventKind::Aged { lruvec: 0, max_seq: 5, promoted: 0 };
         for _ in 0..EVENTS_PER_STEP + 3 {
             log.push(1, refault);
         }
@@ -406,37 +329,14 @@ mod tests {
     #[test]
     fn classic_refaults_are_described_by_their_distance() {
         let name = |_| "/job node 0".to_string();
-        let classic = |recent| Event {
-            time_ns: 0,
-            kind: EventKind::Refault {
-                lruvec: 0,
-                type_: 1,
-                recent,
-                tier: 0,
-                restore: recent,
-                function: "workingset_refault",
-            },
-        };
+        let classic = |recent| Event { time_ns: 0, kind: EventKind::Refault { lruvec: 0, type_: 1, recent, tier: 0, restore: recent, function: "workingset_refault" } };
         let (_, function, reason) = classic(true).describe(&name);
         assert_eq!(function, "workingset_refault");
-        assert!(
-            reason.contains("within the workingset") && reason.contains("PG_workingset restored"),
-            "{reason}"
-        );
+        assert!(reason.contains("within the workingset") && reason.contains("PG_workingset restored"), "{reason}");
         let (_, _, reason) = classic(false).describe(&name);
-        assert!(
-            reason.contains("beyond the workingset") && !reason.contains("generation"),
-            "{reason}"
-        );
-        let (_, _, reason) = Event {
-            time_ns: 0,
-            kind: refault(),
-        }
-        .describe(&name);
-        assert!(
-            reason.contains("generation that is still the oldest"),
-            "{reason}"
-        );
+        assert!(reason.contains("beyond the workingset") && !reason.contains("generation"), "{reason}");
+        let (_, _, reason) = Event { time_ns: 0, kind: refault() }.describe(&name);
+        assert!(reason.contains("generation that is still the oldest"), "{reason}");
     }
 
     #[test]
@@ -445,13 +345,7 @@ mod tests {
             assert_eq!(EventMatch::parse(m.name()), Some(m));
         }
         assert_eq!(EventMatch::parse("no-such-kind"), None);
-        let sleep = EventKind::Kswapd {
-            node: 0,
-            from: KswapdMode::Napping,
-            to: KswapdMode::Asleep,
-            highest_zoneidx: 2,
-            failures: 0,
-        };
+        let sleep = EventKind::Kswapd { node: 0, from: KswapdMode::Napping, to: KswapdMode::Asleep, highest_zoneidx: 2, failures: 0 };
         assert!(EventMatch::KswapdSleep.matches(&sleep));
         assert!(!EventMatch::KswapdWake.matches(&sleep));
         assert!(EventMatch::Refault.matches(&refault()));

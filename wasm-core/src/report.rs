@@ -6,69 +6,30 @@ use serde_json::{json, Map, Value};
 use crate::sim::Simulation;
 
 fn obj(pairs: Vec<(String, u64)>) -> Value {
-    Value::Object(
-        pairs
-            .into_iter()
-            .map(|(k, v)| (k, Value::from(v)))
-            .collect::<Map<String, Value>>(),
-    )
+    Value::Object(pairs.into_iter().map(|(k, v)| (k, Value::from(v))).collect::<Map<String, Value>>())
 }
 
 /// Run-level metrics computed from the tasks and the simulated clock.
 pub fn metrics(sim: &Simulation) -> Map<String, Value> {
     let secs = sim.time() as f64 / 1e9;
     let mut m = Map::new();
-    let (acc, hits): (u64, u64) = sim
-        .tasks
-        .iter()
-        .fold((0, 0), |(a, h), t| (a + t.accesses, h + t.hits));
+    let (acc, hits): (u64, u64) = sim.tasks.iter().fold((0, 0), |(a, h), t| (a + t.accesses, h + t.hits));
     m.insert("sim_time_s".into(), json!(secs));
     m.insert("accesses".into(), json!(acc));
-    m.insert(
-        "hit_ratio".into(),
-        json!(if acc > 0 {
-            hits as f64 / acc as f64
-        } else {
-            0.0
-        }),
-    );
+    m.insert("hit_ratio".into(), json!(if acc > 0 { hits as f64 / acc as f64 } else { 0.0 }));
     if !sim.reclaim_log.is_empty() {
         let req: u64 = sim.reclaim_log.iter().map(|r| r.requested).sum();
         let got: u64 = sim.reclaim_log.iter().map(|r| r.reclaimed).sum();
         m.insert("memory_reclaim_writes".into(), json!(sim.reclaim_log.len()));
         m.insert("memory_reclaim_requested".into(), json!(req));
         m.insert("memory_reclaim_reclaimed".into(), json!(got));
-        m.insert(
-            "memory_reclaim_eagain".into(),
-            json!(sim.reclaim_log.iter().filter(|r| !r.ok).count()),
-        );
-        m.insert(
-            "memory_reclaim_rounds".into(),
-            json!(sim
-                .reclaim_log
-                .iter()
-                .map(|r| r.rounds.len())
-                .sum::<usize>()),
-        );
+        m.insert("memory_reclaim_eagain".into(), json!(sim.reclaim_log.iter().filter(|r| !r.ok).count()));
+        m.insert("memory_reclaim_rounds".into(), json!(sim.reclaim_log.iter().map(|r| r.rounds.len()).sum::<usize>()));
     }
     m.insert("pgsteal_cv".into(), json!(sim.pgsteal_cv()));
     for t in &sim.tasks {
-        m.insert(
-            format!("{}_ops_per_sec", t.name),
-            json!(if secs > 0.0 {
-                t.accesses as f64 / secs
-            } else {
-                0.0
-            }),
-        );
-        m.insert(
-            format!("{}_hit_ratio", t.name),
-            json!(if t.accesses > 0 {
-                t.hits as f64 / t.accesses as f64
-            } else {
-                0.0
-            }),
-        );
+        m.insert(format!("{}_ops_per_sec", t.name), json!(if secs > 0.0 { t.accesses as f64 / secs } else { 0.0 }));
+        m.insert(format!("{}_hit_ratio", t.name), json!(if t.accesses > 0 { t.hits as f64 / t.accesses as f64 } else { 0.0 }));
     }
     m
 }
@@ -118,20 +79,9 @@ pub fn lru_gen(sim: &Simulation) -> String {
             for seq in lo..=g.max_seq {
                 let gen = crate::mm::lruvec::lru_gen_from_seq(seq);
                 let age_ms = mm.now_ns.saturating_sub(g.timestamps[gen]) / 1_000_000;
-                let anon = if seq >= g.min_seq[0] {
-                    g.gen_size(gen, 0).to_string()
-                } else {
-                    "-0".into()
-                };
-                let file = if seq >= g.min_seq[1] {
-                    g.gen_size(gen, 1).to_string()
-                } else {
-                    "-0".into()
-                };
-                out.push_str(&format!(
-                    " {:>10} {:>10} {:>10} {:>10}\n",
-                    seq, age_ms, anon, file
-                ));
+                let anon = if seq >= g.min_seq[0] { g.gen_size(gen, 0).to_string() } else { "-0".into() };
+                let file = if seq >= g.min_seq[1] { g.gen_size(gen, 1).to_string() } else { "-0".into() };
+                out.push_str(&format!(" {:>10} {:>10} {:>10} {:>10}\n", seq, age_ms, anon, file));
             }
         }
     }
@@ -144,11 +94,7 @@ pub fn compare_json(c: &crate::experiment::Comparison) -> Value {
         .variants
         .iter()
         .map(|v| {
-            let metrics: Map<String, Value> = v
-                .metrics
-                .iter()
-                .map(|(k, x)| (k.clone(), json!(x)))
-                .collect();
+            let metrics: Map<String, Value> = v.metrics.iter().map(|(k, x)| (k.clone(), json!(x))).collect();
             (v.variant.clone(), json!({ "metrics": metrics }))
         })
         .collect();
@@ -167,10 +113,7 @@ fn fmt_metric(x: f64) -> String {
 
 /// `compare` as a table: one row per metric, one column per variant, and
 /// the change from before to after.
-pub fn compare_text(
-    e: &crate::experiment::Experiment,
-    c: &crate::experiment::Comparison,
-) -> String {
+pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Comparison) -> String {
     let mut out = format!("{} (seed {})\n{}\n\n", e.name, c.seed, e.patch);
     let params: Vec<String> = c.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     out.push_str(&format!("params: {}\n\n", params.join(" ")));
@@ -187,26 +130,15 @@ pub fn compare_text(
         }
         let b = c.variants[0].metrics[i].1;
         let a = c.variants[1].metrics[i].1;
-        let change = if b != 0.0 {
-            format!("{:+.1} %", (a / b - 1.0) * 100.0)
-        } else {
-            "-".into()
-        };
+        let change = if b != 0.0 { format!("{:+.1} %", (a / b - 1.0) * 100.0) } else { "-".into() };
         out.push_str(&format!(" {change:>12}\n"));
     }
     out.push('\n');
     for h in e.headlines {
-        out.push_str(&format!(
-            "patch author: {} {} -> {} (expected: after {} than {})\n",
-            h.metric,
-            h.author_before,
-            h.author_after,
-            match h.direction {
-                crate::experiment::Direction::Lower => "lower",
-                crate::experiment::Direction::Higher => "higher",
-            },
-            h.baseline
-        ));
+        out.push_str(&format!("patch author: {} {} -> {} (expected: after {} than {})\n", h.metric, h.author_before, h.author_after, match h.direction {
+            crate::experiment::Direction::Lower => "lower",
+            crate::experiment::Direction::Higher => "higher",
+        }, h.baseline));
     }
     out
 }
@@ -247,19 +179,9 @@ pub fn experiments_doc() -> Result<String, crate::scenario::ScenarioError> {
     );
     for e in ALL {
         let params = BTreeMap::new();
-        let runs: Vec<_> = SEEDS
-            .iter()
-            .map(|&seed| e.compare(&params, seed))
-            .collect::<Result<_, _>>()?;
-        out.push_str(&format!(
-            "## {}\n\n{}\n\nPatch: `{}`\n\n{}\n\n",
-            e.name, e.title, e.patch, e.description
-        ));
-        let p: Vec<String> = runs[0]
-            .params
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
+        let runs: Vec<_> = SEEDS.iter().map(|&seed| e.compare(&params, seed)).collect::<Result<_, _>>()?;
+        out.push_str(&format!("## {}\n\n{}\n\nPatch: `{}`\n\n{}\n\n", e.name, e.title, e.patch, e.description));
+        let p: Vec<String> = runs[0].params.iter().map(|(k, v)| format!("{k}={v}")).collect();
         out.push_str(&format!("Defaults: `{}`\n\n", p.join(" ")));
         let variants: Vec<&str> = e.variants.iter().map(|v| v.name).collect();
         out.push_str("| metric |");
@@ -271,11 +193,7 @@ pub fn experiments_doc() -> Result<String, crate::scenario::ScenarioError> {
             out.push_str("---:|");
         }
         out.push_str("---|---|---|---|\n");
-        let names: Vec<String> = runs[0].variants[0]
-            .metrics
-            .iter()
-            .map(|(k, _)| k.clone())
-            .collect();
+        let names: Vec<String> = runs[0].variants[0].metrics.iter().map(|(k, _)| k.clone()).collect();
         for (i, name) in names.iter().enumerate() {
             out.push_str(&format!("| {name} |"));
             for vi in 0..variants.len() {
@@ -289,22 +207,13 @@ pub fn experiments_doc() -> Result<String, crate::scenario::ScenarioError> {
                         Direction::Lower => format!("after lower than {}", h.baseline),
                         Direction::Higher => format!("after higher than {}", h.baseline),
                     };
-                    out.push_str(&format!(
-                        " {} | {} | {expected} | {} |\n",
-                        h.author_before,
-                        h.author_after,
-                        if held { "yes" } else { "**no**" }
-                    ));
+                    out.push_str(&format!(" {} | {} | {expected} | {} |\n", h.author_before, h.author_after, if held { "yes" } else { "**no**" }));
                 }
                 None => out.push_str(" | | | |\n"),
             }
         }
         out.push_str("\nVariants: ");
-        let vs: Vec<String> = e
-            .variants
-            .iter()
-            .map(|v| format!("`{}`: {}", v.name, v.description))
-            .collect();
+        let vs: Vec<String> = e.variants.iter().map(|v| format!("`{}`: {}", v.name, v.description)).collect();
         out.push_str(&vs.join("; "));
         out.push_str(".\n\n");
         let sweep = crate::sweep::sweep(e, &SEEDS, 2)?;
@@ -315,10 +224,7 @@ pub fn experiments_doc() -> Result<String, crate::scenario::ScenarioError> {
         out.push_str(&crate::sweep::markdown(e, &sweep));
         out.push('\n');
         if !e.limits.is_empty() {
-            out.push_str(&format!(
-                "Where it does not hold, and why: {}\n\n",
-                e.limits
-            ));
+            out.push_str(&format!("Where it does not hold, and why: {}\n\n", e.limits));
         }
     }
     Ok(out)

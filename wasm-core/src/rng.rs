@@ -16,8 +16,7 @@ impl Rng {
     /// A generator for one stream of a scenario (`stream` separates the tasks
     /// so that adding a workload does not perturb the others' draws).
     pub fn new(seed: u64, stream: u64) -> Self {
-        let s = (u128::from(seed) << 64)
-            | u128::from(stream.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03);
+        let s = (u128::from(seed) << 64) | u128::from(stream.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03);
         Rng(Pcg64Mcg::new(s | 1))
     }
 

@@ -186,10 +186,7 @@ pub struct RefaultChecker<'a> {
 
 impl<'a> RefaultChecker<'a> {
     pub fn new(mm: &'a Mm) -> Self {
-        RefaultChecker {
-            mm,
-            sizes: BTreeMap::new(),
-        }
+        RefaultChecker { mm, sizes: BTreeMap::new() }
     }
 
     /// The workingset size a distance of a `type_` refault into `lv` meets
@@ -214,17 +211,10 @@ impl<'a> RefaultChecker<'a> {
     /// (the shadow's lruvec, its distance check, its generation check,
     /// whether WORKINGSET_ACTIVATE would count): workingset_check,
     /// lru_gen_check and lru_refault_check as the refault paths use them.
-    pub fn check(
-        &mut self,
-        s: &Shadow,
-        type_: usize,
-    ) -> (LruvecId, Option<DistanceCheck>, Option<GenCheck>, bool) {
+    pub fn check(&mut self, s: &Shadow, type_: usize) -> (LruvecId, Option<DistanceCheck>, Option<GenCheck>, bool) {
         let mm = self.mm;
         let lv = mm.lruvec_id(s.memcg, s.node);
-        let gen = mm
-            .knobs
-            .lru_gen_enabled
-            .then(|| mm.lru_gen_check(s, type_).1);
+        let gen = mm.knobs.lru_gen_enabled.then(|| mm.lru_gen_check(s, type_).1);
         let distance = self.size(lv, type_).map(|size| {
             let distance = if mm.knobs.lru_gen_enabled {
                 mm.lru_refault_distance(lv, mm.lru_gen_timestamp(s), LRU_GEN_EVICTION_BITS)
@@ -260,12 +250,7 @@ impl Simulation {
         let listed: Vec<LruvecId> = (0..mm.lruvecs.len() as LruvecId)
             .filter(|&i| {
                 let lv = &mm.lruvecs[i as usize];
-                mm.lruvec_memcg(i) != 0
-                    || lv.lrugen.max_seq > 3
-                    || lruvec_lru_sizes(lv, mm.knobs.lru_gen_enabled)
-                        .iter()
-                        .sum::<u64>()
-                        > 0
+                mm.lruvec_memcg(i) != 0 || lv.lrugen.max_seq > 3 || lruvec_lru_sizes(lv, mm.knobs.lru_gen_enabled).iter().sum::<u64>() > 0
             })
             .collect();
         if listed.len() <= ALL_LRUVECS_UP_TO {
@@ -273,11 +258,7 @@ impl Simulation {
         }
         by_lruvec.extend(mm.events.refaults.iter().map(|r| (r.lruvec, Vec::new())));
         for (m, a) in mm.mappings.iter().enumerate() {
-            let type_ = if a.kind == MappingKind::Anon {
-                LRU_GEN_ANON
-            } else {
-                LRU_GEN_FILE
-            };
+            let type_ = if a.kind == MappingKind::Anon { LRU_GEN_ANON } else { LRU_GEN_FILE };
             for i in 0..a.tracked_count {
                 let idx = i * a.tracked_stride;
                 let (state, shadow) = match mm.slot(m as u32, idx) {
@@ -290,13 +271,7 @@ impl Simulation {
                 }
                 let s = unpack_shadow(shadow);
                 let (lv, distance, gen, activate) = checker.check(&s, type_);
-                let eviction = distance.map(|_| {
-                    if mm.knobs.lru_gen_enabled {
-                        mm.lru_gen_timestamp(&s)
-                    } else {
-                        s.eviction
-                    }
-                });
+                let eviction = distance.map(|_| if mm.knobs.lru_gen_enabled { mm.lru_gen_timestamp(&s) } else { s.eviction });
                 by_lruvec.entry(lv).or_default().push(ShadowEntryView {
                     page: format!("{}#{idx}", a.name),
                     kind: TYPE_NAMES[type_].into(),
@@ -311,62 +286,33 @@ impl Simulation {
                 });
             }
         }
-        let lruvecs = by_lruvec
-            .into_iter()
-            .map(|(lv, shadows)| self.shadow_lruvec_view(&mut checker, lv, shadows))
-            .collect();
-        let refaults = mm
-            .events
-            .refaults
-            .iter()
-            .map(|r| self.refault_view(r))
-            .collect();
-        ShadowFrame {
-            model: model_name(mm).into(),
-            lruvecs,
-            refaults,
-            refaults_dropped: mm.events.refaults_dropped,
-        }
+        let lruvecs = by_lruvec.into_iter().map(|(lv, shadows)| self.shadow_lruvec_view(&mut checker, lv, shadows)).collect();
+        let refaults = mm.events.refaults.iter().map(|r| self.refault_view(r)).collect();
+        ShadowFrame { model: model_name(mm).into(), lruvecs, refaults, refaults_dropped: mm.events.refaults_dropped }
     }
 
     fn lruvec_name(&self, lv: LruvecId) -> (String, u32) {
         let mm = &self.mm;
-        (
-            mm.memcgs[mm.lruvec_memcg(lv) as usize].path.clone(),
-            mm.lruvec_node(lv) as u32,
-        )
+        (mm.memcgs[mm.lruvec_memcg(lv) as usize].path.clone(), mm.lruvec_node(lv) as u32)
     }
 
-    fn shadow_lruvec_view(
-        &self,
-        checker: &mut RefaultChecker,
-        lv: LruvecId,
-        mut shadows: Vec<ShadowEntryView>,
-    ) -> ShadowLruvecView {
+    fn shadow_lruvec_view(&self, checker: &mut RefaultChecker, lv: LruvecId, mut shadows: Vec<ShadowEntryView>) -> ShadowLruvecView {
         let mm = &self.mm;
         let (memcg, node) = self.lruvec_name(lv);
         let memcg_id = mm.lruvec_memcg(lv);
         let mut lists = [0u64; 4];
         for m in mm.memcg_subtree(memcg_id) {
-            for (a, b) in lists.iter_mut().zip(lruvec_lru_sizes(
-                &mm.lruvecs[mm.lruvec_id(m, node as usize) as usize],
-                mm.knobs.lru_gen_enabled,
-            )) {
+            for (a, b) in lists.iter_mut().zip(lruvec_lru_sizes(&mm.lruvecs[mm.lruvec_id(m, node as usize) as usize], mm.knobs.lru_gen_enabled)) {
                 *a += b;
             }
         }
         let age = mm.lruvecs[lv as usize].nonresident_age;
         let g = &mm.lruvecs[lv as usize].lrugen;
         let lru_gen = mm.knobs.lru_gen_enabled;
-        let thresholds = [LRU_GEN_ANON, LRU_GEN_FILE]
-            .into_iter()
-            .filter_map(|t| checker.size(lv, t).map(|c| threshold_view(t, &c)))
-            .collect();
+        let thresholds = [LRU_GEN_ANON, LRU_GEN_FILE].into_iter().filter_map(|t| checker.size(lv, t).map(|c| threshold_view(t, &c))).collect();
         let total = shadows.len();
         if total > SHADOWS_PER_LRUVEC {
-            shadows = (0..SHADOWS_PER_LRUVEC)
-                .map(|i| shadows[i * total / SHADOWS_PER_LRUVEC].clone())
-                .collect();
+            shadows = (0..SHADOWS_PER_LRUVEC).map(|i| shadows[i * total / SHADOWS_PER_LRUVEC].clone()).collect();
         }
         ShadowLruvecView {
             memcg,
@@ -398,9 +344,7 @@ impl Simulation {
             function: r.function.into(),
             distance: r.distance.map(|c| c.distance),
             threshold: r.distance.map(|c| c.threshold),
-            comparison: r
-                .distance
-                .map(|c| (if c.inclusive { "<=" } else { "<" }).into()),
+            comparison: r.distance.map(|c| (if c.inclusive { "<=" } else { "<" }).into()),
             token_seq: r.gen.map(|g| g.token_seq),
             min_seq: r.gen.map(|g| g.min_seq),
             max_seq: r.gen.map(|g| g.max_seq),
@@ -429,19 +373,11 @@ fn group(n: u64) -> String {
 
 /// The lists a workingset size sums, active first: [(NAME, pages)].
 fn terms(c: &DistanceCheck) -> Vec<(&'static str, u64)> {
-    [3, 1, 2, 0]
-        .into_iter()
-        .filter(|&l| c.terms[l])
-        .map(|l| (LIST_NAMES[l], c.lists[l]))
-        .collect()
+    [3, 1, 2, 0].into_iter().filter(|&l| c.terms[l]).map(|l| (LIST_NAMES[l], c.lists[l])).collect()
 }
 
 fn terms_text(c: &DistanceCheck) -> String {
-    terms(c)
-        .iter()
-        .map(|(n, p)| format!("{n} {}", group(*p)))
-        .collect::<Vec<_>>()
-        .join(" + ")
+    terms(c).iter().map(|(n, p)| format!("{n} {}", group(*p))).collect::<Vec<_>>().join(" + ")
 }
 
 /// For lru_test_refault: which rule applied.
@@ -450,16 +386,8 @@ fn case_text(c: &DistanceCheck) -> String {
     let active = af + if c.swap { aa } else { 0 };
     let inactive = ifile + if c.swap { ia } else { 0 };
     match c.active_covers_inactive {
-        Some(true) => format!(
-            "active {} >= inactive {}: the inactive lists",
-            group(active),
-            group(inactive)
-        ),
-        Some(false) => format!(
-            "active {} < inactive {}: active plus the other type's inactive",
-            group(active),
-            group(inactive)
-        ),
+        Some(true) => format!("active {} >= inactive {}: the inactive lists", group(active), group(inactive)),
+        Some(false) => format!("active {} < inactive {}: active plus the other type's inactive", group(active), group(inactive)),
         None => String::new(),
     }
 }
@@ -476,13 +404,7 @@ fn threshold_view(type_: usize, c: &DistanceCheck) -> ThresholdView {
         kind: kind.into(),
         pages: c.threshold,
         comparison: (if c.inclusive { "<=" } else { "<" }).into(),
-        terms: terms(c)
-            .into_iter()
-            .map(|(name, pages)| TermView {
-                name: name.into(),
-                pages,
-            })
-            .collect(),
+        terms: terms(c).into_iter().map(|(name, pages)| TermView { name: name.into(), pages }).collect(),
         rule,
     }
 }
@@ -490,42 +412,20 @@ fn threshold_view(type_: usize, c: &DistanceCheck) -> ThresholdView {
 /// The distance half of a rule: "workingset_test_recent: refault distance
 /// 812 <= workingset 1,024 (NR_ACTIVE_FILE 1,024)".
 fn distance_clause(c: &DistanceCheck) -> String {
-    let (pass, fail) = if c.inclusive {
-        ("<=", ">")
-    } else {
-        ("<", ">=")
-    };
+    let (pass, fail) = if c.inclusive { ("<=", ">") } else { ("<", ">=") };
     let op = if c.passes() { pass } else { fail };
     if c.inclusive {
-        format!(
-            "workingset_test_recent: refault distance {} {op} workingset {} ({})",
-            group(c.distance),
-            group(c.threshold),
-            terms_text(c)
-        )
+        format!("workingset_test_recent: refault distance {} {op} workingset {} ({})", group(c.distance), group(c.threshold), terms_text(c))
     } else {
-        format!(
-            "lru_test_refault: refault distance {} {op} {} ({}; {})",
-            group(c.distance),
-            group(c.threshold),
-            terms_text(c),
-            case_text(c)
-        )
+        format!("lru_test_refault: refault distance {} {op} {} ({}; {})", group(c.distance), group(c.threshold), terms_text(c), case_text(c))
     }
 }
 
 /// The generation half: "lru_gen_test_recent: evicted from generation 12
 /// == min_seq[file] 12 (still the oldest)".
 fn gen_clause(g: &GenCheck, type_: usize) -> String {
-    let (op, what) = if g.recent {
-        ("==", "still the oldest")
-    } else {
-        ("<", "gone")
-    };
-    format!(
-        "lru_gen_test_recent: evicted from generation {} {op} min_seq[{}] {} ({what})",
-        g.token_seq, TYPE_NAMES[type_], g.min_seq
-    )
+    let (op, what) = if g.recent { ("==", "still the oldest") } else { ("<", "gone") };
+    format!("lru_gen_test_recent: evicted from generation {} {op} min_seq[{}] {} ({what})", g.token_seq, TYPE_NAMES[type_], g.min_seq)
 }
 
 /// (decision, rule) of one refault, in the words of the kernel functions.
@@ -542,20 +442,14 @@ pub fn describe(r: &RefaultRecord, lruvec: &str) -> (&'static str, String) {
     } else {
         "not recent"
     };
-    let why_restore = if r.in_fault {
-        "in a fault"
-    } else {
-        "refs at the maximum"
-    };
+    let why_restore = if r.in_fault { "in a fault" } else { "refs at the maximum" };
     let mut parts = Vec::new();
     match (r.distance, r.gen) {
         // Classic: workingset_refault().
         (Some(c), None) => {
             let mut s = distance_clause(&c);
             if r.activate {
-                s += &format!(
-                    " -> activate: starts on the active list (workingset_activate_{kind})"
-                );
+                s += &format!(" -> activate: starts on the active list (workingset_activate_{kind})");
                 if r.restore {
                     s += &format!("; PG_workingset was set at eviction -> restored (workingset_restore_{kind})");
                 }
@@ -568,10 +462,7 @@ pub fn describe(r: &RefaultRecord, lruvec: &str) -> (&'static str, String) {
         (None, Some(g)) => {
             let mut s = gen_clause(&g, r.type_);
             if r.activate {
-                s += &format!(
-                    " -> recent: refaulted[tier {}], workingset_activate_{kind}",
-                    r.tier
-                );
+                s += &format!(" -> recent: refaulted[tier {}], workingset_activate_{kind}", r.tier);
                 if r.restore {
                     s += &format!("; {why_restore} -> PG_workingset and all refs bits (tier 3), workingset_restore_{kind}");
                 }
@@ -587,37 +478,19 @@ pub fn describe(r: &RefaultRecord, lruvec: &str) -> (&'static str, String) {
             let mut out = Vec::new();
             if r.activate {
                 let refs = g.token_refs + u32::from(r.workingset);
-                out.push(format!(
-                    "activate (workingset_activate_{kind}){}",
-                    if refs > 0 {
-                        ", PG_active: youngest generation"
-                    } else {
-                        ""
-                    }
-                ));
+                out.push(format!("activate (workingset_activate_{kind}){}", if refs > 0 { ", PG_active: youngest generation" } else { "" }));
                 if r.tier != r.tier_before {
                     out.push(format!("tier {} -> {}", r.tier_before, r.tier));
                 }
             }
             if r.restore {
-                let why = if r.activate {
-                    "within the workingset"
-                } else {
-                    why_restore
-                };
-                out.push(format!(
-                    "{why} -> PG_workingset (workingset_restore_{kind})"
-                ));
+                let why = if r.activate { "within the workingset" } else { why_restore };
+                out.push(format!("{why} -> PG_workingset (workingset_restore_{kind})"));
             }
             match r.feedback {
                 Feedback::Refaulted => out.push(format!("refaulted[tier {}]", r.tier)),
-                Feedback::Averages => out.push(format!(
-                    "avg_refaulted[tier {}] (its generation is gone)",
-                    r.tier
-                )),
-                Feedback::None => {
-                    out.push("not recent and outside the workingset: no feedback".into())
-                }
+                Feedback::Averages => out.push(format!("avg_refaulted[tier {}] (its generation is gone)", r.tier)),
+                Feedback::None => out.push("not recent and outside the workingset: no feedback".into()),
             }
             let last = parts.pop().unwrap_or_default();
             parts.push(format!("{last} -> {}", out.join("; ")));

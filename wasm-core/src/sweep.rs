@@ -33,10 +33,7 @@ pub fn points(e: &Experiment) -> Vec<(String, BTreeMap<String, f64>)> {
     for p in e.params {
         for v in [p.min, p.max] {
             if v != p.default {
-                out.push((
-                    format!("{}={}", p.name, v),
-                    BTreeMap::from([(p.name.to_string(), v)]),
-                ));
+                out.push((format!("{}={}", p.name, v), BTreeMap::from([(p.name.to_string(), v)])));
             }
         }
     }
@@ -46,12 +43,9 @@ pub fn points(e: &Experiment) -> Vec<(String, BTreeMap<String, f64>)> {
 /// Runs every point of `e` on every seed, `threads` comparisons at a time.
 pub fn sweep(e: &Experiment, seeds: &[u64], threads: usize) -> Result<Sweep, ScenarioError> {
     let pts = points(e);
-    let jobs: Vec<(usize, u64)> = (0..pts.len())
-        .flat_map(|i| seeds.iter().map(move |&s| (i, s)))
-        .collect();
+    let jobs: Vec<(usize, u64)> = (0..pts.len()).flat_map(|i| seeds.iter().map(move |&s| (i, s))).collect();
     let next = Mutex::new(0usize);
-    let results: Mutex<Vec<Option<Result<Comparison, ScenarioError>>>> =
-        Mutex::new(vec![None; jobs.len()]);
+    let results: Mutex<Vec<Option<Result<Comparison, ScenarioError>>>> = Mutex::new(vec![None; jobs.len()]);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| loop {
@@ -68,23 +62,14 @@ pub fn sweep(e: &Experiment, seeds: &[u64], threads: usize) -> Result<Sweep, Sce
         }
     });
     let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    let mut rows: Vec<SweepRow> = pts
-        .iter()
-        .map(|(name, _)| SweepRow {
-            point: name.clone(),
-            held: vec![0; e.headlines.len()],
-        })
-        .collect();
+    let mut rows: Vec<SweepRow> = pts.iter().map(|(name, _)| SweepRow { point: name.clone(), held: vec![0; e.headlines.len()] }).collect();
     for (&(i, _), r) in jobs.iter().zip(results) {
         let c = r.expect("every job ran")?;
         for (h, held) in e.headlines.iter().zip(rows[i].held.iter_mut()) {
             *held += usize::from(c.held(h));
         }
     }
-    Ok(Sweep {
-        seeds: seeds.to_vec(),
-        rows,
-    })
+    Ok(Sweep { seeds: seeds.to_vec(), rows })
 }
 
 /// The sweep as a Markdown table: a row per point, a column per headline,
@@ -125,12 +110,7 @@ mod tests {
         assert_eq!(pts[0].0, "defaults");
         for p in e.params {
             let ends = pts.iter().filter(|(_, m)| m.contains_key(p.name)).count();
-            assert_eq!(
-                ends,
-                usize::from(p.min != p.default) + usize::from(p.max != p.default),
-                "{}",
-                p.name
-            );
+            assert_eq!(ends, usize::from(p.min != p.default) + usize::from(p.max != p.default), "{}", p.name);
         }
     }
 }

@@ -55,12 +55,7 @@ impl Default for Limits {
     /// replay in wasm) or 500 steps between them. A light run (1 MB a
     /// checkpoint) keeps a checkpoint every 500 steps for 100,000 steps.
     fn default() -> Self {
-        Limits {
-            max_bytes: 192 << 20,
-            max_checkpoints: 384,
-            work_per_checkpoint: 200_000,
-            max_steps_per_checkpoint: 500,
-        }
+        Limits { max_bytes: 192 << 20, max_checkpoints: 384, work_per_checkpoint: 200_000, max_steps_per_checkpoint: 500 }
     }
 }
 
@@ -78,18 +73,11 @@ pub enum TimelineError {
 impl fmt::Display for TimelineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TimelineError::BadStep { what, value } => write!(
-                f,
-                "{what} must be a whole number from 0 to {MAX_STEP}, got {value}"
-            ),
+            TimelineError::BadStep { what, value } => write!(f, "{what} must be a whole number from 0 to {MAX_STEP}, got {value}"),
             TimelineError::AtStart => write!(f, "cannot go back before the first step"),
             TimelineError::UnknownEvent(name) => {
                 let known: Vec<&str> = EventMatch::ALL.iter().map(|m| m.name()).collect();
-                write!(
-                    f,
-                    "unknown event kind \"{name}\" (known: {})",
-                    known.join(", ")
-                )
+                write!(f, "unknown event kind \"{name}\" (known: {})", known.join(", "))
             }
         }
     }
@@ -203,11 +191,7 @@ impl Timeline {
     pub fn work(sim: &Simulation) -> u64 {
         let v = &sim.mm.vmstat;
         let accesses: u64 = sim.tasks.iter().map(|t| t.accesses).sum();
-        accesses
-            + v.get(Item::PgscanAnon)
-            + v.get(Item::PgscanFile)
-            + v.get(Item::Pgrefill)
-            + sim.step_count() * WORK_PER_STEP
+        accesses + v.get(Item::PgscanAnon) + v.get(Item::PgscanFile) + v.get(Item::Pgrefill) + sim.step_count() * WORK_PER_STEP
     }
 
     /// Advances `n` steps (n = 0 does nothing).
@@ -226,11 +210,7 @@ impl Timeline {
         step_from_f64("the step to seek to", target as f64)?;
         let current = self.step_count();
         // The first checkpoint (the first step, 0 in the engine) is always kept.
-        let i = self
-            .checkpoints
-            .partition_point(|c| c.step <= target)
-            .checked_sub(1)
-            .ok_or(TimelineError::AtStart)?;
+        let i = self.checkpoints.partition_point(|c| c.step <= target).checked_sub(1).ok_or(TimelineError::AtStart)?;
         let j = self.local.partition_point(|c| c.step <= target);
         let base = match j.checked_sub(1).map(|j| &self.local[j]) {
             Some(l) if l.step > self.checkpoints[i].step => l,
@@ -256,10 +236,7 @@ impl Timeline {
         while self.step_count() < target {
             self.step_one();
             let step = self.step_count();
-            if step < target.min(explored)
-                && (step - from) % spacing == 0
-                && (local.len() as u64) < LOCAL_COUNT.min(room)
-            {
+            if step < target.min(explored) && (step - from) % spacing == 0 && (local.len() as u64) < LOCAL_COUNT.min(room) {
                 local.push(self.snapshot());
             }
         }
@@ -271,29 +248,16 @@ impl Timeline {
 
     /// Goes back one step (seek to the current step - 1).
     pub fn step_back(&mut self) -> Result<(), TimelineError> {
-        let previous = self
-            .step_count()
-            .checked_sub(1)
-            .ok_or(TimelineError::AtStart)?;
+        let previous = self.step_count().checked_sub(1).ok_or(TimelineError::AtStart)?;
         self.seek(previous)
     }
 
     /// Steps until a step has an event of kind `what` (even one the event
     /// log had no room for), at most `max_steps` steps.
-    pub fn run_until(
-        &mut self,
-        what: EventMatch,
-        max_steps: u64,
-    ) -> Result<RunOutcome, TimelineError> {
-        step_from_f64(
-            "the last step of the run",
-            self.step_count().saturating_add(max_steps) as f64,
-        )?;
+    pub fn run_until(&mut self, what: EventMatch, max_steps: u64) -> Result<RunOutcome, TimelineError> {
+        step_from_f64("the last step of the run", self.step_count().saturating_add(max_steps) as f64)?;
         self.sim.mm.events.watch = Some(what);
-        let mut outcome = RunOutcome {
-            found: false,
-            steps: 0,
-        };
+        let mut outcome = RunOutcome { found: false, steps: 0 };
         while outcome.steps < max_steps {
             self.step_one();
             outcome.steps += 1;
@@ -307,13 +271,8 @@ impl Timeline {
     }
 
     /// [`Timeline::run_until`] with the kind by name ("aging", "kswapd-sleep", "refault", ...).
-    pub fn run_until_named(
-        &mut self,
-        what: &str,
-        max_steps: u64,
-    ) -> Result<RunOutcome, TimelineError> {
-        let kind =
-            EventMatch::parse(what).ok_or_else(|| TimelineError::UnknownEvent(what.to_string()))?;
+    pub fn run_until_named(&mut self, what: &str, max_steps: u64) -> Result<RunOutcome, TimelineError> {
+        let kind = EventMatch::parse(what).ok_or_else(|| TimelineError::UnknownEvent(what.to_string()))?;
         self.run_until(kind, max_steps)
     }
 
@@ -334,14 +293,8 @@ impl Timeline {
         self.sim.step();
         let step = self.step_count();
         self.furthest = self.furthest.max(step);
-        let last = self
-            .checkpoints
-            .last()
-            .expect("the first checkpoint is always kept");
-        if step > last.step
-            && (step - last.step >= self.step_interval
-                || Self::work(&self.sim).saturating_sub(last.work) >= self.work_interval)
-        {
+        let last = self.checkpoints.last().expect("the first checkpoint is always kept");
+        if step > last.step && (step - last.step >= self.step_interval || Self::work(&self.sim).saturating_sub(last.work) >= self.work_interval) {
             self.push_checkpoint();
         }
     }
@@ -350,12 +303,7 @@ impl Timeline {
     fn snapshot(&self) -> Checkpoint {
         let mut sim = self.sim.clone();
         sim.mm.events.watch = None;
-        Checkpoint {
-            step: sim.step_count(),
-            work: Self::work(&sim),
-            bytes: sim.approx_bytes(),
-            sim,
-        }
+        Checkpoint { step: sim.step_count(), work: Self::work(&sim), bytes: sim.approx_bytes(), sim }
     }
 
     /// Keeps a checkpoint of the current state; thins them out when over the limits.
@@ -363,10 +311,7 @@ impl Timeline {
         let c = self.snapshot();
         self.bytes += c.bytes;
         self.checkpoints.push(c);
-        while self.checkpoints.len() > 2
-            && (self.bytes > self.limits.max_bytes
-                || self.checkpoints.len() > self.limits.max_checkpoints)
-        {
+        while self.checkpoints.len() > 2 && (self.bytes > self.limits.max_bytes || self.checkpoints.len() > self.limits.max_checkpoints) {
             self.thin();
         }
     }

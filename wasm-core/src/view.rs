@@ -276,22 +276,11 @@ impl TrackedCell {
 
     pub fn encode(&self) -> [u8; 4] {
         let [lo, hi] = self.lruvec.to_le_bytes();
-        [
-            (self.state & 3) | (self.tier.min(3) << 2) | (u8::from(self.active) << 4),
-            self.gen,
-            lo,
-            hi,
-        ]
+        [(self.state & 3) | (self.tier.min(3) << 2) | (u8::from(self.active) << 4), self.gen, lo, hi]
     }
 
     pub fn decode(b: [u8; 4]) -> Self {
-        TrackedCell {
-            state: b[0] & 3,
-            tier: (b[0] >> 2) & 3,
-            active: b[0] & 16 != 0,
-            gen: b[1],
-            lruvec: u16::from_le_bytes([b[2], b[3]]),
-        }
+        TrackedCell { state: b[0] & 3, tier: (b[0] >> 2) & 3, active: b[0] & 16 != 0, gen: b[1], lruvec: u16::from_le_bytes([b[2], b[3]]) }
     }
 }
 

@@ -8,9 +8,9 @@
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
-use crate::experiment::Comparison;
 use crate::scenario;
 use crate::sim::Simulation;
+use crate::experiment::Comparison;
 use crate::timeline::{step_from_f64, Timeline};
 use crate::view::{FolioHistory, Frame, RunUntilView, ScenarioList, ScenarioRequest};
 
@@ -29,15 +29,11 @@ impl Engine {
     /// Throws an Error naming the bad field or value.
     #[wasm_bindgen(constructor)]
     pub fn new(request: Ts<ScenarioRequest>) -> Result<Engine, JsError> {
-        let request = request
-            .to_rust()
-            .map_err(|e| JsError::new(&format!("scenario request: {e}")))?;
+        let request = request.to_rust().map_err(|e| JsError::new(&format!("scenario request: {e}")))?;
         let scenario = scenario::build(&request).map_err(js_error)?;
         let mut sim = Simulation::new(scenario).map_err(js_error)?;
         sim.set_alloc_latency_log(false);
-        Ok(Engine {
-            timeline: Timeline::new(sim),
-        })
+        Ok(Engine { timeline: Timeline::new(sim) })
     }
 
     /// Advances `n` steps and returns the frame after the last one (kswapd
@@ -79,15 +75,8 @@ impl Engine {
     /// the frame with `frameSince`.
     #[wasm_bindgen(js_name = runUntil)]
     pub fn run_until(&mut self, kind: &str, max_steps: u32) -> Result<Ts<RunUntilView>, JsError> {
-        let outcome = self
-            .timeline
-            .run_until_named(kind, u64::from(max_steps))
-            .map_err(js_error)?;
-        Ok(RunUntilView {
-            found: outcome.found,
-            steps: outcome.steps,
-        }
-        .into_ts()?)
+        let outcome = self.timeline.run_until_named(kind, u64::from(max_steps)).map_err(js_error)?;
+        Ok(RunUntilView { found: outcome.found, steps: outcome.steps }.into_ts()?)
     }
 
     /// The current frame, with kswapd transitions since step `since`.
@@ -104,21 +93,12 @@ impl Engine {
 
     /// Accesses made by all tasks so far (for benchmarks).
     pub fn accesses(&self) -> f64 {
-        self.timeline
-            .sim()
-            .tasks
-            .iter()
-            .map(|t| t.accesses)
-            .sum::<u64>() as f64
+        self.timeline.sim().tasks.iter().map(|t| t.accesses).sum::<u64>() as f64
     }
 
     /// The recorded decisions about a tracked page ("file:reader#120"), oldest first.
     pub fn history(&self, page: &str) -> Result<Ts<FolioHistory>, JsError> {
-        Ok(FolioHistory {
-            page: page.to_string(),
-            events: self.timeline.sim().history(page),
-        }
-        .into_ts()?)
+        Ok(FolioHistory { page: page.to_string(), events: self.timeline.sim().history(page) }.into_ts()?)
     }
 
     /// Steps taken so far.
@@ -138,14 +118,9 @@ impl Engine {
 /// `reclaim-sim compare` prints). Takes about a second per variant.
 #[wasm_bindgen(js_name = compareExperiment)]
 pub fn compare_experiment(request: Ts<ScenarioRequest>) -> Result<Ts<Comparison>, JsError> {
-    let request = request
-        .to_rust()
-        .map_err(|e| JsError::new(&format!("compare request: {e}")))?;
-    let exp = crate::experiment::find(&request.name)
-        .ok_or_else(|| JsError::new(&format!("unknown experiment \"{}\"", request.name)))?;
-    let cmp = exp
-        .compare(&request.params, request.seed)
-        .map_err(|e| JsError::new(&e.to_string()))?;
+    let request = request.to_rust().map_err(|e| JsError::new(&format!("compare request: {e}")))?;
+    let exp = crate::experiment::find(&request.name).ok_or_else(|| JsError::new(&format!("unknown experiment \"{}\"", request.name)))?;
+    let cmp = exp.compare(&request.params, request.seed).map_err(|e| JsError::new(&e.to_string()))?;
     Ok(cmp.into_ts()?)
 }
 
@@ -181,14 +156,9 @@ pub struct TraceReplay {
 impl TraceReplay {
     #[wasm_bindgen(constructor)]
     pub fn new(options: Ts<crate::replay::ReplayOptions>) -> Result<TraceReplay, JsError> {
-        let options = options
-            .to_rust()
-            .map_err(|e| JsError::new(&format!("replay options: {e}")))?;
+        let options = options.to_rust().map_err(|e| JsError::new(&format!("replay options: {e}")))?;
         let session = crate::replay::Session::new(&options).map_err(js_error)?;
-        Ok(TraceReplay {
-            session,
-            failed: None,
-        })
+        Ok(TraceReplay { session, failed: None })
     }
 
     /// Decodes and replays one chunk of the trace.

@@ -2,15 +2,8 @@
 use std::process::Command;
 
 fn sim(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_reclaim-sim"))
-        .args(args)
-        .output()
-        .expect("run reclaim-sim");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let out = Command::new(env!("CARGO_BIN_EXE_reclaim-sim")).args(args).output().expect("run reclaim-sim");
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
 #[test]
@@ -22,60 +15,24 @@ fn list_prints_one_scenario_a_line() {
 
 #[test]
 fn run_json_has_kernel_counter_names() {
-    let (code, out, err) = sim(&[
-        "run",
-        "mglru-basic",
-        "--json",
-        "--seed",
-        "2",
-        "--steps",
-        "100",
-    ]);
+    let (code, out, err) = sim(&["run", "mglru-basic", "--json", "--seed", "2", "--steps", "100"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
     let vmstat = &v["vmstat"];
-    for k in [
-        "pgscan_direct",
-        "pgsteal_direct",
-        "pgscan_file",
-        "workingset_refault_file",
-        "pswpout",
-        "nr_free_pages",
-    ] {
+    for k in ["pgscan_direct", "pgsteal_direct", "pgscan_file", "workingset_refault_file", "pswpout", "nr_free_pages"] {
         assert!(vmstat[k].is_u64(), "vmstat.{k} missing");
     }
     assert!(vmstat["pgsteal_file"].as_u64().unwrap() > 0);
     let memcgs = v["memcgs"].as_array().unwrap();
-    let job = memcgs
-        .iter()
-        .find(|m| m["path"] == "/job")
-        .expect("/job listed");
+    let job = memcgs.iter().find(|m| m["path"] == "/job").expect("/job listed");
     assert!(job["memory_stat"]["pgsteal"].as_u64().unwrap() > 0);
     assert!(v["metrics"]["hit_ratio"].is_f64());
 }
 
 #[test]
 fn run_json_is_deterministic() {
-    let a = sim(&[
-        "run",
-        "mglru-basic",
-        "--json",
-        "--seed",
-        "9",
-        "--steps",
-        "80",
-    ])
-    .1;
-    let b = sim(&[
-        "run",
-        "mglru-basic",
-        "--json",
-        "--seed",
-        "9",
-        "--steps",
-        "80",
-    ])
-    .1;
+    let a = sim(&["run", "mglru-basic", "--json", "--seed", "9", "--steps", "80"]).1;
+    let b = sim(&["run", "mglru-basic", "--json", "--seed", "9", "--steps", "80"]).1;
     assert_eq!(a, b);
 }
 
@@ -91,31 +48,13 @@ fn lru_gen_prints_the_debugfs_format() {
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
     for (args, needle) in [
         (vec!["run", "no-such-scenario"], "unknown scenario"),
-        (
-            vec!["run", "mglru-basic", "--param", "memory_max=1"],
-            "256..=262144",
-        ),
-        (
-            vec!["run", "mglru-basic", "--param", "nope=1"],
-            "unknown parameter",
-        ),
-        (
-            vec!["run", "mglru-basic", "--param", "zipf_s=abc"],
-            "not a number",
-        ),
-        (
-            vec!["run", "mglru-basic", "--param", "memory_max=300.5"],
-            "whole number",
-        ),
+        (vec!["run", "mglru-basic", "--param", "memory_max=1"], "256..=262144"),
+        (vec!["run", "mglru-basic", "--param", "nope=1"], "unknown parameter"),
+        (vec!["run", "mglru-basic", "--param", "zipf_s=abc"], "not a number"),
+        (vec!["run", "mglru-basic", "--param", "memory_max=300.5"], "whole number"),
         (vec!["run", "mglru-basic", "--bogus"], "--bogus"),
-        (
-            vec!["run", "mglru-basic", "--seed", "-1"],
-            "invalid value '-1' for '--seed",
-        ),
-        (
-            vec!["compare", "kswapd-classzone", "--seed", "x"],
-            "invalid value 'x' for '--seed",
-        ),
+        (vec!["run", "mglru-basic", "--seed", "-1"], "invalid value '-1' for '--seed"),
+        (vec!["compare", "kswapd-classzone", "--seed", "x"], "invalid value 'x' for '--seed"),
         (vec!["run", "/nonexistent/file.json"], "file.json"),
     ] {
         let (code, out, err) = sim(&args);
@@ -131,14 +70,10 @@ fn broken_scenario_file_names_the_field() {
     let dir = std::env::temp_dir().join(format!("reclaim-sim-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("bad.json");
-    std::fs::write(
-        &f,
-        r#"{"version": 1, "name": "x", "seed": 1, "stepNs": 1000000, "durationNs": 10000000,
+    std::fs::write(&f, r#"{"version": 1, "name": "x", "seed": 1, "stepNs": 1000000, "durationNs": 10000000,
         "nodes": [{"zones": [{"zone": "Normal", "pages": 4096}]}],
         "workloads": [{"name": "w", "memcg": "/missing", "pattern": {"kind": "uniform"},
-                       "target": {"kind": "anon", "pages": 100}}]}"#,
-    )
-    .unwrap();
+                       "target": {"kind": "anon", "pages": 100}}]}"#).unwrap();
     let (code, out, err) = sim(&["run", f.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(out.is_empty());
@@ -166,15 +101,7 @@ fn a_misspelt_field_in_a_scenario_file_is_named() {
 
 #[test]
 fn compare_json_follows_the_contract() {
-    let (code, out, err) = sim(&[
-        "compare",
-        "kswapd-classzone",
-        "--json",
-        "--seed",
-        "2",
-        "--param",
-        "bursts=3",
-    ]);
+    let (code, out, err) = sim(&["compare", "kswapd-classzone", "--json", "--seed", "2", "--param", "bursts=3"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
     assert_eq!(v["experiment"], "kswapd-classzone");
@@ -191,14 +118,8 @@ fn compare_json_follows_the_contract() {
 fn compare_rejects_unknown_experiments_and_bad_parameters() {
     for (args, needle) in [
         (vec!["compare", "no-such-experiment"], "unknown experiment"),
-        (
-            vec!["compare", "memcg-lru-fairness", "--param", "memcgs=1"],
-            "2..=512",
-        ),
-        (
-            vec!["compare", "memcg-lru-fairness", "--param", "bogus=1"],
-            "unknown parameter",
-        ),
+        (vec!["compare", "memcg-lru-fairness", "--param", "memcgs=1"], "2..=512"),
+        (vec!["compare", "memcg-lru-fairness", "--param", "bogus=1"], "unknown parameter"),
     ] {
         let (code, out, err) = sim(&args);
         assert_eq!(code, 2, "{args:?}");
@@ -213,10 +134,7 @@ fn sweep_prints_a_row_per_range_end() {
     let (code, out, err) = sim(&["sweep", "proactive-reclaim-batching", "--seeds", "1"]);
     assert_eq!(code, 0, "{err}");
     let e = reclaim_core::experiment::find("proactive-reclaim-batching").expect("experiment");
-    let rows: Vec<&str> = out
-        .lines()
-        .filter(|l| l.starts_with("| ") && !l.starts_with("| parameter"))
-        .collect();
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| parameter")).collect();
     assert_eq!(rows.len(), reclaim_core::sweep::points(e).len(), "{out}");
     assert!(rows[0].starts_with("| defaults |"), "{out}");
     for r in &rows {
@@ -224,9 +142,5 @@ fn sweep_prints_a_row_per_range_end() {
         assert_eq!(r.matches("/1").count(), e.headlines.len(), "{r}");
     }
     let (code, out, err) = sim(&["sweep", "no-such-experiment"]);
-    assert_eq!(
-        (code, out.is_empty(), err.trim_end().lines().count()),
-        (2, true, 1),
-        "{err}"
-    );
+    assert_eq!((code, out.is_empty(), err.trim_end().lines().count()), (2, true, 1), "{err}");
 }

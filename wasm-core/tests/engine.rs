@@ -8,12 +8,7 @@ use reclaim_core::view::ScenarioRequest;
 
 fn sim(params: &[(&str, f64)], seed: u64) -> Simulation {
     let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    let req = ScenarioRequest {
-        name: "mglru-basic".into(),
-        seed,
-        params,
-        variant: None,
-    };
+    let req = ScenarioRequest { name: "mglru-basic".into(), seed, params, variant: None };
     Simulation::new(scenario::build(&req).expect("valid request")).expect("valid scenario")
 }
 
@@ -23,11 +18,7 @@ fn sim(params: &[(&str, f64)], seed: u64) -> Simulation {
 /// folios: after every step, with and without swapping.
 #[test]
 fn invariants_hold_after_every_step() {
-    for params in [
-        vec![],
-        vec![("anon_pages", 3000.0), ("file_pages", 2000.0)],
-        vec![("memory_max", 256.0), ("zipf_s", 0.3)],
-    ] {
+    for params in [vec![], vec![("anon_pages", 3000.0), ("file_pages", 2000.0)], vec![("memory_max", 256.0), ("zipf_s", 0.3)]] {
         let mut s = sim(&params, 7);
         for step in 0..300 {
             s.step();
@@ -36,14 +27,8 @@ fn invariants_hold_after_every_step() {
             }
         }
         // The scenario really reclaimed and aged.
-        assert!(
-            s.mm.vmstat.get(Item::PgstealFile) > 0,
-            "no reclaim with {params:?}"
-        );
-        assert!(
-            s.mm.lruvecs[1].lrugen.max_seq > 4,
-            "no aging with {params:?}"
-        );
+        assert!(s.mm.vmstat.get(Item::PgstealFile) > 0, "no reclaim with {params:?}");
+        assert!(s.mm.lruvecs[1].lrugen.max_seq > 4, "no aging with {params:?}");
     }
 }
 
@@ -106,10 +91,7 @@ fn invariant_checker_detects_corruption() {
     assert!(s.check_invariants().is_ok());
     let mut broken = s.clone();
     broken.mm.memcgs[1].usage += 1;
-    assert!(broken
-        .check_invariants()
-        .unwrap_err()
-        .contains("memory.current"));
+    assert!(broken.check_invariants().unwrap_err().contains("memory.current"));
     let mut broken = s.clone();
     broken.mm.lruvecs[1].lrugen.nr_pages[0][1][2] += 1;
     assert!(broken.check_invariants().is_err());
@@ -120,21 +102,14 @@ fn invariant_checker_detects_corruption() {
     let mut broken = s;
     // Unlink a free page from its free list without marking it used.
     let f = broken.mm.nodes[0].zones[2].free_list.head;
-    broken.mm.nodes[0].zones[2]
-        .free_list
-        .del(&mut broken.mm.folios, f);
+    broken.mm.nodes[0].zones[2].free_list.del(&mut broken.mm.folios, f);
     assert!(broken.check_invariants().is_err());
 }
 
 /// The same scenario on the classic active/inactive LRU.
 fn classic(params: &[(&str, f64)], seed: u64) -> Simulation {
     let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    let req = ScenarioRequest {
-        name: "mglru-basic".into(),
-        seed,
-        params,
-        variant: None,
-    };
+    let req = ScenarioRequest { name: "mglru-basic".into(), seed, params, variant: None };
     let mut sc = scenario::build(&req).expect("valid request");
     sc.knobs.lru_gen_enabled = false;
     Simulation::new(sc).expect("valid scenario")
@@ -166,20 +141,10 @@ fn dirty_page_cache_is_written_back_and_reclaimed() {
     use reclaim_core::workload::{FileOp, Target};
     for lru_gen in [true, false] {
         for op in [FileOp::Write, FileOp::MmapWrite] {
-            let req = ScenarioRequest {
-                name: "mglru-basic".into(),
-                seed: 2,
-                params: BTreeMap::new(),
-                variant: None,
-            };
+            let req = ScenarioRequest { name: "mglru-basic".into(), seed: 2, params: BTreeMap::new(), variant: None };
             let mut sc = scenario::build(&req).unwrap();
             sc.knobs.lru_gen_enabled = lru_gen;
-            sc.workloads[0].target = Target::File {
-                pages: 4096,
-                op,
-                file: None,
-                write_percent: 50,
-            };
+            sc.workloads[0].target = Target::File { pages: 4096, op, file: None, write_percent: 50 };
             let mut s = Simulation::new(sc).unwrap();
             for step in 0..300 {
                 s.step();
@@ -188,15 +153,8 @@ fn dirty_page_cache_is_written_back_and_reclaimed() {
                 }
             }
             let v = &s.mm.vmstat;
-            assert!(
-                v.get(Item::Pgpgout) > 0,
-                "nothing written back ({lru_gen} {op:?})"
-            );
-            assert!(
-                v.get(Item::PgstealFile) > 1000,
-                "reclaim stalled ({lru_gen} {op:?}): {}",
-                v.get(Item::PgstealFile)
-            );
+            assert!(v.get(Item::Pgpgout) > 0, "nothing written back ({lru_gen} {op:?})");
+            assert!(v.get(Item::PgstealFile) > 1000, "reclaim stalled ({lru_gen} {op:?}): {}", v.get(Item::PgstealFile));
             assert_eq!(s.mm.memcgs[1].events.oom_kill, 0, "OOM ({lru_gen} {op:?})");
             assert!(s.tasks.iter().all(|t| t.alive));
         }
@@ -218,35 +176,16 @@ fn tracked_folios_have_positions_and_histories() {
     for t in tracked.iter().filter(|t| t.state == "resident") {
         let seq = t.seq.expect("a resident MGLRU folio has a generation");
         let type_ = usize::from(t.kind == "file");
-        assert!(
-            seq >= g.min_seq[type_] && seq <= g.max_seq,
-            "{} at seq {seq} outside [{}, {}]",
-            t.page,
-            g.min_seq[type_],
-            g.max_seq
-        );
+        assert!(seq >= g.min_seq[type_] && seq <= g.max_seq, "{} at seq {seq} outside [{}, {}]", t.page, g.min_seq[type_], g.max_seq);
     }
-    assert!(
-        tracked.iter().any(|t| t.state == "evicted"),
-        "some tracked file page was evicted"
-    );
-    assert!(
-        tracked.iter().any(|t| t.state == "swapped"),
-        "some tracked anon page was swapped out"
-    );
+    assert!(tracked.iter().any(|t| t.state == "evicted"), "some tracked file page was evicted");
+    assert!(tracked.iter().any(|t| t.state == "swapped"), "some tracked anon page was swapped out");
     let evicted = tracked.iter().find(|t| t.state == "evicted").unwrap();
     let h = s.history(&evicted.page);
     assert!(h.iter().any(|e| e.function == "lru_gen_add_folio"), "{h:?}");
     assert!(h.iter().any(|e| e.function == "__remove_mapping"), "{h:?}");
-    assert!(
-        h.windows(2)
-            .all(|w| (w[0].step, w[0].time_ns) <= (w[1].step, w[1].time_ns)),
-        "history is in time order"
-    );
-    assert!(
-        s.history("file:reader#1").is_empty(),
-        "page 1 is not tracked"
-    );
+    assert!(h.windows(2).all(|w| (w[0].step, w[0].time_ns) <= (w[1].step, w[1].time_ns)), "history is in time order");
+    assert!(s.history("file:reader#1").is_empty(), "page 1 is not tracked");
     assert!(s.history("garbage").is_empty());
     // The frame carries the same sample and this step's decisions.
     let frame = s.frame();

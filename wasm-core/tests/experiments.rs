@@ -7,101 +7,44 @@ use reclaim_core::experiment::{self, Comparison};
 
 fn compare(name: &str, params: &[(&str, f64)], seed: u64) -> Comparison {
     let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    experiment::find(name)
-        .expect("experiment")
-        .compare(&params, seed)
-        .expect("valid parameters")
+    experiment::find(name).expect("experiment").compare(&params, seed).expect("valid parameters")
 }
 
 fn metric(c: &Comparison, variant: &str, name: &str) -> f64 {
-    c.metric(variant, name)
-        .unwrap_or_else(|| panic!("{variant}: metric {name}"))
+    c.metric(variant, name).unwrap_or_else(|| panic!("{variant}: metric {name}"))
 }
 
 #[test]
 fn memcg_lru_fairness_reclaims_what_was_asked() {
-    for (params, seed) in [
-        (vec![("memcgs", 32.0), ("writes", 30.0)], 1),
-        (vec![("memcgs", 32.0), ("writes", 30.0)], 2),
-        (
-            vec![("memcgs", 64.0), ("request", 128.0), ("writes", 20.0)],
-            3,
-        ),
-    ] {
+    for (params, seed) in [(vec![("memcgs", 32.0), ("writes", 30.0)], 1), (vec![("memcgs", 32.0), ("writes", 30.0)], 2), (vec![("memcgs", 64.0), ("request", 128.0), ("writes", 20.0)], 3)] {
         let c = compare("memcg-lru-fairness", &params, seed);
-        let (before, after) = (
-            metric(&c, "before", "reclaim_ratio"),
-            metric(&c, "after", "reclaim_ratio"),
-        );
-        assert!(
-            before > 1.5 * after,
-            "{params:?} seed {seed}: reclaim_ratio {before} -> {after}"
-        );
-        assert!(
-            (0.9..1.3).contains(&after),
-            "{params:?} seed {seed}: after reclaims about the request ({after})"
-        );
+        let (before, after) = (metric(&c, "before", "reclaim_ratio"), metric(&c, "after", "reclaim_ratio"));
+        assert!(before > 1.5 * after, "{params:?} seed {seed}: reclaim_ratio {before} -> {after}");
+        assert!((0.9..1.3).contains(&after), "{params:?} seed {seed}: after reclaims about the request ({after})");
     }
 }
 
 #[test]
 fn multi_memcg_kswapd_spares_the_anon_workload() {
-    for (params, seed) in [
-        (vec![("seconds", 4.0)], 1),
-        (vec![("seconds", 4.0)], 4),
-        (vec![("seconds", 4.0), ("fio_jobs", 4.0)], 2),
-        (vec![("seconds", 4.0), ("anon_percent", 35.0)], 3),
-    ] {
+    for (params, seed) in [(vec![("seconds", 4.0)], 1), (vec![("seconds", 4.0)], 4), (vec![("seconds", 4.0), ("fio_jobs", 4.0)], 2), (vec![("seconds", 4.0), ("anon_percent", 35.0)], 3)] {
         let c = compare("multi-memcg-kswapd", &params, seed);
         let ops = |v| metric(&c, v, "anon_ops_per_sec");
-        assert!(
-            ops("after") > 2.0 * ops("before"),
-            "{params:?} seed {seed}: anon ops {} -> {}",
-            ops("before"),
-            ops("after")
-        );
-        assert!(
-            metric(&c, "after", "pswpout") < metric(&c, "before", "pswpout") * 0.5,
-            "{params:?} seed {seed}: pswpout"
-        );
-        assert!(
-            metric(&c, "after", "workingset_refault_anon")
-                < metric(&c, "before", "workingset_refault_anon") * 0.5
-        );
-        assert!(
-            metric(&c, "after", "file_iops") > metric(&c, "before", "file_iops"),
-            "{params:?} seed {seed}: file iops"
-        );
+        assert!(ops("after") > 2.0 * ops("before"), "{params:?} seed {seed}: anon ops {} -> {}", ops("before"), ops("after"));
+        assert!(metric(&c, "after", "pswpout") < metric(&c, "before", "pswpout") * 0.5, "{params:?} seed {seed}: pswpout");
+        assert!(metric(&c, "after", "workingset_refault_anon") < metric(&c, "before", "workingset_refault_anon") * 0.5);
+        assert!(metric(&c, "after", "file_iops") > metric(&c, "before", "file_iops"), "{params:?} seed {seed}: file iops");
     }
 }
 
 #[test]
 fn proactive_batching_speed_and_accuracy() {
-    for (params, seed) in [
-        (vec![], 1),
-        (vec![], 2),
-        (vec![("children", 32.0)], 3),
-        (vec![("children", 128.0), ("pages_per_child", 1024.0)], 4),
-    ] {
+    for (params, seed) in [(vec![], 1), (vec![], 2), (vec![("children", 32.0)], 3), (vec![("children", 128.0), ("pages_per_child", 1024.0)], 4)] {
         let c = compare("proactive-reclaim-batching", &params, seed);
         let pps = |v| metric(&c, v, "pages_per_sec");
-        assert!(
-            pps("after") > 1.4 * pps("before"),
-            "{params:?} seed {seed}: {} -> {} pages/s",
-            pps("before"),
-            pps("after")
-        );
-        assert!(
-            pps("after") > 0.8 * pps("whole"),
-            "{params:?} seed {seed}: after about as fast as whole"
-        );
+        assert!(pps("after") > 1.4 * pps("before"), "{params:?} seed {seed}: {} -> {} pages/s", pps("before"), pps("after"));
+        assert!(pps("after") > 0.8 * pps("whole"), "{params:?} seed {seed}: after about as fast as whole");
         let over = |v| metric(&c, v, "overreclaim_pages");
-        assert!(
-            over("whole") > over("after") + 1000.0,
-            "{params:?} seed {seed}: overreclaim whole {} vs after {}",
-            over("whole"),
-            over("after")
-        );
+        assert!(over("whole") > over("after") + 1000.0, "{params:?} seed {seed}: overreclaim whole {} vs after {}", over("whole"), over("after"));
     }
 }
 
@@ -109,49 +52,21 @@ fn proactive_batching_speed_and_accuracy() {
 fn kswapd_classzone_stops_premature_sleeps() {
     // Holds at these points; with few readers or allocators kswapd never
     // sleeps between bursts and the effect vanishes (docs/experiments.md).
-    for (params, seed) in [
-        (vec![("bursts", 6.0)], 1),
-        (vec![("bursts", 6.0)], 2),
-        (vec![("bursts", 6.0), ("readers", 12.0)], 3),
-        (vec![("bursts", 6.0), ("gap_ms", 600.0)], 4),
-    ] {
+    for (params, seed) in [(vec![("bursts", 6.0)], 1), (vec![("bursts", 6.0)], 2), (vec![("bursts", 6.0), ("readers", 12.0)], 3), (vec![("bursts", 6.0), ("gap_ms", 600.0)], 4)] {
         let c = compare("kswapd-classzone", &params, seed);
-        let (b, a) = (
-            metric(&c, "before", "kswapd_premature_sleeps"),
-            metric(&c, "after", "kswapd_premature_sleeps"),
-        );
-        assert!(
-            b >= 2.0 && a == 0.0,
-            "{params:?} seed {seed}: premature sleeps {b} -> {a}"
-        );
+        let (b, a) = (metric(&c, "before", "kswapd_premature_sleeps"), metric(&c, "after", "kswapd_premature_sleeps"));
+        assert!(b >= 2.0 && a == 0.0, "{params:?} seed {seed}: premature sleeps {b} -> {a}");
     }
 }
 
 #[test]
 fn refault_distance_keeps_more_of_the_working_set() {
-    for (params, seed) in [
-        (vec![("seconds", 5.0)], 1),
-        (vec![("seconds", 5.0)], 2),
-        (vec![("seconds", 5.0), ("anon_percent", 50.0)], 3),
-        (vec![("seconds", 5.0), ("zipf_s", 0.9)], 4),
-    ] {
+    for (params, seed) in [(vec![("seconds", 5.0)], 1), (vec![("seconds", 5.0)], 2), (vec![("seconds", 5.0), ("anon_percent", 50.0)], 3), (vec![("seconds", 5.0), ("zipf_s", 0.9)], 4)] {
         let c = compare("refault-distance-mglru", &params, seed);
-        let (hb, ha) = (
-            metric(&c, "before", "hit_ratio"),
-            metric(&c, "after", "hit_ratio"),
-        );
-        assert!(
-            ha > hb + 0.02,
-            "{params:?} seed {seed}: hit ratio {hb} -> {ha}"
-        );
-        assert!(
-            metric(&c, "after", "ops_per_sec") > 1.05 * metric(&c, "before", "ops_per_sec"),
-            "{params:?} seed {seed}: ops"
-        );
-        assert!(
-            metric(&c, "after", "pswpout") > 0.0 && metric(&c, "before", "pswpout") == 0.0,
-            "{params:?} seed {seed}: idle anon swapped out only after"
-        );
+        let (hb, ha) = (metric(&c, "before", "hit_ratio"), metric(&c, "after", "hit_ratio"));
+        assert!(ha > hb + 0.02, "{params:?} seed {seed}: hit ratio {hb} -> {ha}");
+        assert!(metric(&c, "after", "ops_per_sec") > 1.05 * metric(&c, "before", "ops_per_sec"), "{params:?} seed {seed}: ops");
+        assert!(metric(&c, "after", "pswpout") > 0.0 && metric(&c, "before", "pswpout") == 0.0, "{params:?} seed {seed}: idle anon swapped out only after");
     }
 }
 
@@ -161,28 +76,11 @@ fn refault_distance_holds_at_range_ends() {
     // docs/experiments.md runs 60 s; uniform reads and a single reader take
     // longer than these runs to age the anon out, and with a file 16 times
     // memory the patch never does).
-    for (params, seed) in [
-        (vec![("seconds", 4.0), ("file_ratio", 1.5)], 5),
-        (vec![("seconds", 5.0), ("memory_pages", 2048.0)], 1),
-        (vec![("seconds", 5.0), ("readers", 32.0)], 2),
-        (vec![("seconds", 2.0)], 4),
-    ] {
+    for (params, seed) in [(vec![("seconds", 4.0), ("file_ratio", 1.5)], 5), (vec![("seconds", 5.0), ("memory_pages", 2048.0)], 1), (vec![("seconds", 5.0), ("readers", 32.0)], 2), (vec![("seconds", 2.0)], 4)] {
         let c = compare("refault-distance-mglru", &params, seed);
-        let (hb, ha) = (
-            metric(&c, "before", "hit_ratio"),
-            metric(&c, "after", "hit_ratio"),
-        );
-        assert!(
-            ha > hb + 0.01,
-            "{params:?} seed {seed}: hit ratio {hb} -> {ha}"
-        );
-        assert!(
-            metric(&c, "after", "ops_per_sec") > 1.02 * metric(&c, "before", "ops_per_sec"),
-            "{params:?} seed {seed}: ops"
-        );
-        assert!(
-            metric(&c, "after", "pswpout") > 0.0 && metric(&c, "before", "pswpout") == 0.0,
-            "{params:?} seed {seed}: idle anon swapped out only after"
-        );
+        let (hb, ha) = (metric(&c, "before", "hit_ratio"), metric(&c, "after", "hit_ratio"));
+        assert!(ha > hb + 0.01, "{params:?} seed {seed}: hit ratio {hb} -> {ha}");
+        assert!(metric(&c, "after", "ops_per_sec") > 1.02 * metric(&c, "before", "ops_per_sec"), "{params:?} seed {seed}: ops");
+        assert!(metric(&c, "after", "pswpout") > 0.0 && metric(&c, "before", "pswpout") == 0.0, "{params:?} seed {seed}: idle anon swapped out only after");
     }
 }

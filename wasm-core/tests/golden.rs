@@ -19,80 +19,30 @@ fn scenario(name: &str, pattern: Pattern, target: Target, lru_gen: bool) -> Scen
         seed: 42,
         step_ns: 10_000_000,
         duration_ns: 10_000_000,
-        nodes: vec![NodeSpec {
-            zones: vec![ZoneSpec {
-                zone: ZoneType::Normal,
-                pages: 8192,
-            }],
-        }],
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 8192 }] }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: 2048,
         machine: Default::default(),
-        memcgs: vec![MemcgSpec {
-            path: "/job".into(),
-            memory_max: Some(1024),
-            ..Default::default()
-        }],
+        memcgs: vec![MemcgSpec { path: "/job".into(), memory_max: Some(1024), ..Default::default() }],
         workloads: vec![WorkloadSpec::new("w", "/job", pattern, target)],
         proactive: Vec::new(),
-        knobs: Knobs {
-            lru_gen_enabled: lru_gen,
-            ..Knobs::default()
-        },
+        knobs: Knobs { lru_gen_enabled: lru_gen, ..Knobs::default() },
     }
 }
 
 fn cases() -> Vec<Scenario> {
-    let file = |op| Target::File {
-        pages: 2048,
-        op,
-        file: None,
-        write_percent: 50,
-    };
-    let anon = Target::Anon {
-        pages: 1536,
-        write_percent: 30,
-    };
+    let file = |op| Target::File { pages: 2048, op, file: None, write_percent: 50 };
+    let anon = Target::Anon { pages: 1536, write_percent: 30 };
     let mut out = Vec::new();
     for lru_gen in [true, false] {
         let sfx = if lru_gen { "mglru" } else { "classic" };
-        out.push(scenario(
-            &format!("uniform-read-{sfx}"),
-            Pattern::Uniform,
-            file(FileOp::Read),
-            lru_gen,
-        ));
-        out.push(scenario(
-            &format!("zipf-read-{sfx}"),
-            Pattern::Zipf { s: 1.0 },
-            file(FileOp::Read),
-            lru_gen,
-        ));
-        out.push(scenario(
-            &format!("sequential-scan-{sfx}"),
-            Pattern::Sequential,
-            file(FileOp::Read),
-            lru_gen,
-        ));
-        out.push(scenario(
-            &format!("loop-{sfx}"),
-            Pattern::Loop,
-            file(FileOp::Read),
-            lru_gen,
-        ));
-        out.push(scenario(
-            &format!("kv-anon-{sfx}"),
-            Pattern::Zipf { s: 0.9 },
-            anon.clone(),
-            lru_gen,
-        ));
-        out.push(scenario(
-            &format!("mmap-rw-{sfx}"),
-            Pattern::Uniform,
-            file(FileOp::MmapWrite),
-            lru_gen,
-        ));
+        out.push(scenario(&format!("uniform-read-{sfx}"), Pattern::Uniform, file(FileOp::Read), lru_gen));
+        out.push(scenario(&format!("zipf-read-{sfx}"), Pattern::Zipf { s: 1.0 }, file(FileOp::Read), lru_gen));
+        out.push(scenario(&format!("sequential-scan-{sfx}"), Pattern::Sequential, file(FileOp::Read), lru_gen));
+        out.push(scenario(&format!("loop-{sfx}"), Pattern::Loop, file(FileOp::Read), lru_gen));
+        out.push(scenario(&format!("kv-anon-{sfx}"), Pattern::Zipf { s: 0.9 }, anon.clone(), lru_gen));
+        out.push(scenario(&format!("mmap-rw-{sfx}"), Pattern::Uniform, file(FileOp::MmapWrite), lru_gen));
     }
     out
 }
@@ -108,12 +58,8 @@ fn golden_counters() {
         for _ in 0..100 {
             sim.step();
         }
-        let counters: serde_json::Map<String, serde_json::Value> = sim
-            .vmstat()
-            .into_iter()
-            .filter(|(_, v)| *v != 0)
-            .map(|(k, v)| (k, v.into()))
-            .collect();
+        let counters: serde_json::Map<String, serde_json::Value> =
+            sim.vmstat().into_iter().filter(|(_, v)| *v != 0).map(|(k, v)| (k, v.into())).collect();
         let text = serde_json::to_string_pretty(&counters).unwrap() + "\n";
         let path = dir.join(format!("{name}.json"));
         let changed = dir.join(format!("{name}-changed.json"));
@@ -127,18 +73,11 @@ fn golden_counters() {
             }
             Ok(_) => {
                 std::fs::write(&changed, &text).unwrap();
-                failures.push(format!(
-                    "{name}: counters differ from {} (see {})",
-                    path.display(),
-                    changed.display()
-                ));
+                failures.push(format!("{name}: counters differ from {} (see {})", path.display(), changed.display()));
             }
             Err(_) => {
                 std::fs::write(&changed, &text).unwrap();
-                failures.push(format!(
-                    "{name}: no golden file {} (UPDATE_GOLDEN=1 writes it)",
-                    path.display()
-                ));
+                failures.push(format!("{name}: no golden file {} (UPDATE_GOLDEN=1 writes it)", path.display()));
             }
         }
     }

@@ -3,12 +3,12 @@ use reclaim_core::mm::filemap::{Op, Slot};
 use reclaim_core::mm::folio::{lru_tier_from_refs, order_base_2, pg};
 use reclaim_core::mm::lruvec::lru_gen_from_seq;
 use reclaim_core::mm::mglru::{positive_ctrl_err, CtrlPos};
-use reclaim_core::mm::pgdat::ZoneType;
 use reclaim_core::mm::vmscan::ScanControl;
 use reclaim_core::mm::vmstat::Item;
 use reclaim_core::mm::workingset::Shadow;
 use reclaim_core::mm::{Knobs, LRU_GEN_ANON, LRU_GEN_FILE};
 use reclaim_core::scenario::{MemcgSpec, NodeSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
+use reclaim_core::mm::pgdat::ZoneType;
 use reclaim_core::sim::Simulation;
 use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
 
@@ -25,44 +25,18 @@ fn machine(lru_gen: bool, max: Option<u64>) -> Simulation {
         seed: 1,
         step_ns: 1_000_000,
         duration_ns: 1_000_000,
-        nodes: vec![NodeSpec {
-            zones: vec![ZoneSpec {
-                zone: ZoneType::Normal,
-                pages: 8192,
-            }],
-        }],
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 8192 }] }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: 4096,
         machine: Default::default(),
-        memcgs: vec![MemcgSpec {
-            path: "/a".into(),
-            memory_max: max,
-            ..Default::default()
-        }],
+        memcgs: vec![MemcgSpec { path: "/a".into(), memory_max: max, ..Default::default() }],
         workloads: vec![
-            w(
-                "file",
-                Target::File {
-                    pages: 4096,
-                    op: FileOp::Read,
-                    file: None,
-                    write_percent: 0,
-                },
-            ),
-            w(
-                "anon",
-                Target::Anon {
-                    pages: 1024,
-                    write_percent: 0,
-                },
-            ),
+            w("file", Target::File { pages: 4096, op: FileOp::Read, file: None, write_percent: 0 }),
+            w("anon", Target::Anon { pages: 1024, write_percent: 0 }),
         ],
         proactive: Vec::new(),
-        knobs: Knobs {
-            lru_gen_enabled: lru_gen,
-            ..Knobs::default()
-        },
+        knobs: Knobs { lru_gen_enabled: lru_gen, ..Knobs::default() },
     })
     .unwrap()
 }
@@ -88,11 +62,7 @@ fn n_fd_accesses_put_a_folio_in_tier_order_base_2_of_n() {
         }
         let f = folio_at(&s, FILE, idx);
         let tier = lru_tier_from_refs(s.mm.folios.lru_refs(f));
-        assert_eq!(
-            tier as u32,
-            order_base_2(u64::from(n)).min(3),
-            "{n} accesses"
-        );
+        assert_eq!(tier as u32, order_base_2(u64::from(n)).min(3), "{n} accesses");
     }
     // 1 access: PG_referenced only; 2: + PG_workingset; 5+: counter saturated.
     let f1 = folio_at(&s, FILE, 1);
@@ -110,14 +80,8 @@ fn page_cache_reads_land_in_an_old_generation_faults_in_the_youngest() {
     let lv = s.mm.lruvec_id(A, 0);
     let g = &s.mm.lruvecs[lv as usize].lrugen;
     // A fresh lruvec has max_seq 3, min_seq 0: read() -> min_seq + 1, a fault -> max_seq.
-    assert_eq!(
-        s.mm.folios.lru_gen(folio_at(&s, FILE, 0)),
-        Some(lru_gen_from_seq(g.min_seq[LRU_GEN_FILE] + 1))
-    );
-    assert_eq!(
-        s.mm.folios.lru_gen(folio_at(&s, ANON, 0)),
-        Some(lru_gen_from_seq(g.max_seq))
-    );
+    assert_eq!(s.mm.folios.lru_gen(folio_at(&s, FILE, 0)), Some(lru_gen_from_seq(g.min_seq[LRU_GEN_FILE] + 1)));
+    assert_eq!(s.mm.folios.lru_gen(folio_at(&s, ANON, 0)), Some(lru_gen_from_seq(g.max_seq)));
 }
 
 /// A young mapped folio that eviction isolates is rejected and re-enters at
@@ -140,10 +104,7 @@ fn rejected_young_mapped_folio_reenters_at_max_seq() {
     }
     let young = folio_at(&s, ANON, 7);
     let g = &s.mm.lruvecs[lv as usize].lrugen;
-    assert_eq!(
-        s.mm.folios.lru_gen(young),
-        Some(lru_gen_from_seq(g.min_seq[LRU_GEN_ANON]))
-    );
+    assert_eq!(s.mm.folios.lru_gen(young), Some(lru_gen_from_seq(g.min_seq[LRU_GEN_ANON])));
     // Only page 7 is young again; the rest are cold.
     for i in 0..100 {
         let f = folio_at(&s, ANON, i);
@@ -154,11 +115,7 @@ fn rejected_young_mapped_folio_reenters_at_max_seq() {
     let before = s.mm.vmstat.get(Item::Pgactivate);
     s.mm.evict_folios(lv, &mut sc, 200);
     let g = &s.mm.lruvecs[lv as usize].lrugen;
-    assert_eq!(
-        s.mm.folios.lru_gen(young),
-        Some(lru_gen_from_seq(g.max_seq)),
-        "the young folio re-entered at max_seq"
-    );
+    assert_eq!(s.mm.folios.lru_gen(young), Some(lru_gen_from_seq(g.max_seq)), "the young folio re-entered at max_seq");
     assert!(s.mm.vmstat.get(Item::Pgactivate) > before);
     assert!(sc.nr_reclaimed > 0, "cold neighbours were swapped out");
 }
@@ -166,50 +123,14 @@ fn rejected_young_mapped_folio_reenters_at_max_seq() {
 #[test]
 fn positive_ctrl_err_hand_computed() {
     // pv.refaulted < MIN_LRU_BATCH (64): always positive.
-    let sp = CtrlPos {
-        refaulted: 1000,
-        total: 1000,
-        gain: 1,
-    };
-    assert!(positive_ctrl_err(
-        &sp,
-        &CtrlPos {
-            refaulted: 63,
-            total: 64,
-            gain: 1
-        }
-    ));
+    let sp = CtrlPos { refaulted: 1000, total: 1000, gain: 1 };
+    assert!(positive_ctrl_err(&sp, &CtrlPos { refaulted: 63, total: 64, gain: 1 }));
     // pv rate 100/1000 vs sp rate 200/1000, equal gains: 100*(1000+64)*1 <= 201*1000*1 -> true.
-    let sp = CtrlPos {
-        refaulted: 200,
-        total: 1000,
-        gain: 1,
-    };
-    assert!(positive_ctrl_err(
-        &sp,
-        &CtrlPos {
-            refaulted: 100,
-            total: 1000,
-            gain: 1
-        }
-    ));
+    let sp = CtrlPos { refaulted: 200, total: 1000, gain: 1 };
+    assert!(positive_ctrl_err(&sp, &CtrlPos { refaulted: 100, total: 1000, gain: 1 }));
     // pv rate 300/1000 > sp 200/1000 -> false; but a pv gain of 2 tolerates it.
-    assert!(!positive_ctrl_err(
-        &sp,
-        &CtrlPos {
-            refaulted: 300,
-            total: 1000,
-            gain: 1
-        }
-    ));
-    assert!(positive_ctrl_err(
-        &sp,
-        &CtrlPos {
-            refaulted: 300,
-            total: 1000,
-            gain: 2
-        }
-    ));
+    assert!(!positive_ctrl_err(&sp, &CtrlPos { refaulted: 300, total: 1000, gain: 1 }));
+    assert!(positive_ctrl_err(&sp, &CtrlPos { refaulted: 300, total: 1000, gain: 2 }));
 }
 
 /// The PID controller turns to file when anon refaults more, and back to
@@ -244,17 +165,9 @@ fn tier_idx_protects_tiers_that_refault_more() {
         g.avg_total[LRU_GEN_FILE][t] = 10_000;
         g.avg_refaulted[LRU_GEN_FILE][t] = 1_000;
     }
-    assert_eq!(
-        s.mm.get_tier_idx(lv, LRU_GEN_FILE),
-        3,
-        "equal rates: no tier protected"
-    );
+    assert_eq!(s.mm.get_tier_idx(lv, LRU_GEN_FILE), 3, "equal rates: no tier protected");
     s.mm.lruvecs[lv as usize].lrugen.avg_refaulted[LRU_GEN_FILE][2] = 2_500;
-    assert_eq!(
-        s.mm.get_tier_idx(lv, LRU_GEN_FILE),
-        1,
-        "tier 2 refaults 2.5x tier 0: tiers >= 2 protected"
-    );
+    assert_eq!(s.mm.get_tier_idx(lv, LRU_GEN_FILE), 1, "tier 2 refaults 2.5x tier 0: tiers >= 2 protected");
 }
 
 /// MGLRU refault: recent only while the eviction generation is still the oldest.
@@ -270,38 +183,21 @@ fn lru_gen_refault_is_recent_only_within_the_oldest_generation() {
     let refault0 = s.mm.vmstat.get(Item::WorkingsetRefaultFile);
     // The most recently evicted page left a shadow with the current min_seq.
     let min_seq = s.mm.lruvecs[lv as usize].lrugen.min_seq[LRU_GEN_FILE];
-    let recent_idx = (0..2000)
-        .rev()
-        .find(|&i| matches!(s.mm.slot(FILE, i), Slot::Shadow(_)))
-        .unwrap();
+    let recent_idx = (0..2000).rev().find(|&i| matches!(s.mm.slot(FILE, i), Slot::Shadow(_))).unwrap();
     s.mm.access(A, 0, FILE, recent_idx, Op::Read).unwrap();
     assert_eq!(s.mm.vmstat.get(Item::WorkingsetRefaultFile), refault0 + 1);
-    assert_eq!(
-        s.mm.lruvecs[lv as usize].lrugen.min_seq[LRU_GEN_FILE],
-        min_seq
-    );
-    assert_eq!(
-        s.mm.vmstat.get(Item::WorkingsetActivateFile),
-        activate0 + 1,
-        "evicted from the current oldest generation: recent"
-    );
+    assert_eq!(s.mm.lruvecs[lv as usize].lrugen.min_seq[LRU_GEN_FILE], min_seq);
+    assert_eq!(s.mm.vmstat.get(Item::WorkingsetActivateFile), activate0 + 1, "evicted from the current oldest generation: recent");
     // Another page evicted from that same generation: once aging retires the
     // generation (min_seq advances), its refault is no longer recent.
-    let old_idx = (0..recent_idx)
-        .rev()
-        .find(|&i| matches!(s.mm.slot(FILE, i), Slot::Shadow(_)))
-        .unwrap();
+    let old_idx = (0..recent_idx).rev().find(|&i| matches!(s.mm.slot(FILE, i), Slot::Shadow(_))).unwrap();
     while s.mm.lruvecs[lv as usize].lrugen.min_seq[LRU_GEN_FILE] == min_seq {
         let max_seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
         assert!(s.mm.inc_max_seq(lv, max_seq, true, true));
     }
     s.mm.access(A, 0, FILE, old_idx, Op::Read).unwrap();
     assert_eq!(s.mm.vmstat.get(Item::WorkingsetRefaultFile), refault0 + 2);
-    assert_eq!(
-        s.mm.vmstat.get(Item::WorkingsetActivateFile),
-        activate0 + 1,
-        "its generation is gone: not recent"
-    );
+    assert_eq!(s.mm.vmstat.get(Item::WorkingsetActivateFile), activate0 + 1, "its generation is gone: not recent");
 }
 
 /// Classic workingset_test_recent(): a refault distance within the
@@ -317,34 +213,18 @@ fn classic_refault_within_workingset_is_activated_beyond_is_not() {
         }
     }
     let lv = s.mm.lruvec_id(A, 0) as usize;
-    assert_eq!(
-        s.mm.lruvecs[lv].lru_size(reclaim_core::mm::lruvec::LRU_ACTIVE_FILE),
-        100
-    );
+    assert_eq!(s.mm.lruvecs[lv].lru_size(reclaim_core::mm::lruvec::LRU_ACTIVE_FILE), 100);
     // With swap available the anon lists count too; there is no anon here.
     s.mm.lruvecs[lv].nonresident_age = 10_000;
-    let shadow = |eviction| Shadow {
-        memcg: A,
-        node: 0,
-        eviction,
-        workingset: false,
-    };
-    assert!(
-        s.mm.workingset_test_recent(&shadow(10_000 - 100), true),
-        "distance 100 <= 100"
-    );
-    assert!(
-        !s.mm.workingset_test_recent(&shadow(10_000 - 101), true),
-        "distance 101 > 100"
-    );
+    let shadow = |eviction| Shadow { memcg: A, node: 0, eviction, workingset: false };
+    assert!(s.mm.workingset_test_recent(&shadow(10_000 - 100), true), "distance 100 <= 100");
+    assert!(!s.mm.workingset_test_recent(&shadow(10_000 - 101), true), "distance 101 > 100");
     // End to end: evict a folio by memcg reclaim, refault it at once: activated.
     s.mm.memcgs[A as usize].memory_max = 150;
     for i in 100..400 {
         s.mm.access(A, 0, FILE, i, Op::Read).unwrap();
     }
-    let evicted = (100..400)
-        .find(|&i| matches!(s.mm.slot(FILE, i), Slot::Shadow(_)))
-        .expect("something was evicted");
+    let evicted = (100..400).find(|&i| matches!(s.mm.slot(FILE, i), Slot::Shadow(_))).expect("something was evicted");
     let act = s.mm.vmstat.get(Item::WorkingsetActivateFile);
     s.mm.access(A, 0, FILE, 399, Op::Read).unwrap(); // resident: no refault
     let ws_size = s.mm.lruvecs[lv].lru_size(reclaim_core::mm::lruvec::LRU_ACTIVE_FILE);
@@ -352,11 +232,7 @@ fn classic_refault_within_workingset_is_activated_beyond_is_not() {
     let f = folio_at(&s, FILE, evicted);
     let recent = s.mm.vmstat.get(Item::WorkingsetActivateFile) > act;
     assert!(ws_size > 0);
-    assert_eq!(
-        recent,
-        s.mm.folios.test(f, pg::ACTIVE),
-        "activation follows the refault decision"
-    );
+    assert_eq!(recent, s.mm.folios.test(f, pg::ACTIVE), "activation follows the refault decision");
 }
 
 /// Classic folio_mark_accessed(): the second access activates.

@@ -8,13 +8,7 @@ use reclaim_core::view::ScenarioRequest;
 
 fn basic(params: &[(&str, f64)], swap: bool) -> Simulation {
     let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    let mut s = scenario::build(&ScenarioRequest {
-        name: "mglru-basic".into(),
-        seed: 1,
-        params,
-        variant: None,
-    })
-    .unwrap();
+    let mut s = scenario::build(&ScenarioRequest { name: "mglru-basic".into(), seed: 1, params, variant: None }).unwrap();
     if !swap {
         s.swap_pages = 0;
     }
@@ -36,26 +30,15 @@ fn usage_stays_within_memory_max_or_oom_is_recorded() {
             for step in 0..300 {
                 s.step();
                 let cg = &s.mm.memcgs[1];
-                assert!(
-                    cg.usage <= cg.memory_max,
-                    "{params:?} swap {swap} lru_gen {lru_gen} step {step}: usage {} > max {}",
-                    cg.usage,
-                    cg.memory_max
-                );
+                assert!(cg.usage <= cg.memory_max, "{params:?} swap {swap} lru_gen {lru_gen} step {step}: usage {} > max {}", cg.usage, cg.memory_max);
             }
             let cg = &s.mm.memcgs[1];
             if !swap {
                 // 3000 anon pages cannot fit in 1024 without swap: OOM.
-                assert!(
-                    cg.events.oom_kill >= 1,
-                    "{params:?} lru_gen {lru_gen}: no OOM recorded"
-                );
+                assert!(cg.events.oom_kill >= 1, "{params:?} lru_gen {lru_gen}: no OOM recorded");
                 assert!(cg.events.oom >= 1);
             } else {
-                assert_eq!(
-                    cg.events.oom_kill, 0,
-                    "{params:?} lru_gen {lru_gen}: unexpected OOM"
-                );
+                assert_eq!(cg.events.oom_kill, 0, "{params:?} lru_gen {lru_gen}: unexpected OOM");
             }
             assert!(cg.events.max > 0, "the limit was hit");
             s.check_invariants().unwrap();
@@ -67,13 +50,7 @@ fn usage_stays_within_memory_max_or_oom_is_recorded() {
 /// near the limit without OOM kills, even with no memory.max.
 #[test]
 fn memory_high_reclaims_and_throttles() {
-    let mut s = scenario::build(&ScenarioRequest {
-        name: "mglru-basic".into(),
-        seed: 2,
-        params: BTreeMap::new(),
-        variant: None,
-    })
-    .unwrap();
+    let mut s = scenario::build(&ScenarioRequest { name: "mglru-basic".into(), seed: 2, params: BTreeMap::new(), variant: None }).unwrap();
     s.memcgs[0].memory_max = None;
     s.memcgs[0].memory_high = Some(1500);
     for lru_gen in [true, false] {
@@ -85,11 +62,7 @@ fn memory_high_reclaims_and_throttles() {
         }
         let cg = &sim.mm.memcgs[1];
         assert!(cg.events.high > 0, "lru_gen {lru_gen}");
-        assert!(
-            cg.usage <= 1500 + 64,
-            "lru_gen {lru_gen}: usage {} well above memory.high",
-            cg.usage
-        );
+        assert!(cg.usage <= 1500 + 64, "lru_gen {lru_gen}: usage {} well above memory.high", cg.usage);
         assert_eq!(cg.events.oom_kill, 0);
         sim.check_invariants().unwrap();
     }

@@ -3,26 +3,12 @@
 use reclaim_core::mm::memcontrol::ProactiveBatch;
 use reclaim_core::mm::pgdat::ZoneType;
 use reclaim_core::mm::Knobs;
-use reclaim_core::scenario::{
-    MemcgSpec, NodeSpec, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION,
-};
+use reclaim_core::scenario::{MemcgSpec, NodeSpec, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
 use reclaim_core::sim::Simulation;
 use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
 
 fn scenario(batch: ProactiveBatch, target: &str, pages: u64, lru_gen: bool) -> Scenario {
-    let reader = |i: usize| {
-        WorkloadSpec::new(
-            format!("reader{i}"),
-            format!("/p/c{i}"),
-            Pattern::Loop,
-            Target::File {
-                pages: 3000,
-                op: FileOp::Read,
-                file: None,
-                write_percent: 0,
-            },
-        )
-    };
+    let reader = |i: usize| WorkloadSpec::new(format!("reader{i}"), format!("/p/c{i}"), Pattern::Loop, Target::File { pages: 3000, op: FileOp::Read, file: None, write_percent: 0 });
     Scenario {
         version: SCENARIO_VERSION,
         name: "proactive".into(),
@@ -31,69 +17,33 @@ fn scenario(batch: ProactiveBatch, target: &str, pages: u64, lru_gen: bool) -> S
         seed: 1,
         step_ns: 10_000_000,
         duration_ns: 10_000_000,
-        nodes: vec![NodeSpec {
-            zones: vec![ZoneSpec {
-                zone: ZoneType::Normal,
-                pages: 32_768,
-            }],
-        }],
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 32_768 }] }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: 4096,
         machine: Default::default(),
         memcgs: vec![
-            MemcgSpec {
-                path: "/p".into(),
-                ..Default::default()
-            },
-            MemcgSpec {
-                path: "/p/c0".into(),
-                ..Default::default()
-            },
-            MemcgSpec {
-                path: "/p/c1".into(),
-                ..Default::default()
-            },
-            MemcgSpec {
-                path: "/p/c2".into(),
-                ..Default::default()
-            },
+            MemcgSpec { path: "/p".into(), ..Default::default() },
+            MemcgSpec { path: "/p/c0".into(), ..Default::default() },
+            MemcgSpec { path: "/p/c1".into(), ..Default::default() },
+            MemcgSpec { path: "/p/c2".into(), ..Default::default() },
         ],
         workloads: (0..3).map(reader).collect(),
-        proactive: vec![ProactiveSpec {
-            memcg: target.into(),
-            pages,
-            bytes: None,
-            start_ns: 500_000_000,
-            interval_ns: 100_000_000,
-            count: 3,
-        }],
-        knobs: Knobs {
-            lru_gen_enabled: lru_gen,
-            proactive_batch: batch,
-            ..Knobs::default()
-        },
+        proactive: vec![ProactiveSpec { memcg: target.into(), pages, bytes: None, start_ns: 500_000_000, interval_ns: 100_000_000, count: 3 }],
+        knobs: Knobs { lru_gen_enabled: lru_gen, proactive_batch: batch, ..Knobs::default() },
     }
 }
 
 #[test]
 fn memory_reclaim_meets_its_request_or_fails_with_eagain() {
-    for batch in [
-        ProactiveBatch::Whole,
-        ProactiveBatch::SwapClusterMax,
-        ProactiveBatch::Decaying,
-    ] {
+    for batch in [ProactiveBatch::Whole, ProactiveBatch::SwapClusterMax, ProactiveBatch::Decaying] {
         for lru_gen in [true, false] {
             for (target, pages) in [("/p", 1000), ("/", 1000), ("/p/c1", 500), ("/p/c1", 50_000)] {
                 let mut s = Simulation::new(scenario(batch, target, pages, lru_gen)).unwrap();
                 for _ in 0..90 {
                     s.step();
                 }
-                assert_eq!(
-                    s.reclaim_log.len(),
-                    3,
-                    "{batch:?} {lru_gen} {target}: three writes"
-                );
+                assert_eq!(s.reclaim_log.len(), 3, "{batch:?} {lru_gen} {target}: three writes");
                 for r in &s.reclaim_log {
                     let what = format!("{batch:?} lru_gen {lru_gen} {target} {pages}: {r:?}");
                     if r.ok {
@@ -101,35 +51,19 @@ fn memory_reclaim_meets_its_request_or_fails_with_eagain() {
                     } else {
                         assert!(r.reclaimed < r.requested, "{what}");
                         let zero_rounds = r.rounds.iter().filter(|b| b.reclaimed == 0).count();
-                        assert_eq!(
-                            zero_rounds, 17,
-                            "-EAGAIN after MAX_RECLAIM_RETRIES + 1 empty rounds: {what}"
-                        );
+                        assert_eq!(zero_rounds, 17, "-EAGAIN after MAX_RECLAIM_RETRIES + 1 empty rounds: {what}");
                     }
                     match batch {
-                        ProactiveBatch::SwapClusterMax => {
-                            assert!(r.rounds.iter().all(|b| b.batch <= 32), "{what}")
-                        }
-                        ProactiveBatch::Whole => {
-                            assert_eq!(r.rounds[0].batch, r.requested, "{what}")
-                        }
-                        ProactiveBatch::Decaying => {
-                            assert_eq!(r.rounds[0].batch, r.requested / 4, "{what}")
-                        }
+                        ProactiveBatch::SwapClusterMax => assert!(r.rounds.iter().all(|b| b.batch <= 32), "{what}"),
+                        ProactiveBatch::Whole => assert_eq!(r.rounds[0].batch, r.requested, "{what}"),
+                        ProactiveBatch::Decaying => assert_eq!(r.rounds[0].batch, r.requested / 4, "{what}"),
                     }
                 }
                 // 50,000 pages is more than /p/c1 will ever hold: -EAGAIN.
                 if pages == 50_000 {
-                    assert!(
-                        s.reclaim_log.iter().any(|r| !r.ok),
-                        "{batch:?} {lru_gen}: expected -EAGAIN"
-                    );
+                    assert!(s.reclaim_log.iter().any(|r| !r.ok), "{batch:?} {lru_gen}: expected -EAGAIN");
                 } else {
-                    assert!(
-                        s.reclaim_log.iter().all(|r| r.ok),
-                        "{batch:?} {lru_gen} {target}: {:?}",
-                        s.reclaim_log
-                    );
+                    assert!(s.reclaim_log.iter().all(|r| r.ok), "{batch:?} {lru_gen} {target}: {:?}", s.reclaim_log);
                 }
                 s.check_invariants().unwrap();
             }
@@ -153,8 +87,5 @@ fn small_batches_take_longer_than_decaying_ones() {
     let (t32, n32) = time(ProactiveBatch::SwapClusterMax);
     let (tdec, ndec) = time(ProactiveBatch::Decaying);
     assert!(n32 > 4 * ndec, "rounds: {n32} vs {ndec}");
-    assert!(
-        t32 * 2 > tdec * 3,
-        "time: {t32} vs {tdec}: 32-page rounds should take at least 1.5x as long"
-    );
+    assert!(t32 * 2 > tdec * 3, "time: {t32} vs {tdec}: 32-page rounds should take at least 1.5x as long");
 }

@@ -2,22 +2,18 @@
 //! after every step.
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use reclaim_core::mm::memcontrol::ProactiveBatch;
 use reclaim_core::mm::pgdat::ZoneType;
-use reclaim_core::mm::policy::Baseline;
 use reclaim_core::mm::Knobs;
-use reclaim_core::scenario::{
-    MemcgSpec, NodeSpec, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION,
-};
+use reclaim_core::mm::memcontrol::ProactiveBatch;
+use reclaim_core::mm::policy::Baseline;
+use reclaim_core::scenario::{MemcgSpec, NodeSpec, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
 use reclaim_core::sim::Simulation;
 use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
 
 fn pattern() -> impl Strategy<Value = Pattern> {
     prop_oneof![
         Just(Pattern::Uniform),
-        (1u32..30).prop_map(|s| Pattern::Zipf {
-            s: f64::from(s) / 10.0
-        }),
+        (1u32..30).prop_map(|s| Pattern::Zipf { s: f64::from(s) / 10.0 }),
         Just(Pattern::Sequential),
         Just(Pattern::Loop),
     ]
@@ -25,26 +21,9 @@ fn pattern() -> impl Strategy<Value = Pattern> {
 
 fn target() -> impl Strategy<Value = Target> {
     prop_oneof![
-        (
-            64u32..3000,
-            prop_oneof![
-                Just(FileOp::Read),
-                Just(FileOp::Write),
-                Just(FileOp::MmapRead),
-                Just(FileOp::MmapWrite)
-            ],
-            0u32..=100
-        )
-            .prop_map(|(pages, op, wp)| Target::File {
-                pages,
-                op,
-                file: None,
-                write_percent: wp
-            }),
-        (16u32..3000, 0u32..=100).prop_map(|(pages, wp)| Target::Anon {
-            pages,
-            write_percent: wp
-        }),
+        (64u32..3000, prop_oneof![Just(FileOp::Read), Just(FileOp::Write), Just(FileOp::MmapRead), Just(FileOp::MmapWrite)], 0u32..=100)
+            .prop_map(|(pages, op, wp)| Target::File { pages, op, file: None, write_percent: wp }),
+        (16u32..3000, 0u32..=100).prop_map(|(pages, wp)| Target::Anon { pages, write_percent: wp }),
     ]
 }
 

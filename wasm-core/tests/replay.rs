@@ -6,10 +6,7 @@ use std::collections::VecDeque;
 
 use proptest::prelude::*;
 use reclaim_core::mm::vmstat::Item;
-use reclaim_core::replay::{
-    gen, oracle, Policy, ReplayError, ReplayOptions, ReplayReport, Request, Session, TraceDecoder,
-    TraceFormat,
-};
+use reclaim_core::replay::{gen, oracle, Policy, ReplayError, ReplayOptions, ReplayReport, Request, Session, TraceDecoder, TraceFormat};
 
 /// SWAP_CLUSTER_MAX: what one memcg limit reclaim frees for a one-page charge.
 const BATCH: usize = 32;
@@ -68,21 +65,11 @@ fn clock_reference(ids: &[u64], n: usize, batch: usize) -> u64 {
 }
 
 fn options(policies: &[Policy], cache_pages: u64) -> ReplayOptions {
-    ReplayOptions {
-        policies: policies.to_vec(),
-        cache_pages,
-        format: None,
-        name: String::new(),
-        object_pages: false,
-    }
+    ReplayOptions { policies: policies.to_vec(), cache_pages, format: None, name: String::new(), object_pages: false }
 }
 
 /// Replays `bytes` pushed in chunks of `chunk` bytes.
-fn replay_bytes(
-    bytes: &[u8],
-    opts: &ReplayOptions,
-    chunk: usize,
-) -> Result<ReplayReport, ReplayError> {
+fn replay_bytes(bytes: &[u8], opts: &ReplayOptions, chunk: usize) -> Result<ReplayReport, ReplayError> {
     let mut s = Session::new(opts)?;
     for c in bytes.chunks(chunk.max(1)) {
         s.push(c)?;
@@ -91,17 +78,11 @@ fn replay_bytes(
 }
 
 fn ids_csv(ids: &[u64]) -> Vec<u8> {
-    ids.iter()
-        .map(|i| format!("{i}\n"))
-        .collect::<String>()
-        .into_bytes()
+    ids.iter().map(|i| format!("{i}\n")).collect::<String>().into_bytes()
 }
 
 fn ids_oracle(ids: &[u64]) -> Vec<u8> {
-    ids.iter()
-        .enumerate()
-        .flat_map(|(t, &i)| oracle::encode(t as u32, i, 4096, -1))
-        .collect()
+    ids.iter().enumerate().flat_map(|(t, &i)| oracle::encode(t as u32, i, 4096, -1)).collect()
 }
 
 /// Every request of a trace, decoded with the given chunk size.
@@ -116,32 +97,17 @@ fn decode(bytes: &[u8], format: Option<TraceFormat>, chunk: usize) -> Result<Vec
 }
 
 fn misses(bytes: &[u8], policy: Policy, cache: u64) -> u64 {
-    replay_bytes(bytes, &options(&[policy], cache), 4096)
-        .expect("replays")
-        .results[0]
-        .misses
+    replay_bytes(bytes, &options(&[policy], cache), 4096).expect("replays").results[0].misses
 }
 
 #[test]
 fn exact_lru_on_the_bundled_trace_equals_the_reference_model() {
-    let ids: Vec<u64> = decode(SMALL_CSV, None, 1 << 16)
-        .unwrap()
-        .iter()
-        .map(|r| r.obj_id)
-        .collect();
+    let ids: Vec<u64> = decode(SMALL_CSV, None, 1 << 16).unwrap().iter().map(|r| r.obj_id).collect();
     assert_eq!(ids.len(), 600);
     for cache in [8u64, 31, 32, 40, 64, 100, 200] {
         let got = misses(SMALL_CSV, Policy::Lru, cache);
-        assert_eq!(
-            got,
-            lru_reference(&ids, cache as usize, BATCH),
-            "cache {cache}"
-        );
-        assert_eq!(
-            misses(SMALL_CSV, Policy::Clock, cache),
-            clock_reference(&ids, cache as usize, BATCH),
-            "CLOCK, cache {cache}"
-        );
+        assert_eq!(got, lru_reference(&ids, cache as usize, BATCH), "cache {cache}");
+        assert_eq!(misses(SMALL_CSV, Policy::Clock, cache), clock_reference(&ids, cache as usize, BATCH), "CLOCK, cache {cache}");
     }
     // Everything fits: only the cold misses.
     let distinct = {
@@ -200,24 +166,13 @@ fn the_bundled_csv_and_zstd_binary_traces_are_the_same_requests() {
     for chunk in [1, 7, 100, 1 << 20] {
         let bin = decode(SMALL_ZST, None, chunk).unwrap();
         assert_eq!(bin.len(), csv.len());
-        assert!(
-            bin.iter()
-                .zip(&csv)
-                .all(|(a, b)| a.obj_id == b.obj_id && a.size == b.size),
-            "chunk {chunk}"
-        );
+        assert!(bin.iter().zip(&csv).all(|(a, b)| a.obj_id == b.obj_id && a.size == b.size), "chunk {chunk}");
     }
     let a = replay_bytes(SMALL_CSV, &options(&Policy::ALL, 40), 333).unwrap();
     let b = replay_bytes(SMALL_ZST, &options(&Policy::ALL, 40), 100).unwrap();
     assert_eq!(a.results, b.results);
-    assert_eq!(
-        (a.trace.format, a.trace.compressed),
-        (Some(TraceFormat::Csv), Some(false))
-    );
-    assert_eq!(
-        (b.trace.format, b.trace.compressed),
-        (Some(TraceFormat::OracleGeneral), Some(true))
-    );
+    assert_eq!((a.trace.format, a.trace.compressed), (Some(TraceFormat::Csv), Some(false)));
+    assert_eq!((b.trace.format, b.trace.compressed), (Some(TraceFormat::OracleGeneral), Some(true)));
 }
 
 #[test]
@@ -228,16 +183,9 @@ fn zstd_written_by_ruzstd_and_split_into_frames_decodes() {
     let mut z = ruzstd::encoding::compress_to_vec(a, ruzstd::encoding::CompressionLevel::Fastest);
     // A skippable frame between two frames, as zstd allows.
     z.extend_from_slice(&[0x50, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 1, 2, 3]);
-    z.extend(ruzstd::encoding::compress_to_vec(
-        b,
-        ruzstd::encoding::CompressionLevel::Fastest,
-    ));
+    z.extend(ruzstd::encoding::compress_to_vec(b, ruzstd::encoding::CompressionLevel::Fastest));
     for chunk in [3, 64, 4096, z.len()] {
-        let got: Vec<u64> = decode(&z, None, chunk)
-            .unwrap()
-            .iter()
-            .map(|r| r.obj_id)
-            .collect();
+        let got: Vec<u64> = decode(&z, None, chunk).unwrap().iter().map(|r| r.obj_id).collect();
         assert_eq!(got, ids, "chunk {chunk}");
     }
 }
@@ -249,18 +197,12 @@ fn truncated_and_malformed_binary_records_are_rejected_with_their_offset() {
     bytes.truncate(24 * 7 + 10);
     for chunk in [5, 24, 1000] {
         let e = decode(&bytes, Some(TraceFormat::OracleGeneral), chunk).unwrap_err();
-        assert_eq!(
-            e, "byte offset 168: truncated record: the trace ends 10 bytes into a 24-byte record",
-            "chunk {chunk}"
-        );
+        assert_eq!(e, "byte offset 168: truncated record: the trace ends 10 bytes into a 24-byte record", "chunk {chunk}");
     }
     let mut bytes = ids_oracle(&ids);
     bytes[3 * 24 + 16..3 * 24 + 24].copy_from_slice(&(-5i64).to_le_bytes());
     let e = decode(&bytes, Some(TraceFormat::OracleGeneral), 7).unwrap_err();
-    assert!(
-        e.starts_with("byte offset 88: record 3: next_access_vtime -5"),
-        "{e}"
-    );
+    assert!(e.starts_with("byte offset 88: record 3: next_access_vtime -5"), "{e}");
     // Records of size 0 are skipped, as libCacheSim's reader does.
     let mut bytes = ids_oracle(&ids);
     bytes[2 * 24 + 12..2 * 24 + 16].copy_from_slice(&0u32.to_le_bytes());
@@ -271,25 +213,13 @@ fn truncated_and_malformed_binary_records_are_rejected_with_their_offset() {
 fn malformed_text_lines_are_rejected_with_their_line_number() {
     let cases: [(&str, &str); 8] = [
         ("1\n2\nx\n", "line 3: obj_id \"x\" is not a whole number"),
-        (
-            "time,obj_id\n0,1\n0,-4\n",
-            "line 3: obj_id \"-4\" is not a whole number",
-        ),
-        (
-            "0,1,4096,get\n0,2,big,get\n",
-            "line 2: size \"big\" is not a whole number of bytes",
-        ),
+        ("time,obj_id\n0,1\n0,-4\n", "line 3: obj_id \"-4\" is not a whole number"),
+        ("0,1,4096,get\n0,2,big,get\n", "line 2: size \"big\" is not a whole number of bytes"),
         ("0,1\nnow,2\n", "line 2: time \"now\" is not a number"),
         ("0,1,2,3,4\n", "line 1: more than 4 fields"),
         ("0,1,4096,7\n", "line 1: op \"7\" is not a word"),
-        (
-            "1\nobj_id\n",
-            "line 2: obj_id \"obj_id\" is not a whole number",
-        ),
-        (
-            "# comment\n\n1\n2\n99999999999999999999999\n",
-            "line 5: obj_id \"99999999999999999999999\" is not a whole number",
-        ),
+        ("1\nobj_id\n", "line 2: obj_id \"obj_id\" is not a whole number"),
+        ("# comment\n\n1\n2\n99999999999999999999999\n", "line 5: obj_id \"99999999999999999999999\" is not a whole number"),
     ];
     for (text, want) in cases {
         for chunk in [1, 3, 1000] {
@@ -298,43 +228,18 @@ fn malformed_text_lines_are_rejected_with_their_line_number() {
         }
     }
     let long = format!("1\n{}\n", "7".repeat(5000));
-    assert!(decode(long.as_bytes(), Some(TraceFormat::Csv), 100)
-        .unwrap_err()
-        .starts_with("line 2: longer than 4096 bytes"));
+    assert!(decode(long.as_bytes(), Some(TraceFormat::Csv), 100).unwrap_err().starts_with("line 2: longer than 4096 bytes"));
     // What is accepted: a header, comments, CRLF, spaces, ops, a last line without newline.
     let ok = "time,obj_id,size,op\r\n# x\r\n1.5, 10, 8192, get\r\n2 11\n3,12,set\n13";
     let reqs = decode(ok.as_bytes(), None, 2).unwrap();
-    assert_eq!(
-        reqs,
-        vec![
-            Request {
-                obj_id: 10,
-                size: 8192
-            },
-            Request {
-                obj_id: 11,
-                size: 0
-            },
-            Request {
-                obj_id: 12,
-                size: 0
-            },
-            Request {
-                obj_id: 13,
-                size: 0
-            }
-        ]
-    );
+    assert_eq!(reqs, vec![Request { obj_id: 10, size: 8192 }, Request { obj_id: 11, size: 0 }, Request { obj_id: 12, size: 0 }, Request { obj_id: 13, size: 0 }]);
 }
 
 #[test]
 fn truncated_and_corrupt_zstd_is_rejected() {
     let cut = &SMALL_ZST[..SMALL_ZST.len() - 40];
     let e = decode(cut, None, 256).unwrap_err();
-    assert!(
-        e.starts_with("zstd stream, compressed byte offset") && e.contains("truncated"),
-        "{e}"
-    );
+    assert!(e.starts_with("zstd stream, compressed byte offset") && e.contains("truncated"), "{e}");
     let mut bad = SMALL_ZST.to_vec();
     for b in &mut bad[20..60] {
         *b ^= 0x5A;
@@ -345,19 +250,10 @@ fn truncated_and_corrupt_zstd_is_rejected() {
 
 #[test]
 fn the_format_is_found_from_the_name_or_the_content() {
-    assert_eq!(
-        TraceFormat::from_name("w01.oracleGeneral.bin.zst"),
-        Some(TraceFormat::OracleGeneral)
-    );
-    assert_eq!(
-        TraceFormat::from_name("cluster52.oracleGeneral.zst"),
-        Some(TraceFormat::OracleGeneral)
-    );
+    assert_eq!(TraceFormat::from_name("w01.oracleGeneral.bin.zst"), Some(TraceFormat::OracleGeneral));
+    assert_eq!(TraceFormat::from_name("cluster52.oracleGeneral.zst"), Some(TraceFormat::OracleGeneral));
     assert_eq!(TraceFormat::from_name("trace.CSV"), Some(TraceFormat::Csv));
-    assert_eq!(
-        TraceFormat::from_name("trace.txt.zst"),
-        Some(TraceFormat::Csv)
-    );
+    assert_eq!(TraceFormat::from_name("trace.txt.zst"), Some(TraceFormat::Csv));
     assert_eq!(TraceFormat::from_name("trace"), None);
     let ids: Vec<u64> = (0..500).collect();
     let mut d = TraceDecoder::new(None, "no-extension");
@@ -378,25 +274,15 @@ fn replaying_the_same_trace_twice_gives_identical_counters() {
     let opts = options(&Policy::ALL, 1500);
     let a = replay_bytes(&bytes, &opts, 1 << 16).unwrap();
     let b = replay_bytes(&bytes, &opts, 1000).unwrap();
-    assert_eq!(
-        a, b,
-        "same trace, other chunking: identical report, counters and samples"
-    );
+    assert_eq!(a, b, "same trace, other chunking: identical report, counters and samples");
     for r in &a.results {
         assert_eq!(r.accesses, 60_000);
-        assert!(
-            r.misses > r.cold_misses && r.counters["pgsteal_direct"] > 0,
-            "{:?} reclaimed",
-            r.policy
-        );
+        assert!(r.misses > r.cold_misses && r.counters["pgsteal_direct"] > 0, "{:?} reclaimed", r.policy);
     }
     // Each policy alone gives what it gave side by side.
     for p in Policy::ALL {
         let alone = replay_bytes(&bytes, &options(&[p], 1500), 1 << 20).unwrap();
-        assert_eq!(
-            &alone.results[0],
-            a.results.iter().find(|r| r.policy == p).unwrap()
-        );
+        assert_eq!(&alone.results[0], a.results.iter().find(|r| r.policy == p).unwrap());
     }
 }
 
@@ -413,19 +299,10 @@ fn every_policy_keeps_the_engine_invariants_and_reclaims_only_at_the_memcg_limit
         s.finish().unwrap();
         let rp = &s.replayers()[0];
         let sim = rp.sim();
-        sim.check_invariants()
-            .unwrap_or_else(|e| panic!("{p:?}: {e}"));
-        assert!(
-            rp.resident() <= 700 && rp.resident() >= 700 - 64,
-            "{p:?}: {} resident",
-            rp.resident()
-        );
+        sim.check_invariants().unwrap_or_else(|e| panic!("{p:?}: {e}"));
+        assert!(rp.resident() <= 700 && rp.resident() >= 700 - 64, "{p:?}: {} resident", rp.resident());
         let v = &sim.mm.vmstat;
-        assert_eq!(
-            v.get(Item::PgscanKswapd) + v.get(Item::AllocstallNormal),
-            0,
-            "{p:?}: global reclaim ran"
-        );
+        assert_eq!(v.get(Item::PgscanKswapd) + v.get(Item::AllocstallNormal), 0, "{p:?}: global reclaim ran");
         assert!(rp.events_max() > 0);
     }
 }
@@ -458,11 +335,7 @@ fn objects_larger_than_a_page_read_all_their_pages_with_object_pages() {
     let mut opts = options(&[Policy::Lru], 100);
     opts.object_pages = true;
     let r = replay_bytes(text.as_bytes(), &opts, 5).unwrap();
-    assert_eq!(
-        (r.results[0].accesses, r.results[0].misses),
-        (7, 4),
-        "3 + 1 + 3 pages; the second read of object 1 hits"
-    );
+    assert_eq!((r.results[0].accesses, r.results[0].misses), (7, 4), "3 + 1 + 3 pages; the second read of object 1 hits");
     assert_eq!(r.trace.pages, 4);
     let r = replay_bytes(text.as_bytes(), &options(&[Policy::Lru], 100), 5).unwrap();
     assert_eq!((r.results[0].accesses, r.results[0].misses), (3, 2));
@@ -475,10 +348,7 @@ fn samples_are_evenly_spaced_and_end_at_the_last_access() {
     let s = &r.results[0].samples;
     assert!(s.len() > 500 && s.len() <= 1025, "{} samples", s.len());
     let step = s[0].accesses;
-    assert!(s
-        .windows(2)
-        .take(s.len() - 2)
-        .all(|w| w[1].accesses - w[0].accesses == step));
+    assert!(s.windows(2).take(s.len() - 2).all(|w| w[1].accesses - w[0].accesses == step));
     assert_eq!(s.last().unwrap().accesses, 10_007);
     assert_eq!(s.last().unwrap().misses, r.results[0].misses);
     assert!(s.windows(2).all(|w| w[1].misses >= w[0].misses));
@@ -504,18 +374,8 @@ fn baselines_run_whole_scenarios_with_swap_and_dirty_pages() {
     use reclaim_core::view::ScenarioRequest;
     for b in Baseline::ALL {
         for op in 0..4 {
-            let params = [
-                ("reader_op", f64::from(op)),
-                ("memory_max", 512.0),
-                ("file_pages", 2048.0),
-                ("anon_pages", 700.0),
-            ];
-            let req = ScenarioRequest {
-                name: "mglru-basic".into(),
-                seed: 3,
-                params: params.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-                variant: None,
-            };
+            let params = [("reader_op", f64::from(op)), ("memory_max", 512.0), ("file_pages", 2048.0), ("anon_pages", 700.0)];
+            let req = ScenarioRequest { name: "mglru-basic".into(), seed: 3, params: params.iter().map(|(k, v)| (k.to_string(), *v)).collect(), variant: None };
             let mut s = scenario::build(&req).unwrap();
             s.knobs.lru_gen_enabled = false;
             s.knobs.baseline = Some(b);
@@ -523,15 +383,11 @@ fn baselines_run_whole_scenarios_with_swap_and_dirty_pages() {
             for step in 0..80 {
                 sim.step();
                 if step % 10 == 9 {
-                    sim.check_invariants()
-                        .unwrap_or_else(|e| panic!("{b:?} reader_op {op} step {step}: {e}"));
+                    sim.check_invariants().unwrap_or_else(|e| panic!("{b:?} reader_op {op} step {step}: {e}"));
                 }
             }
             let job = &sim.mm.memcgs[1];
-            assert!(
-                job.stat.get(Item::PgstealDirect) > 0,
-                "{b:?} reader_op {op}: nothing reclaimed"
-            );
+            assert!(job.stat.get(Item::PgstealDirect) > 0, "{b:?} reader_op {op}: nothing reclaimed");
             assert!(job.usage <= 512);
         }
     }
@@ -542,19 +398,9 @@ fn ids_beyond_the_direct_range_are_numbered_without_losing_earlier_pages() {
     // Small ids first (used as page numbers), then 64-bit ids (the map
     // switches to dense numbering while earlier pages are still queued).
     let text = "1\n2\n3\n1\n18446744073709551615\n1\n2\n4194304\n18446744073709551615\n3\n";
-    let r = replay_bytes(
-        text.as_bytes(),
-        &options(&[Policy::Lru, Policy::Mglru], 100),
-        3,
-    )
-    .unwrap();
+    let r = replay_bytes(text.as_bytes(), &options(&[Policy::Lru, Policy::Mglru], 100), 3).unwrap();
     for p in &r.results {
-        assert_eq!(
-            (p.accesses, p.misses, p.cold_misses),
-            (10, 5, 5),
-            "{:?}",
-            p.policy
-        );
+        assert_eq!((p.accesses, p.misses, p.cold_misses), (10, 5, 5), "{:?}", p.policy);
     }
     assert_eq!(r.trace.pages, 5);
     // Scrambling a trace's ids changes which page each id gets, nothing else.
@@ -563,8 +409,5 @@ fn ids_beyond_the_direct_range_are_numbered_without_losing_earlier_pages() {
     gen::write_oracle_general(&mut plain, &ids, false).unwrap();
     gen::write_oracle_general(&mut scrambled, &ids, true).unwrap();
     let opts = options(&Policy::ALL, 800);
-    assert_eq!(
-        replay_bytes(&plain, &opts, 1 << 16).unwrap().results,
-        replay_bytes(&scrambled, &opts, 1 << 16).unwrap().results
-    );
+    assert_eq!(replay_bytes(&plain, &opts, 1 << 16).unwrap().results, replay_bytes(&scrambled, &opts, 1 << 16).unwrap().results);
 }

@@ -5,23 +5,12 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn sim(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_reclaim-sim"))
-        .args(args)
-        .output()
-        .expect("run reclaim-sim");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let out = Command::new(env!("CARGO_BIN_EXE_reclaim-sim")).args(args).output().expect("run reclaim-sim");
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
 fn data(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name).to_string_lossy().into_owned()
 }
 
 fn temp(name: &str, bytes: &[u8]) -> String {
@@ -34,46 +23,17 @@ fn temp(name: &str, bytes: &[u8]) -> String {
 
 #[test]
 fn policy_all_prints_one_row_per_policy() {
-    let (code, out, err) = sim(&[
-        "replay",
-        &data("small.csv"),
-        "--cache-pages",
-        "40",
-        "--policy",
-        "all",
-    ]);
+    let (code, out, err) = sim(&["replay", &data("small.csv"), "--cache-pages", "40", "--policy", "all"]);
     assert_eq!(code, 0, "{err}");
-    assert!(
-        out.starts_with("trace ")
-            && out.contains("csv, 600 requests, 126 distinct pages; cache 40 pages"),
-        "{out}"
-    );
-    let rows: Vec<&str> = out
-        .lines()
-        .filter(|l| l.split_whitespace().nth(1).is_some_and(|c| c == "600"))
-        .collect();
-    let names: Vec<&str> = rows
-        .iter()
-        .map(|r| r.split_whitespace().next().unwrap())
-        .collect();
-    assert_eq!(
-        names,
-        ["mglru", "classic", "lru", "clock", "s3fifo"],
-        "{out}"
-    );
+    assert!(out.starts_with("trace ") && out.contains("csv, 600 requests, 126 distinct pages; cache 40 pages"), "{out}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.split_whitespace().nth(1).is_some_and(|c| c == "600")).collect();
+    let names: Vec<&str> = rows.iter().map(|r| r.split_whitespace().next().unwrap()).collect();
+    assert_eq!(names, ["mglru", "classic", "lru", "clock", "s3fifo"], "{out}");
 }
 
 #[test]
 fn json_has_the_trace_and_one_object_per_policy() {
-    let (code, out, err) = sim(&[
-        "replay",
-        &data("small.oracleGeneral.bin.zst"),
-        "--cache-pages",
-        "64",
-        "--policy",
-        "lru,mglru",
-        "--json",
-    ]);
+    let (code, out, err) = sim(&["replay", &data("small.oracleGeneral.bin.zst"), "--cache-pages", "64", "--policy", "lru,mglru", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
     assert_eq!(v["cachePages"], 64);
@@ -81,18 +41,9 @@ fn json_has_the_trace_and_one_object_per_policy() {
     assert_eq!(v["trace"]["compressed"], true);
     assert_eq!(v["trace"]["requests"], 600);
     let results = v["results"].as_array().unwrap();
-    assert_eq!(
-        results
-            .iter()
-            .map(|r| r["policy"].as_str().unwrap())
-            .collect::<Vec<_>>(),
-        ["lru", "mglru"]
-    );
+    assert_eq!(results.iter().map(|r| r["policy"].as_str().unwrap()).collect::<Vec<_>>(), ["lru", "mglru"]);
     for r in results {
-        let (acc, miss) = (
-            r["accesses"].as_u64().unwrap(),
-            r["misses"].as_u64().unwrap(),
-        );
+        let (acc, miss) = (r["accesses"].as_u64().unwrap(), r["misses"].as_u64().unwrap());
         assert_eq!(acc, 600);
         assert_eq!(r["hits"].as_u64().unwrap() + miss, acc);
         assert!((r["missRatio"].as_f64().unwrap() - miss as f64 / acc as f64).abs() < 1e-12);
@@ -100,23 +51,9 @@ fn json_has_the_trace_and_one_object_per_policy() {
         assert!(r["accessesPerSecond"].as_f64().unwrap() > 0.0 && r["wallSeconds"].is_f64());
         assert!(r.get("samples").is_none(), "samples only with --samples");
     }
-    let (_, out, _) = sim(&[
-        "replay",
-        &data("small.csv"),
-        "--cache-pages",
-        "64",
-        "--json",
-        "--samples",
-    ]);
+    let (_, out, _) = sim(&["replay", &data("small.csv"), "--cache-pages", "64", "--json", "--samples"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(
-        v["results"][0]["samples"]
-            .as_array()
-            .unwrap()
-            .last()
-            .unwrap()["accesses"],
-        600
-    );
+    assert_eq!(v["results"][0]["samples"].as_array().unwrap().last().unwrap()["accesses"], 600);
 }
 
 #[test]
@@ -124,30 +61,18 @@ fn the_counters_are_the_same_on_every_run() {
     let strip = |out: String| {
         let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
         for r in v["results"].as_array_mut().unwrap() {
-            r.as_object_mut()
-                .unwrap()
-                .retain(|k, _| k != "wallSeconds" && k != "accessesPerSecond");
+            r.as_object_mut().unwrap().retain(|k, _| k != "wallSeconds" && k != "accessesPerSecond");
         }
         v
     };
-    let args = [
-        "replay",
-        &data("small.csv"),
-        "--cache-pages",
-        "50",
-        "--policy",
-        "all",
-        "--json",
-    ];
+    let args = ["replay", &data("small.csv"), "--cache-pages", "50", "--policy", "all", "--json"];
     assert_eq!(strip(sim(&args).1), strip(sim(&args).1));
 }
 
 #[test]
 fn bad_traces_are_one_line_on_stderr_and_exit_2() {
     let truncated = {
-        let mut b: Vec<u8> = (0..5u64)
-            .flat_map(|i| reclaim_core::replay::oracle::encode(0, i, 4096, -1))
-            .collect();
+        let mut b: Vec<u8> = (0..5u64).flat_map(|i| reclaim_core::replay::oracle::encode(0, i, 4096, -1)).collect();
         b.truncate(24 * 4 + 3);
         temp("cut.oracleGeneral.bin", &b)
     };
@@ -156,71 +81,16 @@ fn bad_traces_are_one_line_on_stderr_and_exit_2() {
     let bad_csv = temp("bad.csv", b"time,obj_id\n0,1\n0,two\n");
     let empty = temp("empty.csv", b"");
     for (args, needle) in [
-        (
-            vec!["replay", truncated.as_str(), "--cache-pages", "8"],
-            "byte offset 96: truncated record",
-        ),
-        (
-            vec!["replay", cut_zst.as_str(), "--cache-pages", "8"],
-            "truncated .zst",
-        ),
-        (
-            vec![
-                "replay",
-                bad_csv.as_str(),
-                "--cache-pages",
-                "8",
-                "--policy",
-                "all",
-            ],
-            "line 3: obj_id \"two\"",
-        ),
-        (
-            vec![
-                "replay",
-                bad_csv.as_str(),
-                "--cache-pages",
-                "8",
-                "--format",
-                "oracleGeneral",
-            ],
-            "truncated record",
-        ),
-        (
-            vec!["replay", empty.as_str(), "--cache-pages", "8"],
-            "no requests",
-        ),
-        (
-            vec!["replay", "/nonexistent/t.csv", "--cache-pages", "8"],
-            "/nonexistent/t.csv",
-        ),
-        (
-            vec![
-                "replay",
-                bad_csv.as_str(),
-                "--cache-pages",
-                "8",
-                "--policy",
-                "fifo",
-            ],
-            "unknown policy \"fifo\"",
-        ),
-        (
-            vec!["replay", bad_csv.as_str(), "--cache-pages", "0"],
-            "--cache-pages",
-        ),
+        (vec!["replay", truncated.as_str(), "--cache-pages", "8"], "byte offset 96: truncated record"),
+        (vec!["replay", cut_zst.as_str(), "--cache-pages", "8"], "truncated .zst"),
+        (vec!["replay", bad_csv.as_str(), "--cache-pages", "8", "--policy", "all"], "line 3: obj_id \"two\""),
+        (vec!["replay", bad_csv.as_str(), "--cache-pages", "8", "--format", "oracleGeneral"], "truncated record"),
+        (vec!["replay", empty.as_str(), "--cache-pages", "8"], "no requests"),
+        (vec!["replay", "/nonexistent/t.csv", "--cache-pages", "8"], "/nonexistent/t.csv"),
+        (vec!["replay", bad_csv.as_str(), "--cache-pages", "8", "--policy", "fifo"], "unknown policy \"fifo\""),
+        (vec!["replay", bad_csv.as_str(), "--cache-pages", "0"], "--cache-pages"),
         (vec!["replay", bad_csv.as_str()], "--cache-pages"),
-        (
-            vec![
-                "replay",
-                bad_csv.as_str(),
-                "--cache-pages",
-                "8",
-                "--format",
-                "parquet",
-            ],
-            "parquet",
-        ),
+        (vec!["replay", bad_csv.as_str(), "--cache-pages", "8", "--format", "parquet"], "parquet"),
     ] {
         let (code, out, err) = sim(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -236,20 +106,7 @@ fn gen_trace_writes_a_trace_that_replays() {
     std::fs::create_dir_all(&dir).unwrap();
     for (name, format) in [("g.oracleGeneral.bin", "oracleGeneral"), ("g.csv", "csv")] {
         let p = dir.join(name).to_string_lossy().into_owned();
-        let (code, _, err) = sim(&[
-            "gen-trace",
-            &p,
-            "--requests",
-            "5000",
-            "--pages",
-            "800",
-            "--zipf",
-            "0.9",
-            "--seed",
-            "4",
-            "--format",
-            format,
-        ]);
+        let (code, _, err) = sim(&["gen-trace", &p, "--requests", "5000", "--pages", "800", "--zipf", "0.9", "--seed", "4", "--format", format]);
         assert_eq!(code, 0, "{err}");
         let (code, out, err) = sim(&["replay", &p, "--cache-pages", "200", "--json"]);
         assert_eq!(code, 0, "{err}");

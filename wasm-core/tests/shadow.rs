@@ -17,10 +17,7 @@ fn cases() -> Vec<(&'static str, ScenarioRequest, bool)> {
     let req = |name: &str, variant: Option<&str>, params: &[(&str, f64)]| ScenarioRequest {
         name: name.into(),
         seed: 3,
-        params: params
-            .iter()
-            .map(|(k, v)| (k.to_string(), *v))
-            .collect::<BTreeMap<_, _>>(),
+        params: params.iter().map(|(k, v)| (k.to_string(), *v)).collect::<BTreeMap<_, _>>(),
         variant: variant.map(Into::into),
     };
     let swapping: &[(&str, f64)] = &[("anon_pages", 3000.0), ("file_pages", 3000.0)];
@@ -28,20 +25,8 @@ fn cases() -> Vec<(&'static str, ScenarioRequest, bool)> {
         ("classic", req("classic-basic", None, swapping), false),
         ("mglru", req("mglru-basic", None, swapping), false),
         ("mglru+004", req("mglru-basic", None, swapping), true),
-        (
-            "experiment before",
-            req(
-                "refault-distance-mglru",
-                Some("before"),
-                &[("seconds", 2.0)],
-            ),
-            false,
-        ),
-        (
-            "experiment after",
-            req("refault-distance-mglru", Some("after"), &[("seconds", 2.0)]),
-            false,
-        ),
+        ("experiment before", req("refault-distance-mglru", Some("before"), &[("seconds", 2.0)]), false),
+        ("experiment after", req("refault-distance-mglru", Some("after"), &[("seconds", 2.0)]), false),
     ]
 }
 
@@ -56,34 +41,18 @@ fn build(req: &ScenarioRequest, patch004: bool) -> Simulation {
 }
 
 fn shadow(frame: &Frame) -> &ShadowFrame {
-    frame
-        .shadow
-        .as_ref()
-        .expect("the engine's frames carry the shadow LRU")
+    frame.shadow.as_ref().expect("the engine's frames carry the shadow LRU")
 }
 
 /// workingset_{refault,activate,restore}_{anon,file}.
 fn workingset_counters(sim: &Simulation) -> [[u64; 2]; 3] {
     let v = &sim.mm.vmstat;
-    let get = |item: Item| {
-        [
-            v.get(item.plus(LRU_GEN_ANON)),
-            v.get(item.plus(LRU_GEN_FILE)),
-        ]
-    };
-    [
-        get(Item::WorkingsetRefaultAnon),
-        get(Item::WorkingsetActivateAnon),
-        get(Item::WorkingsetRestoreAnon),
-    ]
+    let get = |item: Item| [v.get(item.plus(LRU_GEN_ANON)), v.get(item.plus(LRU_GEN_FILE))];
+    [get(Item::WorkingsetRefaultAnon), get(Item::WorkingsetActivateAnon), get(Item::WorkingsetRestoreAnon)]
 }
 
 fn type_index(kind: &str) -> usize {
-    if kind == "anon" {
-        LRU_GEN_ANON
-    } else {
-        LRU_GEN_FILE
-    }
+    if kind == "anon" { LRU_GEN_ANON } else { LRU_GEN_FILE }
 }
 
 /// The reported decisions of a step, counted like the kernel's counters.
@@ -109,14 +78,7 @@ fn check_decision(label: &str, model: &str, r: &RefaultView) {
             let (d, t) = (r.distance.unwrap(), r.threshold.unwrap());
             assert_eq!(r.comparison.as_deref(), Some("<="));
             assert_eq!(r.decision == "activate", d <= t, "{label}: {r:?}");
-            assert!(
-                r.rule.starts_with(&format!(
-                    "workingset_test_recent: refault distance {}",
-                    group(d)
-                )),
-                "{label}: {}",
-                r.rule
-            );
+            assert!(r.rule.starts_with(&format!("workingset_test_recent: refault distance {}", group(d))), "{label}: {}", r.rule);
             assert!(r.token_seq.is_none() && r.tier.is_none());
         }
         "lru_gen_test_recent" => {
@@ -125,13 +87,7 @@ fn check_decision(label: &str, model: &str, r: &RefaultView) {
             assert_eq!(r.recent, Some(seq == min));
             assert_eq!(r.decision == "activate", seq == min, "{label}: {r:?}");
             assert!(r.distance.is_none());
-            assert!(
-                r.rule.starts_with(&format!(
-                    "lru_gen_test_recent: evicted from generation {seq}"
-                )),
-                "{label}: {}",
-                r.rule
-            );
+            assert!(r.rule.starts_with(&format!("lru_gen_test_recent: evicted from generation {seq}")), "{label}: {}", r.rule);
         }
         "lru_test_refault" => {
             let (d, t) = (r.distance.unwrap(), r.threshold.unwrap());
@@ -140,31 +96,14 @@ fn check_decision(label: &str, model: &str, r: &RefaultView) {
             let recent = r.token_seq == r.min_seq;
             assert_eq!(r.recent, Some(recent));
             if r.decision != "activate" {
-                assert_eq!(
-                    r.decision,
-                    if recent { "recent" } else { "not recent" },
-                    "{label}: {r:?}"
-                );
+                assert_eq!(r.decision, if recent { "recent" } else { "not recent" }, "{label}: {r:?}");
             }
-            assert!(
-                r.rule
-                    .starts_with(&format!("lru_test_refault: refault distance {}", group(d))),
-                "{label}: {}",
-                r.rule
-            );
-            assert!(
-                r.rule
-                    .contains("lru_gen_test_recent: evicted from generation"),
-                "{label}: {}",
-                r.rule
-            );
+            assert!(r.rule.starts_with(&format!("lru_test_refault: refault distance {}", group(d))), "{label}: {}", r.rule);
+            assert!(r.rule.contains("lru_gen_test_recent: evicted from generation"), "{label}: {}", r.rule);
             // Patch 004 raises the tier of a qualified refault by one (up to tier 3).
             let (tier, before) = (r.tier.unwrap(), r.tier_before.unwrap());
             if r.decision == "activate" {
-                assert!(
-                    tier == before + 1 || (tier == 3 && before == 3) || tier == before,
-                    "{label}: {r:?}"
-                );
+                assert!(tier == before + 1 || (tier == 3 && before == 3) || tier == before, "{label}: {r:?}");
             } else {
                 assert_eq!(tier, before);
             }
@@ -207,18 +146,9 @@ fn decisions_match_the_workingset_counters() {
                 for t in 0..2 {
                     let delta = after[i][t] - before[i][t];
                     if sf.refaults_dropped == 0 {
-                        assert_eq!(
-                            reported[i][t], delta,
-                            "{label}, step {}: workingset_{name} type {t}",
-                            frame.step
-                        );
+                        assert_eq!(reported[i][t], delta, "{label}, step {}: workingset_{name} type {t}", frame.step);
                     } else {
-                        assert!(
-                            reported[i][t] <= delta
-                                && delta <= reported[i][t] + sf.refaults_dropped,
-                            "{label}, step {}: workingset_{name}",
-                            frame.step
-                        );
+                        assert!(reported[i][t] <= delta && delta <= reported[i][t] + sf.refaults_dropped, "{label}, step {}: workingset_{name}", frame.step);
                     }
                 }
             }
@@ -235,21 +165,12 @@ fn decisions_match_the_workingset_counters() {
         // Not vacuous: refaults of both outcomes, restores, tracked pages, and steps checked exactly.
         // (In the experiment's upstream run every refault is recent: its
         // evictions come back before min_seq moves on.)
-        assert!(
-            exact_steps > 0,
-            "{label}: no step with every refault listed"
-        );
+        assert!(exact_steps > 0, "{label}: no step with every refault listed");
         assert!(seen[0] > 0, "{label}: nothing activated");
-        assert!(
-            seen[1] > 0 || label == "experiment before",
-            "{label}: no refault that was not recent"
-        );
+        assert!(seen[1] > 0 || label == "experiment before", "{label}: no refault that was not recent");
         assert!(seen[2] > 0, "{label}: no restore");
         assert!(seen[3] > 0, "{label}: no tracked page refaulted");
-        eprintln!(
-            "{label} ({model}): {} activate, {} not recent, {} restore, {exact_steps} steps exact",
-            seen[0], seen[1], seen[2]
-        );
+        eprintln!("{label} ({model}): {} activate, {} not recent, {} restore, {exact_steps} steps exact", seen[0], seen[1], seen[2]);
     }
 }
 
@@ -265,25 +186,12 @@ fn thresholds_are_the_kernel_sums_of_the_lists() {
         }
         let frame = sim.frame();
         let sf = shadow(&frame);
-        let lv = frame
-            .lruvecs
-            .iter()
-            .find(|l| l.memcg == "/job")
-            .expect("/job");
-        let view: &ShadowLruvecView = sf
-            .lruvecs
-            .iter()
-            .find(|l| l.memcg == "/job")
-            .expect("/job's shadows");
+        let lv = frame.lruvecs.iter().find(|l| l.memcg == "/job").expect("/job");
+        let view: &ShadowLruvecView = sf.lruvecs.iter().find(|l| l.memcg == "/job").expect("/job's shadows");
         assert_eq!(view.lists, lv.lists, "{label}");
         let [ia, aa, ifile, af] = lv.lists;
         assert!(view.swap, "{label}: the scenario has swap");
-        let threshold = |kind: &str| {
-            view.thresholds
-                .iter()
-                .find(|t| t.kind == kind)
-                .map(|t| t.pages)
-        };
+        let threshold = |kind: &str| view.thresholds.iter().find(|t| t.kind == kind).map(|t| t.pages);
         match sf.model.as_str() {
             "workingset_test_recent" => {
                 assert_eq!(threshold("file"), Some(af + aa + ia), "{label}");
@@ -292,30 +200,18 @@ fn thresholds_are_the_kernel_sums_of_the_lists() {
             }
             "lru_test_refault" => {
                 let (active, inactive) = (af + aa, ia + ifile);
-                let (file, anon) = if active >= inactive {
-                    (inactive, inactive)
-                } else {
-                    (active + ia, active + ifile)
-                };
+                let (file, anon) = if active >= inactive { (inactive, inactive) } else { (active + ia, active + ifile) };
                 assert_eq!(threshold("file"), Some(file), "{label}");
                 assert_eq!(threshold("anon"), Some(anon), "{label}");
                 assert_eq!(view.min_seq, Some(lv.min_seq));
             }
             "lru_gen_test_recent" => {
                 assert!(view.thresholds.is_empty());
-                assert_eq!(
-                    (view.min_seq, view.max_seq),
-                    (Some(lv.min_seq), Some(lv.max_seq)),
-                    "{label}"
-                );
+                assert_eq!((view.min_seq, view.max_seq), (Some(lv.min_seq), Some(lv.max_seq)), "{label}");
             }
             other => panic!("{other}"),
         }
-        assert!(
-            view.shadows.len() > 10,
-            "{label}: only {} shadows",
-            view.shadows.len()
-        );
+        assert!(view.shadows.len() > 10, "{label}: only {} shadows", view.shadows.len());
         let mut activate = [0, 0];
         for s in &view.shadows {
             let t = type_index(&s.kind);
@@ -326,11 +222,7 @@ fn thresholds_are_the_kernel_sums_of_the_lists() {
             };
             assert_eq!(s.activate, would, "{label}: {s:?}");
             if let (Some(d), Some(e)) = (s.distance, s.eviction) {
-                let mask = if sf.model == "lru_test_refault" {
-                    (1u64 << 22) - 1
-                } else {
-                    (1u64 << 40) - 1
-                };
+                let mask = if sf.model == "lru_test_refault" { (1u64 << 22) - 1 } else { (1u64 << 40) - 1 };
                 assert_eq!(d, view.nonresident_age.wrapping_sub(e) & mask, "{label}");
             }
             if let Some(seq) = s.token_seq {
@@ -339,21 +231,11 @@ fn thresholds_are_the_kernel_sums_of_the_lists() {
             }
             activate[usize::from(s.activate)] += 1;
         }
-        assert!(
-            activate[0] > 0 && activate[1] > 0,
-            "{label}: shadows that would and would not activate: {activate:?}"
-        );
+        assert!(activate[0] > 0 && activate[1] > 0, "{label}: shadows that would and would not activate: {activate:?}");
         // The listed shadows are the tracked pages out of memory.
-        let out: usize = frame
-            .folios
-            .iter()
-            .filter(|f| f.state != "resident" && f.state != "absent")
-            .count();
+        let out: usize = frame.folios.iter().filter(|f| f.state != "resident" && f.state != "absent").count();
         let listed: u64 = sf.lruvecs.iter().map(|l| l.shadows_total).sum();
-        assert!(
-            listed as usize <= out && listed > 0,
-            "{label}: {listed} listed, {out} out"
-        );
+        assert!(listed as usize <= out && listed > 0, "{label}: {listed} listed, {out} out");
     }
 }
 
@@ -385,9 +267,7 @@ fn a_refault_now_meets_what_the_view_reports() {
                     reclaim_core::mm::filemap::Slot::Swap(slot) => mm.swap.shadows[slot as usize],
                     other => panic!("{label}: {} is {other:?}", s.page),
                 };
-                let f = mm
-                    .alloc_folio(node, memcg)
-                    .expect("free pages: the node is larger than the memcg");
+                let f = mm.alloc_folio(node, memcg).expect("free pages: the node is larger than the memcg");
                 mm.folios.lruvec[f as usize] = mm.lruvec_id(memcg, node);
                 if mm.mappings[m as usize].kind == MappingKind::Anon {
                     mm.folios.set(f, pg::ANON);
@@ -399,22 +279,9 @@ fn a_refault_now_meets_what_the_view_reports() {
                 assert_eq!(r.page, s.page);
                 assert_eq!(r.distance, s.distance, "{label}: {}", r.rule);
                 assert_eq!(r.token_seq, s.token_seq, "{label}: {}", r.rule);
-                assert_eq!(
-                    r.decision == "activate",
-                    s.activate,
-                    "{label}: {s:?} but {}",
-                    r.rule
-                );
+                assert_eq!(r.decision == "activate", s.activate, "{label}: {s:?} but {}", r.rule);
                 if let Some(t) = r.threshold {
-                    assert_eq!(
-                        Some(t),
-                        view.thresholds
-                            .iter()
-                            .find(|x| x.kind == s.kind)
-                            .map(|x| x.pages),
-                        "{label}: {}",
-                        r.rule
-                    );
+                    assert_eq!(Some(t), view.thresholds.iter().find(|x| x.kind == s.kind).map(|x| x.pages), "{label}: {}", r.rule);
                 }
                 checked += 1;
             }
@@ -437,33 +304,18 @@ fn the_view_does_not_change_the_simulation() {
             off.step();
         }
         assert_eq!(on.vmstat(), off.vmstat(), "{label}");
-        assert!(
-            off.frame().shadow.unwrap().refaults.is_empty(),
-            "{label}: nothing recorded with the log off"
-        );
+        assert!(off.frame().shadow.unwrap().refaults.is_empty(), "{label}: nothing recorded with the log off");
     }
 }
+
 
 /// The view's cost with many lruvecs (512 memcgs under proactive reclaim),
 /// printed: building the shadow LRU next to building the whole frame. Every
 /// listed lruvec of the frame has its shadow view.
 #[test]
 fn shadow_frame_cost_with_many_memcgs() {
-    let params: BTreeMap<String, f64> = [
-        ("memcgs", 512.0),
-        ("pages_per_memcg", 256.0),
-        ("lru_gen", 0.0),
-        ("node_pages", 65_536.0),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect();
-    let req = ScenarioRequest {
-        name: "proactive-root".into(),
-        seed: 1,
-        params,
-        variant: None,
-    };
+    let params: BTreeMap<String, f64> = [("memcgs", 512.0), ("pages_per_memcg", 256.0), ("lru_gen", 0.0), ("node_pages", 65_536.0)].into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    let req = ScenarioRequest { name: "proactive-root".into(), seed: 1, params, variant: None };
     let mut sim = Simulation::new(scenario::build(&req).unwrap()).unwrap();
     sim.set_event_log(true);
     for _ in 0..300 {
@@ -489,23 +341,8 @@ fn shadow_frame_cost_with_many_memcgs() {
     // With this many lruvecs, those with a shadow or a refault (and every shadow is listed).
     assert!(frame.lruvecs.len() > reclaim_core::shadow_view::ALL_LRUVECS_UP_TO);
     for l in &sf.lruvecs {
-        assert!(
-            l.shadows_total > 0
-                || sf
-                    .refaults
-                    .iter()
-                    .any(|r| r.memcg == l.memcg && r.node == l.node),
-            "{} has neither",
-            l.memcg
-        );
+        assert!(l.shadows_total > 0 || sf.refaults.iter().any(|r| r.memcg == l.memcg && r.node == l.node), "{} has neither", l.memcg);
     }
-    let out = frame
-        .folios
-        .iter()
-        .filter(|f| f.state == "evicted" || f.state == "swapped")
-        .count() as u64;
-    assert!(
-        shadows > 0 && shadows <= out,
-        "{shadows} shadows, {out} tracked pages out"
-    );
+    let out = frame.folios.iter().filter(|f| f.state == "evicted" || f.state == "swapped").count() as u64;
+    assert!(shadows > 0 && shadows <= out, "{shadows} shadows, {out} tracked pages out");
 }

@@ -9,28 +9,17 @@ use reclaim_core::view::{Frame, ScenarioRequest, TrackedCell, TrackedFolioView};
 
 fn request(name: &str, params: &[(&str, f64)]) -> ScenarioRequest {
     let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    ScenarioRequest {
-        name: name.into(),
-        seed: 3,
-        params,
-        variant: None,
-    }
+    ScenarioRequest { name: name.into(), seed: 3, params, variant: None }
 }
 
 fn sim(name: &str, params: &[(&str, f64)]) -> Simulation {
-    let mut s = Simulation::new(scenario::build(&request(name, params)).expect("valid request"))
-        .expect("valid scenario");
+    let mut s = Simulation::new(scenario::build(&request(name, params)).expect("valid request")).expect("valid scenario");
     s.set_event_log(true);
     s
 }
 
 /// A big sample: 10,000 pages of a 16,384-page file and a 4,096-page heap in a memcg that holds 12,288 pages.
-const BIG: &[(&str, f64)] = &[
-    ("memory_max", 12_288.0),
-    ("file_pages", 16_384.0),
-    ("anon_pages", 4_096.0),
-    ("tracked_pages", 10_000.0),
-];
+const BIG: &[(&str, f64)] = &[("memory_max", 12_288.0), ("file_pages", 16_384.0), ("anon_pages", 4_096.0), ("tracked_pages", 10_000.0)];
 
 /// The full records that the compact form of `frame` stands for (what the UI's decoder does).
 fn decode(frame: &Frame) -> Vec<TrackedFolioView> {
@@ -38,24 +27,15 @@ fn decode(frame: &Frame) -> Vec<TrackedFolioView> {
     let mut cells = frame.tracked.cells.chunks_exact(4);
     for space in &frame.tracked.spaces {
         for k in 0..space.count {
-            let c = TrackedCell::decode(
-                cells
-                    .next()
-                    .expect("a cell per tracked page")
-                    .try_into()
-                    .unwrap(),
-            );
-            let lruvec =
-                (c.state == TrackedCell::RESIDENT).then(|| &frame.lruvecs[c.lruvec as usize]);
+            let c = TrackedCell::decode(cells.next().expect("a cell per tracked page").try_into().unwrap());
+            let lruvec = (c.state == TrackedCell::RESIDENT).then(|| &frame.lruvecs[c.lruvec as usize]);
             out.push(TrackedFolioView {
                 page: format!("{}#{}", space.name, k * space.stride),
                 kind: space.kind.clone(),
                 memcg: lruvec.map_or(space.memcg.clone(), |l| l.memcg.clone()),
                 node: lruvec.map(|l| l.node),
                 state: ["absent", "resident", "evicted", "swapped"][c.state as usize].into(),
-                seq: lruvec
-                    .filter(|_| c.gen > 0)
-                    .map(|l| l.min_seq[0].min(l.min_seq[1]) + u64::from(c.gen) - 1),
+                seq: lruvec.filter(|_| c.gen > 0).map(|l| l.min_seq[0].min(l.min_seq[1]) + u64::from(c.gen) - 1),
                 tier: u32::from(c.tier),
                 active: c.active,
             });
@@ -69,27 +49,9 @@ fn decode(frame: &Frame) -> Vec<TrackedFolioView> {
 fn cells_round_trip() {
     for cell in [
         TrackedCell::default(),
-        TrackedCell {
-            state: TrackedCell::RESIDENT,
-            tier: 3,
-            active: true,
-            gen: 4,
-            lruvec: 65_535,
-        },
-        TrackedCell {
-            state: TrackedCell::SWAPPED,
-            tier: 0,
-            active: false,
-            gen: 0,
-            lruvec: 0,
-        },
-        TrackedCell {
-            state: TrackedCell::RESIDENT,
-            tier: 2,
-            active: false,
-            gen: 1,
-            lruvec: 258,
-        },
+        TrackedCell { state: TrackedCell::RESIDENT, tier: 3, active: true, gen: 4, lruvec: 65_535 },
+        TrackedCell { state: TrackedCell::SWAPPED, tier: 0, active: false, gen: 0, lruvec: 0 },
+        TrackedCell { state: TrackedCell::RESIDENT, tier: 2, active: false, gen: 1, lruvec: 258 },
     ] {
         assert_eq!(TrackedCell::decode(cell.encode()), cell);
     }
@@ -100,14 +62,8 @@ fn cells_round_trip() {
 #[test]
 fn compact_form_matches_the_full_records() {
     let cases: [(&str, &[(&str, f64)]); 4] = [
-        (
-            "mglru-basic",
-            &[("anon_pages", 3000.0), ("file_pages", 3000.0)],
-        ),
-        (
-            "classic-basic",
-            &[("anon_pages", 3000.0), ("file_pages", 3000.0)],
-        ),
+        ("mglru-basic", &[("anon_pages", 3000.0), ("file_pages", 3000.0)]),
+        ("classic-basic", &[("anon_pages", 3000.0), ("file_pages", 3000.0)]),
         ("proactive-root", &[("memcgs", 8.0), ("request", 512.0)]),
         ("global-pressure", &[]),
     ];
@@ -120,20 +76,11 @@ fn compact_form_matches_the_full_records() {
                 continue;
             }
             let frame = s.frame();
-            assert!(
-                !frame.folios.is_empty(),
-                "{name}: a small sample comes as full records too"
-            );
+            assert!(!frame.folios.is_empty(), "{name}: a small sample comes as full records too");
             assert_eq!(decode(&frame), frame.folios, "{name}, step {}", frame.step);
-            seen_resident |= frame
-                .folios
-                .iter()
-                .any(|f| f.state == "resident" && f.seq.is_some());
+            seen_resident |= frame.folios.iter().any(|f| f.state == "resident" && f.seq.is_some());
         }
-        assert!(
-            seen_resident || name == "classic-basic",
-            "{name}: some tracked page is resident"
-        );
+        assert!(seen_resident || name == "classic-basic", "{name}: some tracked page is resident");
     }
 }
 
@@ -144,47 +91,29 @@ fn tracked_pages_sets_the_sample_size() {
     assert_eq!(tracked.len(), 10_000);
     // Shared in proportion to the sizes: 16,384 / 20,480 of them file pages.
     assert_eq!(tracked.iter().filter(|t| t.kind == "file").count(), 8_000);
-    assert!(
-        tracked.iter().any(|t| t.page == "file:reader#2"),
-        "every other file page (stride 16384 / 8000 = 2)"
-    );
+    assert!(tracked.iter().any(|t| t.page == "file:reader#2"), "every other file page (stride 16384 / 8000 = 2)");
     for _ in 0..200 {
         s.step();
     }
     let frame = s.frame();
     assert!(frame.tracked.cells.len() == 4 * 10_000 && 10_000 > FULL_FOLIO_RECORDS);
-    assert!(
-        frame.folios.is_empty(),
-        "a big sample comes in compact form only"
-    );
+    assert!(frame.folios.is_empty(), "a big sample comes in compact form only");
     let decoded = decode(&frame);
     assert_eq!(decoded, s.tracked_folios());
     let resident = decoded.iter().filter(|f| f.state == "resident").count();
-    let evicted = decoded
-        .iter()
-        .filter(|f| f.state != "resident" && f.state != "absent")
-        .count();
-    assert!(
-        resident > 4_000 && evicted > 100,
-        "{resident} resident, {evicted} evicted or swapped"
-    );
+    let evicted = decoded.iter().filter(|f| f.state != "resident" && f.state != "absent").count();
+    assert!(resident > 4_000 && evicted > 100, "{resident} resident, {evicted} evicted or swapped");
     assert!(frame.folio_events.len() <= reclaim_core::sim::FOLIO_EVENTS_PER_FRAME);
     // A tracked page's history is kept.
     let page = &decoded.iter().find(|f| f.state == "evicted").unwrap().page;
-    assert!(s
-        .history(page)
-        .iter()
-        .any(|e| e.function == "__remove_mapping"));
+    assert!(s.history(page).iter().any(|e| e.function == "__remove_mapping"));
 }
 
 /// Tracking is instrumentation: the same run makes the same decisions with any sample.
 #[test]
 fn the_sample_size_changes_no_decision() {
     let counters = |tracked: f64| {
-        let params: Vec<(&str, f64)> = BIG
-            .iter()
-            .map(|&(k, v)| (k, if k == "tracked_pages" { tracked } else { v }))
-            .collect();
+        let params: Vec<(&str, f64)> = BIG.iter().map(|&(k, v)| (k, if k == "tracked_pages" { tracked } else { v })).collect();
         let mut s = sim("mglru-basic", &params);
         for _ in 0..150 {
             s.step();
@@ -206,29 +135,13 @@ fn tracked_pages_out_of_range_names_the_field() {
     };
     assert_eq!(with(0, 4096), None);
     let e = with(0, 4097).expect("more than the file's pages");
-    assert!(
-        e.starts_with("workloads[0].trackedPages: 4097 is out of range 1..=4096"),
-        "{e}"
-    );
-    assert!(with(1, 0)
-        .expect("zero")
-        .starts_with("workloads[1].trackedPages"));
-    let e = scenario::build(&request("mglru-basic", &[("tracked_pages", 70_000.0)]))
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("param tracked_pages") && e.contains("0..=65536"),
-        "{e}"
-    );
+    assert!(e.starts_with("workloads[0].trackedPages: 4097 is out of range 1..=4096"), "{e}");
+    assert!(with(1, 0).expect("zero").starts_with("workloads[1].trackedPages"));
+    let e = scenario::build(&request("mglru-basic", &[("tracked_pages", 70_000.0)])).unwrap_err().to_string();
+    assert!(e.contains("param tracked_pages") && e.contains("0..=65536"), "{e}");
     // More than the file and heap have: all of them.
     let all = scenario::build(&request("mglru-basic", &[("tracked_pages", 65_536.0)])).unwrap();
-    assert_eq!(
-        all.workloads
-            .iter()
-            .map(|w| w.tracked_pages)
-            .collect::<Vec<_>>(),
-        vec![Some(4096), Some(1024)]
-    );
+    assert_eq!(all.workloads.iter().map(|w| w.tracked_pages).collect::<Vec<_>>(), vec![Some(4096), Some(1024)]);
     // A scenario file says it per workload.
     let json = serde_json::to_string(&all).unwrap();
     assert!(json.contains("\"trackedPages\":4096"), "{json}");

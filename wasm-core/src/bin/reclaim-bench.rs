@@ -14,38 +14,21 @@ use reclaim_core::view::ScenarioRequest;
 /// The benchmark workloads (shared with scripts/bench-wasm.mjs through the
 /// same names and parameters): (label, scenario, params).
 /// (label, scenario, params, warm-up steps, measured steps).
-type Workload = (
-    &'static str,
-    &'static str,
-    Vec<(&'static str, f64)>,
-    u32,
-    u32,
-);
+type Workload = (&'static str, &'static str, Vec<(&'static str, f64)>, u32, u32);
 
 pub fn workloads() -> Vec<Workload> {
     vec![
         (
             "hit-heavy: zipf reads + kv heap",
             "mglru-basic",
-            vec![
-                ("memory_max", 65_536.0),
-                ("file_pages", 262_144.0),
-                ("anon_pages", 32_768.0),
-                ("anon_rate", 10_000_000.0),
-            ],
+            vec![("memory_max", 65_536.0), ("file_pages", 262_144.0), ("anon_pages", 32_768.0), ("anon_rate", 10_000_000.0)],
             200,
             300,
         ),
         (
             "miss-heavy: near-uniform reads, 4x memory, swapping kv heap",
             "mglru-basic",
-            vec![
-                ("memory_max", 16_384.0),
-                ("file_pages", 65_536.0),
-                ("anon_pages", 16_384.0),
-                ("zipf_s", 0.1),
-                ("anon_rate", 2_000_000.0),
-            ],
+            vec![("memory_max", 16_384.0), ("file_pages", 65_536.0), ("anon_pages", 16_384.0), ("zipf_s", 0.1), ("anon_rate", 2_000_000.0)],
             300,
             1000,
         ),
@@ -67,12 +50,7 @@ fn many_memcgs() {
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
-    let req = ScenarioRequest {
-        name: "proactive-root".into(),
-        seed: 1,
-        params,
-        variant: None,
-    };
+    let req = ScenarioRequest { name: "proactive-root".into(), seed: 1, params, variant: None };
     // Three runs: wall-clock time on a shared VM varies run to run; the
     // median is the figure.
     let mut times = Vec::new();
@@ -113,13 +91,7 @@ fn trace_replay() {
     println!("trace replay: {REQUESTS} zipf(1.0) requests over 1,000,000 pages (generated in {:.1} s), 262,144 cache pages", t0.elapsed().as_secs_f64());
     let mut chunk = Vec::with_capacity(1 << 20);
     for p in Policy::ALL {
-        let opts = ReplayOptions {
-            policies: vec![p],
-            cache_pages: 262_144,
-            format: Some(reclaim_core::replay::TraceFormat::OracleGeneral),
-            name: String::new(),
-            object_pages: false,
-        };
+        let opts = ReplayOptions { policies: vec![p], cache_pages: 262_144, format: Some(reclaim_core::replay::TraceFormat::OracleGeneral), name: String::new(), object_pages: false };
         let mut session = Session::new(&opts).expect("valid options");
         let t0 = Instant::now();
         for block in ids.chunks((1 << 20) / oracle::RECORD_BYTES) {
@@ -151,16 +123,8 @@ fn main() {
     trace_replay();
     many_memcgs();
     for (label, name, params, warmup, measured) in workloads() {
-        let params: BTreeMap<String, f64> = params
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
-        let req = ScenarioRequest {
-            name: name.into(),
-            seed: 1,
-            params,
-            variant: None,
-        };
+        let params: BTreeMap<String, f64> = params.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        let req = ScenarioRequest { name: name.into(), seed: 1, params, variant: None };
         let mut sim = Simulation::new(scenario::build(&req).expect("valid")).expect("valid");
         // Warm up until the memcg is at its limit and reclaim is steady.
         for _ in 0..warmup {

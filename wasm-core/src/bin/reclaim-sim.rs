@@ -20,11 +20,7 @@ use reclaim_core::sim::Simulation;
 use reclaim_core::view::ScenarioRequest;
 
 #[derive(Parser)]
-#[command(
-    name = "reclaim-sim",
-    version,
-    about = "Simulate Linux memory reclaim (MGLRU, classic LRU, memcgs, kswapd)"
-)]
+#[command(name = "reclaim-sim", version, about = "Simulate Linux memory reclaim (MGLRU, classic LRU, memcgs, kswapd)")]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -107,51 +103,31 @@ struct UsageError(String);
 fn parse_params(raw: &[String]) -> Result<BTreeMap<String, f64>, UsageError> {
     let mut out = BTreeMap::new();
     for p in raw {
-        let (k, v) = p
-            .split_once('=')
-            .ok_or_else(|| UsageError(format!("--param {p}: expected k=v")))?;
-        let val: f64 = v
-            .trim()
-            .parse()
-            .map_err(|_| UsageError(format!("--param {k}: \"{v}\" is not a number")))?;
+        let (k, v) = p.split_once('=').ok_or_else(|| UsageError(format!("--param {p}: expected k=v")))?;
+        let val: f64 = v.trim().parse().map_err(|_| UsageError(format!("--param {k}: \"{v}\" is not a number")))?;
         out.insert(k.trim().to_string(), val);
     }
     Ok(out)
 }
 
-fn load(
-    name: &str,
-    params: &[String],
-    seed: u64,
-    variant: Option<String>,
-) -> Result<Scenario, UsageError> {
+fn load(name: &str, params: &[String], seed: u64, variant: Option<String>) -> Result<Scenario, UsageError> {
     if name.ends_with(".json") {
         if !params.is_empty() {
-            return Err(UsageError(
-                "--param applies to built-in scenarios, not to scenario files".into(),
-            ));
+            return Err(UsageError("--param applies to built-in scenarios, not to scenario files".into()));
         }
         let text = std::fs::read_to_string(name).map_err(|e| UsageError(format!("{name}: {e}")))?;
         let mut s = Scenario::from_json(&text).map_err(|e| UsageError(format!("{name}: {e}")))?;
         s.seed = seed;
         return Ok(s);
     }
-    let req = ScenarioRequest {
-        name: name.to_string(),
-        seed,
-        params: parse_params(params)?,
-        variant,
-    };
+    let req = ScenarioRequest { name: name.to_string(), seed, params: parse_params(params)?, variant };
     scenario::build(&req).map_err(|e| UsageError(e.to_string()))
 }
 
 fn find_experiment(name: &str) -> Result<&'static experiment::Experiment, UsageError> {
     experiment::find(name).ok_or_else(|| {
         let names: Vec<&str> = experiment::ALL.iter().map(|e| e.name).collect();
-        UsageError(format!(
-            "unknown experiment \"{name}\" (known: {})",
-            names.join(", ")
-        ))
+        UsageError(format!("unknown experiment \"{name}\" (known: {})", names.join(", ")))
     })
 }
 
@@ -159,53 +135,31 @@ fn run(cli: Cli) -> Result<(), UsageError> {
     match cli.cmd {
         Cmd::Replay(args) => print!("{}", replay_cmd::replay(&args).map_err(UsageError)?),
         Cmd::GenTrace(args) => replay_cmd::gen_trace(&args).map_err(UsageError)?,
-        Cmd::Compare {
-            name,
-            params,
-            seed,
-            json,
-        } => {
+        Cmd::Compare { name, params, seed, json } => {
             let exp = find_experiment(&name)?;
             let params = parse_params(&params)?;
-            let cmp = exp
-                .compare(&params, seed)
-                .map_err(|e| UsageError(e.to_string()))?;
+            let cmp = exp.compare(&params, seed).map_err(|e| UsageError(e.to_string()))?;
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report::compare_json(&cmp))
-                        .expect("serialisable")
-                );
+                println!("{}", serde_json::to_string_pretty(&report::compare_json(&cmp)).expect("serialisable"));
             } else {
                 print!("{}", report::compare_text(exp, &cmp));
             }
         }
-        Cmd::Sweep {
-            name,
-            seeds,
-            threads,
-        } => {
+        Cmd::Sweep { name, seeds, threads } => {
             let exp = find_experiment(&name)?;
             let seeds: Vec<u64> = (1..=seeds).collect();
-            let s = reclaim_core::sweep::sweep(exp, &seeds, threads as usize)
-                .map_err(|e| UsageError(e.to_string()))?;
+            let s = reclaim_core::sweep::sweep(exp, &seeds, threads as usize).map_err(|e| UsageError(e.to_string()))?;
             print!("{}", reclaim_core::sweep::markdown(exp, &s));
         }
         Cmd::ExperimentsDoc => {
-            print!(
-                "{}",
-                report::experiments_doc().map_err(|e| UsageError(e.to_string()))?
-            );
+            print!("{}", report::experiments_doc().map_err(|e| UsageError(e.to_string()))?);
         }
         Cmd::List { params } => {
             for e in experiment::ALL {
                 println!("{:<28} experiment: {}", e.name, e.title);
                 if params {
                     for p in e.params {
-                        println!(
-                            "    --param {}={} ({}..={}) {}",
-                            p.name, p.default, p.min, p.max, p.help
-                        );
+                        println!("    --param {}={} ({}..={}) {}", p.name, p.default, p.min, p.max, p.help);
                     }
                 }
             }
@@ -214,39 +168,23 @@ fn run(cli: Cli) -> Result<(), UsageError> {
                 println!("{:<28} {}", s.name, s.title);
                 if params {
                     for p in &s.params {
-                        println!(
-                            "    --param {}={} ({}..={}) {}",
-                            p.name, p.default, p.min, p.max, p.help
-                        );
+                        println!("    --param {}={} ({}..={}) {}", p.name, p.default, p.min, p.max, p.help);
                     }
                 }
             }
         }
-        Cmd::Run {
-            name,
-            params,
-            seed,
-            steps,
-            json,
-            lru_gen,
-            variant,
-        } => {
+        Cmd::Run { name, params, seed, steps, json, lru_gen, variant } => {
             let s = load(&name, &params, seed, variant)?;
             let steps = steps.unwrap_or(s.duration_ns / s.step_ns);
             if steps == 0 || steps > 10_000_000 {
-                return Err(UsageError(format!(
-                    "--steps {steps} is out of range 1..=10000000"
-                )));
+                return Err(UsageError(format!("--steps {steps} is out of range 1..=10000000")));
             }
             let mut sim = Simulation::new(s).map_err(|e| UsageError(e.to_string()))?;
             for _ in 0..steps {
                 sim.step();
             }
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report::run_json(&sim)).expect("serialisable")
-                );
+                println!("{}", serde_json::to_string_pretty(&report::run_json(&sim)).expect("serialisable"));
             } else if lru_gen {
                 print!("{}", report::lru_gen(&sim));
             } else {
@@ -258,13 +196,7 @@ fn run(cli: Cli) -> Result<(), UsageError> {
 }
 
 fn print_text(sim: &Simulation) {
-    println!(
-        "scenario {} seed {}: {} steps, {:.3} s simulated",
-        sim.scenario.name,
-        sim.scenario.seed,
-        sim.step_count(),
-        sim.time() as f64 / 1e9
-    );
+    println!("scenario {} seed {}: {} steps, {:.3} s simulated", sim.scenario.name, sim.scenario.seed, sim.step_count(), sim.time() as f64 / 1e9);
     println!();
     println!("metrics");
     for (k, v) in report::metrics(sim) {
@@ -282,10 +214,7 @@ fn print_text(sim: &Simulation) {
             continue;
         }
         println!();
-        println!(
-            "{} memory.current {} pages, memory.events max {} oom {} oom_kill {}",
-            cg.path, cg.usage, cg.events.max, cg.events.oom, cg.events.oom_kill
-        );
+        println!("{} memory.current {} pages, memory.events max {} oom {} oom_kill {}", cg.path, cg.usage, cg.events.max, cg.events.oom, cg.events.oom_kill);
         for (k, v) in sim.memory_stat(cg.id) {
             if v != 0 {
                 println!("  {k:<32} {v}");
@@ -299,27 +228,15 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(
-                e.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
             let msg = e.to_string();
             let mut lines = msg.lines().map(str::trim).filter(|l| !l.is_empty());
-            let first = lines
-                .next()
-                .unwrap_or("invalid arguments")
-                .trim_start_matches("error: ");
+            let first = lines.next().unwrap_or("invalid arguments").trim_start_matches("error: ");
             // "the following required arguments were not provided:" names them on the next line.
-            let line = if first.ends_with(':') {
-                format!("{first} {}", lines.next().unwrap_or(""))
-            } else {
-                first.to_string()
-            };
+            let line = if first.ends_with(':') { format!("{first} {}", lines.next().unwrap_or("")) } else { first.to_string() };
             eprintln!("reclaim-sim: {line}");
             return ExitCode::from(2);
         }

@@ -13,9 +13,7 @@ use super::{percentile, Direction, Experiment, Headline, Variant};
 use crate::mm::pgdat::ZoneType;
 use crate::mm::vmstat::Item;
 use crate::mm::Knobs;
-use crate::scenario::{
-    MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION,
-};
+use crate::scenario::{MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
 use crate::sim::Simulation;
 use crate::workload::{FileOp, Pattern, Target, WorkloadSpec};
 
@@ -70,17 +68,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
             workloads.push(WorkloadSpec {
                 start_ns: start,
                 stop_ns: start + burst,
-                ..WorkloadSpec::new(
-                    format!("burst{b}-reader{r}"),
-                    "/simoop",
-                    Pattern::Uniform,
-                    Target::File {
-                        pages: total * 2 / p.u32("readers"),
-                        op: FileOp::Read,
-                        file: Some(format!("file{r}")),
-                        write_percent: 0,
-                    },
-                )
+                ..WorkloadSpec::new(format!("burst{b}-reader{r}"), "/simoop", Pattern::Uniform, Target::File { pages: total * 2 / p.u32("readers"), op: FileOp::Read, file: Some(format!("file{r}")), write_percent: 0 })
             });
         }
         for a in 0..p.u32("allocators") {
@@ -89,15 +77,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
                 start_ns: start,
                 stop_ns: start + burst,
                 free_on_exit: true,
-                ..WorkloadSpec::new(
-                    format!("burst{b}-alloc{a}"),
-                    "/simoop",
-                    Pattern::Sequential,
-                    Target::Anon {
-                        pages: p.u32("alloc_pages"),
-                        write_percent: 100,
-                    },
-                )
+                ..WorkloadSpec::new(format!("burst{b}-alloc{a}"), "/simoop", Pattern::Sequential, Target::Anon { pages: p.u32("alloc_pages"), write_percent: 100 })
             });
         }
     }
@@ -111,36 +91,20 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         duration_ns: LEAD_IN_NS + bursts * (burst + gap),
         nodes: vec![NodeSpec {
             zones: vec![
-                ZoneSpec {
-                    zone: ZoneType::Dma,
-                    pages: 1024,
-                },
-                ZoneSpec {
-                    zone: ZoneType::Dma32,
-                    pages: dma32,
-                },
-                ZoneSpec {
-                    zone: ZoneType::Normal,
-                    pages: normal,
-                },
+                ZoneSpec { zone: ZoneType::Dma, pages: 1024 },
+                ZoneSpec { zone: ZoneType::Dma32, pages: dma32 },
+                ZoneSpec { zone: ZoneType::Normal, pages: normal },
             ],
         }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: 0,
         machine: Default::default(),
-        memcgs: vec![MemcgSpec {
-            path: "/simoop".into(),
-            ..Default::default()
-        }],
+        memcgs: vec![MemcgSpec { path: "/simoop".into(), ..Default::default() }],
         workloads,
         proactive: Vec::new(),
         // The kernel of 2017 had no MGLRU: the classic LRU.
-        knobs: Knobs {
-            lru_gen_enabled: false,
-            kswapd_classzone_fix: variant != "before",
-            ..Knobs::default()
-        },
+        knobs: Knobs { lru_gen_enabled: false, kswapd_classzone_fix: variant != "before", ..Knobs::default() },
     }
 }
 
@@ -158,22 +122,9 @@ fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
         ("pgsteal_direct", v.get(Item::PgstealDirect) as f64),
         ("alloc_latency_p95_us", percentile(&lat, 95.0) / 1000.0),
         ("alloc_latency_p99_us", percentile(&lat, 99.0) / 1000.0),
-        (
-            "kswapd_efficiency",
-            if scan_k > 0 {
-                steal_k as f64 / scan_k as f64
-            } else {
-                0.0
-            },
-        ),
+        ("kswapd_efficiency", if scan_k > 0 { steal_k as f64 / scan_k as f64 } else { 0.0 }),
         ("pgscan_kswapd", scan_k as f64),
-        (
-            "allocstall",
-            (v.get(Item::AllocstallDma)
-                + v.get(Item::AllocstallDma32)
-                + v.get(Item::AllocstallNormal)
-                + v.get(Item::AllocstallMovable)) as f64,
-        ),
+        ("allocstall", (v.get(Item::AllocstallDma) + v.get(Item::AllocstallDma32) + v.get(Item::AllocstallNormal) + v.get(Item::AllocstallMovable)) as f64),
         ("kswapd_sleeps", k.sleeps as f64),
         ("reads_per_sec", accesses as f64 / (sim.time() as f64 / 1e9)),
     ]

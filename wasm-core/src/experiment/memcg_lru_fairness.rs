@@ -4,13 +4,11 @@
 //! shrink_node_memcgs visiting every memcg on every pass (the 6.1-era walk).
 //! After: MGLRU with the memcg LRU (shrink_many over generations and bins).
 use super::{Direction, Experiment, Headline, Variant};
-use crate::mm::memcontrol::ProactiveBatch;
 use crate::mm::pgdat::ZoneType;
 use crate::mm::vmstat::Item;
+use crate::mm::memcontrol::ProactiveBatch;
 use crate::mm::Knobs;
-use crate::scenario::{
-    fio_siblings, NodeSpec, ParamSpec, Params, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION,
-};
+use crate::scenario::{fio_siblings, NodeSpec, ParamSpec, Params, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
 use crate::sim::Simulation;
 
 pub static EXPERIMENT: Experiment = Experiment {
@@ -52,22 +50,11 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     // The kernel of the patch (v6.2-rc, December 2022): memory.reclaim asked
     // for the whole remaining request each round, and shrink_node_memcgs
     // visited every memcg on every pass. Only MGLRU and the memcg LRU differ.
-    let era = Knobs {
-        proactive_batch: ProactiveBatch::Whole,
-        memcg_full_walk: true,
-        mglru_underprotection_fix: false,
-        ..Knobs::default()
-    };
+    let era = Knobs { proactive_batch: ProactiveBatch::Whole, memcg_full_walk: true, mglru_underprotection_fix: false, ..Knobs::default() };
     let (memcgs, workloads) = fio_siblings(n, pages, p.u64("rate"));
     let knobs = match variant {
-        "before" => Knobs {
-            lru_gen_enabled: false,
-            ..era
-        },
-        "mglru-no-memcg-lru" => Knobs {
-            memcg_lru: false,
-            ..era
-        },
+        "before" => Knobs { lru_gen_enabled: false, ..era },
+        "mglru-no-memcg-lru" => Knobs { memcg_lru: false, ..era },
         _ => era,
     };
     Scenario {
@@ -79,26 +66,14 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         step_ns: 10_000_000,
         duration_ns: warmup + writes * interval,
         // No global memory pressure: twice what the jobs touch.
-        nodes: vec![NodeSpec {
-            zones: vec![ZoneSpec {
-                zone: ZoneType::Normal,
-                pages: (n * pages * 2).max(16_384),
-            }],
-        }],
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: (n * pages * 2).max(16_384) }] }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: u64::from(n * pages),
         machine: Default::default(),
         memcgs,
         workloads,
-        proactive: vec![ProactiveSpec {
-            memcg: "/".into(),
-            pages: p.u64("request"),
-            bytes: None,
-            start_ns: warmup,
-            interval_ns: interval,
-            count: writes,
-        }],
+        proactive: vec![ProactiveSpec { memcg: "/".into(), pages: p.u64("request"), bytes: None, start_ns: warmup, interval_ns: interval, count: writes }],
         knobs,
     }
 }
@@ -115,19 +90,9 @@ fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
     let total: f64 = steal.iter().sum();
     vec![
         ("pgsteal_cv", super::coefficient_of_variation(&steal)),
-        (
-            "reclaim_ratio",
-            if requested > 0 {
-                total / requested as f64
-            } else {
-                0.0
-            },
-        ),
+        ("reclaim_ratio", if requested > 0 { total / requested as f64 } else { 0.0 }),
         ("pgsteal_total", total),
         ("requested_total", requested as f64),
-        (
-            "eagain_writes",
-            sim.reclaim_log.iter().filter(|r| !r.ok).count() as f64,
-        ),
+        ("eagain_writes", sim.reclaim_log.iter().filter(|r| !r.ok).count() as f64),
     ]
 }

@@ -78,11 +78,7 @@ pub struct Experiment {
 
 pub static ALL: &[&Experiment] = &[
     &memcg_lru_fairness::EXPERIMENT,
-    &multi_memcg_kswapd::EXPERIMENT,
-    &proactive_batching::EXPERIMENT,
-    &kswapd_classzone::EXPERIMENT,
-    &refault_distance::EXPERIMENT,
-];
+    &multi_memcg_kswapd::EXPERIMENT, &proactive_batching::EXPERIMENT, &kswapd_classzone::EXPERIMENT, &refault_distance::EXPERIMENT];
 
 pub fn find(name: &str) -> Option<&'static Experiment> {
     ALL.iter().copied().find(|e| e.name == name)
@@ -110,29 +106,14 @@ pub struct Comparison {
 
 impl Experiment {
     pub fn variant(&self, name: &str) -> Result<&Variant, ScenarioError> {
-        self.variants
-            .iter()
-            .find(|v| v.name == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = self.variants.iter().map(|v| v.name).collect();
-                ScenarioError::new(
-                    "variant",
-                    format!(
-                        "unknown variant \"{name}\" of {} (known: {})",
-                        self.name,
-                        names.join(", ")
-                    ),
-                )
-            })
+        self.variants.iter().find(|v| v.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.variants.iter().map(|v| v.name).collect();
+            ScenarioError::new("variant", format!("unknown variant \"{name}\" of {} (known: {})", self.name, names.join(", ")))
+        })
     }
 
     /// The scenario of one variant.
-    pub fn scenario(
-        &self,
-        params: &BTreeMap<String, f64>,
-        seed: u64,
-        variant: &str,
-    ) -> Result<Scenario, ScenarioError> {
+    pub fn scenario(&self, params: &BTreeMap<String, f64>, seed: u64, variant: &str) -> Result<Scenario, ScenarioError> {
         self.variant(variant)?;
         let p = Params::resolve(self.params, params)?;
         let s = (self.build)(&p, seed, variant);
@@ -141,45 +122,21 @@ impl Experiment {
     }
 
     /// Runs one variant to the end of its scenario and returns its metrics.
-    pub fn run(
-        &self,
-        params: &BTreeMap<String, f64>,
-        seed: u64,
-        variant: &str,
-    ) -> Result<VariantResult, ScenarioError> {
+    pub fn run(&self, params: &BTreeMap<String, f64>, seed: u64, variant: &str) -> Result<VariantResult, ScenarioError> {
         let s = self.scenario(params, seed, variant)?;
         let p = Params::resolve(self.params, params)?;
         let end = s.duration_ns;
         let mut sim = Simulation::new(s)?;
         sim.run_until(end);
-        let metrics = (self.metrics)(&sim, &p)
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
-        Ok(VariantResult {
-            variant: variant.to_string(),
-            metrics,
-        })
+        let metrics = (self.metrics)(&sim, &p).into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        Ok(VariantResult { variant: variant.to_string(), metrics })
     }
 
     /// Every variant on the same seed.
-    pub fn compare(
-        &self,
-        params: &BTreeMap<String, f64>,
-        seed: u64,
-    ) -> Result<Comparison, ScenarioError> {
+    pub fn compare(&self, params: &BTreeMap<String, f64>, seed: u64) -> Result<Comparison, ScenarioError> {
         let p = Params::resolve(self.params, params)?;
-        let variants = self
-            .variants
-            .iter()
-            .map(|v| self.run(params, seed, v.name))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Comparison {
-            experiment: self.name.to_string(),
-            params: p.0,
-            seed,
-            variants,
-        })
+        let variants = self.variants.iter().map(|v| self.run(params, seed, v.name)).collect::<Result<Vec<_>, _>>()?;
+        Ok(Comparison { experiment: self.name.to_string(), params: p.0, seed, variants })
     }
 }
 
@@ -192,10 +149,7 @@ impl Comparison {
 
     /// Whether `h` held in this comparison.
     pub fn held(&self, h: &Headline) -> bool {
-        match (
-            self.metric(h.baseline, h.metric),
-            self.metric("after", h.metric),
-        ) {
+        match (self.metric(h.baseline, h.metric), self.metric("after", h.metric)) {
             (Some(b), Some(a)) => h.held(b, a),
             _ => false,
         }

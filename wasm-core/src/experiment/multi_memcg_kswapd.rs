@@ -13,9 +13,7 @@ use super::{Direction, Experiment, Headline, Variant};
 use crate::mm::pgdat::ZoneType;
 use crate::mm::vmstat::Item;
 use crate::mm::Knobs;
-use crate::scenario::{
-    MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION,
-};
+use crate::scenario::{MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
 use crate::sim::Simulation;
 use crate::workload::{FileOp, Pattern, Target, WorkloadSpec};
 
@@ -52,33 +50,14 @@ const LIMITS: &str = "file_iops holds at the defaults but not across the ranges,
 
 fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     let mem = p.u32("memory_pages");
-    let anon_pages =
-        u32::try_from(u64::from(mem) * p.u64("anon_percent") / 100).unwrap_or(u32::MAX);
+    let anon_pages = u32::try_from(u64::from(mem) * p.u64("anon_percent") / 100).unwrap_or(u32::MAX);
     let file_pages = mem.saturating_mul(p.u32("file_ratio"));
     let mut workloads = vec![WorkloadSpec {
         rate: p.u64("anon_rate"),
-        ..WorkloadSpec::new(
-            "memcached",
-            "/memcached",
-            Pattern::Uniform,
-            Target::Anon {
-                pages: anon_pages,
-                write_percent: 10,
-            },
-        )
+        ..WorkloadSpec::new("memcached", "/memcached", Pattern::Uniform, Target::Anon { pages: anon_pages, write_percent: 10 })
     }];
     for j in 0..p.u32("fio_jobs") {
-        workloads.push(WorkloadSpec::new(
-            format!("fio{j}"),
-            "/fio",
-            Pattern::Uniform,
-            Target::File {
-                pages: file_pages,
-                op: FileOp::Read,
-                file: Some("fio".into()),
-                write_percent: 0,
-            },
-        ));
+        workloads.push(WorkloadSpec::new(format!("fio{j}"), "/fio", Pattern::Uniform, Target::File { pages: file_pages, op: FileOp::Read, file: Some("fio".into()), write_percent: 0 }));
     }
     Scenario {
         version: SCENARIO_VERSION,
@@ -88,69 +67,31 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         seed,
         step_ns: 10_000_000,
         duration_ns: p.u64("seconds") * 1_000_000_000,
-        nodes: vec![NodeSpec {
-            zones: vec![
-                ZoneSpec {
-                    zone: ZoneType::Dma32,
-                    pages: mem / 8,
-                },
-                ZoneSpec {
-                    zone: ZoneType::Normal,
-                    pages: mem - mem / 8,
-                },
-            ],
-        }],
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Dma32, pages: mem / 8 }, ZoneSpec { zone: ZoneType::Normal, pages: mem - mem / 8 }] }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: u64::from(mem) * 2,
         machine: Default::default(),
-        memcgs: vec![
-            MemcgSpec {
-                path: "/memcached".into(),
-                ..Default::default()
-            },
-            MemcgSpec {
-                path: "/fio".into(),
-                ..Default::default()
-            },
-        ],
+        memcgs: vec![MemcgSpec { path: "/memcached".into(), ..Default::default() }, MemcgSpec { path: "/fio".into(), ..Default::default() }],
         workloads,
         proactive: Vec::new(),
         // v6.1: MGLRU without the memcg LRU.
         // The kernel of the patch (v6.1-rc): MGLRU without the memcg LRU and
         // before v6.8's "fix underprotected page cache".
-        knobs: Knobs {
-            memcg_lru: false,
-            optimize_multiple_memcgs: variant == "after",
-            mglru_underprotection_fix: false,
-            ..Knobs::default()
-        },
+        knobs: Knobs { memcg_lru: false, optimize_multiple_memcgs: variant == "after", mglru_underprotection_fix: false, ..Knobs::default() },
     }
 }
 
 fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
     let secs = sim.time() as f64 / 1e9;
     let v = &sim.mm.vmstat;
-    let anon: u64 = sim
-        .tasks
-        .iter()
-        .filter(|t| t.name == "memcached")
-        .map(|t| t.accesses)
-        .sum();
-    let fio: u64 = sim
-        .tasks
-        .iter()
-        .filter(|t| t.name.starts_with("fio"))
-        .map(|t| t.accesses)
-        .sum();
+    let anon: u64 = sim.tasks.iter().filter(|t| t.name == "memcached").map(|t| t.accesses).sum();
+    let fio: u64 = sim.tasks.iter().filter(|t| t.name.starts_with("fio")).map(|t| t.accesses).sum();
     vec![
         ("anon_ops_per_sec", anon as f64 / secs),
         ("file_iops", fio as f64 / secs),
         ("pswpout", v.get(Item::Pswpout) as f64),
-        (
-            "workingset_refault_anon",
-            v.get(Item::WorkingsetRefaultAnon) as f64,
-        ),
+        ("workingset_refault_anon", v.get(Item::WorkingsetRefaultAnon) as f64),
         ("pgsteal_kswapd", v.get(Item::PgstealKswapd) as f64),
         ("pgsteal_direct", v.get(Item::PgstealDirect) as f64),
     ]

@@ -14,9 +14,7 @@ use super::{Direction, Experiment, Headline, Variant};
 use crate::mm::memcontrol::ProactiveBatch;
 use crate::mm::pgdat::ZoneType;
 use crate::mm::Knobs;
-use crate::scenario::{
-    MemcgSpec, NodeSpec, ParamSpec, Params, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION,
-};
+use crate::scenario::{MemcgSpec, NodeSpec, ParamSpec, Params, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
 use crate::sim::Simulation;
 use crate::workload::{FileOp, Pattern, Target, WorkloadSpec};
 
@@ -59,13 +57,8 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     let n = p.u32("children");
     let pages = p.u32("pages_per_child");
     let held: u64 = (0..n).map(|i| u64::from(app_pages(pages, i))).sum();
-    let request = ((held as f64) * p.get("request_percent") / 100.0)
-        .round()
-        .max(1.0) as u64;
-    let mut memcgs = vec![MemcgSpec {
-        path: "/uid_0".into(),
-        ..Default::default()
-    }];
+    let request = ((held as f64) * p.get("request_percent") / 100.0).round().max(1.0) as u64;
+    let mut memcgs = vec![MemcgSpec { path: "/uid_0".into(), ..Default::default() }];
     let mut workloads = Vec::new();
     for i in 0..n {
         // Apps differ in size: from half to one and a half times the average.
@@ -73,34 +66,13 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         let anon = pages * p.u32("anon_percent") / 100;
         let file = pages - anon;
         let path = format!("/uid_0/app{i}");
-        memcgs.push(MemcgSpec {
-            path: path.clone(),
-            ..Default::default()
-        });
+        memcgs.push(MemcgSpec { path: path.clone(), ..Default::default() });
         // Each app filled its memory once and is idle now.
         if anon > 0 {
-            workloads.push(WorkloadSpec::new(
-                format!("app{i}-heap"),
-                path.clone(),
-                Pattern::Sequential,
-                Target::Anon {
-                    pages: anon,
-                    write_percent: 100,
-                },
-            ));
+            workloads.push(WorkloadSpec::new(format!("app{i}-heap"), path.clone(), Pattern::Sequential, Target::Anon { pages: anon, write_percent: 100 }));
         }
         if file > 0 {
-            workloads.push(WorkloadSpec::new(
-                format!("app{i}-files"),
-                path,
-                Pattern::Sequential,
-                Target::File {
-                    pages: file,
-                    op: FileOp::Read,
-                    file: None,
-                    write_percent: 0,
-                },
-            ));
+            workloads.push(WorkloadSpec::new(format!("app{i}-files"), path, Pattern::Sequential, Target::File { pages: file, op: FileOp::Read, file: None, write_percent: 0 }));
         }
     }
     let batch = match variant {
@@ -118,12 +90,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         step_ns: 10_000_000,
         // Long enough for the slowest write to finish.
         duration_ns: WARMUP_NS + 120_000_000_000,
-        nodes: vec![NodeSpec {
-            zones: vec![ZoneSpec {
-                zone: ZoneType::Normal,
-                pages: (total * 2).max(16_384),
-            }],
-        }],
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: (total * 2).max(16_384) }] }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: u64::from(total),
@@ -131,30 +98,12 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         memcgs,
         workloads,
         proactive: vec![
-            ProactiveSpec {
-                memcg: "/uid_0".into(),
-                pages: request,
-                bytes: None,
-                start_ns: WARMUP_NS,
-                interval_ns: 0,
-                count: 1,
-            },
+            ProactiveSpec { memcg: "/uid_0".into(), pages: request, bytes: None, start_ns: WARMUP_NS, interval_ns: 0, count: 1 },
             // Then everything, through the root (0 pages = memory.current).
-            ProactiveSpec {
-                memcg: "/".into(),
-                pages: 0,
-                bytes: None,
-                start_ns: WARMUP_NS + 1,
-                interval_ns: 0,
-                count: 1,
-            },
+            ProactiveSpec { memcg: "/".into(), pages: 0, bytes: None, start_ns: WARMUP_NS + 1, interval_ns: 0, count: 1 },
         ],
         // The kernel of the patch (v6.8-rc): memcg LRU for the root, full walks below it.
-        knobs: Knobs {
-            proactive_batch: batch,
-            memcg_full_walk: true,
-            ..Knobs::default()
-        },
+        knobs: Knobs { proactive_batch: batch, memcg_full_walk: true, ..Knobs::default() },
     }
 }
 
@@ -168,11 +117,7 @@ fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
         }
     };
     let (Some(part), Some(full)) = (sim.reclaim_log.front(), sim.reclaim_log.get(1)) else {
-        return vec![
-            ("pages_per_sec", 0.0),
-            ("time_s", 0.0),
-            ("overreclaim_pages", 0.0),
-        ];
+        return vec![("pages_per_sec", 0.0), ("time_s", 0.0), ("overreclaim_pages", 0.0)];
     };
     vec![
         // The root full reclaim: speed.
@@ -180,15 +125,9 @@ fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
         ("time_s", full.duration_ns as f64 / 1e9),
         ("full_reclaim_rounds", full.rounds.len() as f64),
         // The /uid_0 write: accuracy.
-        (
-            "overreclaim_pages",
-            part.reclaimed as f64 - part.requested as f64,
-        ),
+        ("overreclaim_pages", part.reclaimed as f64 - part.requested as f64),
         ("uid0_pages_per_sec", rate(part)),
         ("uid0_rounds", part.rounds.len() as f64),
-        (
-            "eagain_writes",
-            sim.reclaim_log.iter().filter(|r| !r.ok).count() as f64,
-        ),
+        ("eagain_writes", sim.reclaim_log.iter().filter(|r| !r.ok).count() as f64),
     ]
 }

@@ -15,9 +15,7 @@ use super::{Direction, Experiment, Headline, Variant};
 use crate::mm::pgdat::ZoneType;
 use crate::mm::vmstat::Item;
 use crate::mm::Knobs;
-use crate::scenario::{
-    MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION,
-};
+use crate::scenario::{MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
 use crate::sim::Simulation;
 use crate::workload::{FileOp, Pattern, Target, WorkloadSpec};
 
@@ -57,34 +55,10 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     let file_pages = (mem * p.get("file_ratio")) as u32;
     let anon_pages = (mem * p.get("anon_percent") / 100.0) as u32;
     let mut workloads: Vec<WorkloadSpec> = (0..p.u32("readers"))
-        .map(|i| {
-            WorkloadSpec::new(
-                format!("reader{i}"),
-                "/db",
-                if s > 0.0 {
-                    Pattern::Zipf { s }
-                } else {
-                    Pattern::Uniform
-                },
-                Target::File {
-                    pages: file_pages,
-                    op: FileOp::Read,
-                    file: Some("data".into()),
-                    write_percent: 0,
-                },
-            )
-        })
+        .map(|i| WorkloadSpec::new(format!("reader{i}"), "/db", if s > 0.0 { Pattern::Zipf { s } } else { Pattern::Uniform }, Target::File { pages: file_pages, op: FileOp::Read, file: Some("data".into()), write_percent: 0 }))
         .collect();
     if anon_pages > 0 {
-        workloads.push(WorkloadSpec::new(
-            "idle-heap",
-            "/db",
-            Pattern::Sequential,
-            Target::Anon {
-                pages: anon_pages,
-                write_percent: 100,
-            },
-        ));
+        workloads.push(WorkloadSpec::new("idle-heap", "/db", Pattern::Sequential, Target::Anon { pages: anon_pages, write_percent: 100 }));
     }
     let mem = p.u64("memory_pages");
     Scenario {
@@ -95,64 +69,32 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         seed,
         step_ns: 10_000_000,
         duration_ns: p.u64("seconds") * 1_000_000_000,
-        nodes: vec![NodeSpec {
-            zones: vec![ZoneSpec {
-                zone: ZoneType::Normal,
-                pages: mem as u32,
-            }],
-        }],
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: mem as u32 }] }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: mem * 2,
         machine: Default::default(),
-        memcgs: vec![MemcgSpec {
-            path: "/db".into(),
-            ..Default::default()
-        }],
+        memcgs: vec![MemcgSpec { path: "/db".into(), ..Default::default() }],
         workloads,
         proactive: Vec::new(),
         // The kernel the patch was posted against (mm-stable, September
         // 2023): MGLRU before "fix underprotected page cache" (v6.8).
-        knobs: Knobs {
-            refault_distance_mglru: variant == "after",
-            mglru_underprotection_fix: false,
-            ..Knobs::default()
-        },
+        knobs: Knobs { refault_distance_mglru: variant == "after", mglru_underprotection_fix: false, ..Knobs::default() },
     }
 }
 
 fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
     let v = &sim.mm.vmstat;
     let secs = sim.time() as f64 / 1e9;
-    let readers: Vec<_> = sim
-        .tasks
-        .iter()
-        .filter(|t| t.name.starts_with("reader"))
-        .collect();
+    let readers: Vec<_> = sim.tasks.iter().filter(|t| t.name.starts_with("reader")).collect();
     let acc: u64 = readers.iter().map(|t| t.accesses).sum();
     let hits: u64 = readers.iter().map(|t| t.hits).sum();
     vec![
         ("ops_per_sec", acc as f64 / secs),
-        (
-            "hit_ratio",
-            if acc > 0 {
-                hits as f64 / acc as f64
-            } else {
-                0.0
-            },
-        ),
-        (
-            "workingset_refault_file",
-            v.get(Item::WorkingsetRefaultFile) as f64,
-        ),
-        (
-            "workingset_activate_file",
-            v.get(Item::WorkingsetActivateFile) as f64,
-        ),
+        ("hit_ratio", if acc > 0 { hits as f64 / acc as f64 } else { 0.0 }),
+        ("workingset_refault_file", v.get(Item::WorkingsetRefaultFile) as f64),
+        ("workingset_activate_file", v.get(Item::WorkingsetActivateFile) as f64),
         ("pswpout", v.get(Item::Pswpout) as f64),
-        (
-            "workingset_refault_anon",
-            v.get(Item::WorkingsetRefaultAnon) as f64,
-        ),
+        ("workingset_refault_anon", v.get(Item::WorkingsetRefaultAnon) as f64),
     ]
 }

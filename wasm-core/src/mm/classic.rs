@@ -5,11 +5,11 @@
 use super::folio::{pg, FolioId};
 use super::lruvec::{LRU_ACTIVE_ANON, LRU_ACTIVE_FILE, LRU_INACTIVE_ANON, LRU_INACTIVE_FILE};
 use super::pgdat::{int_sqrt, WMARK_HIGH};
-use super::trace::FolioWhat;
 use super::vmscan::{ScanControl, ROOT_MEMCG};
 use super::vmstat::Item;
 use super::{LruvecId, MemcgId, Mm, DEF_PRIORITY, MAX_SWAPPINESS, SWAP_CLUSTER_MAX};
 use crate::cost;
+use super::trace::FolioWhat;
 
 /// sc->may_deactivate bits.
 pub const DEACTIVATE_ANON: u8 = 1;
@@ -47,11 +47,7 @@ pub fn inactive_is_low_sizes(inactive: u64, active: u64) -> bool {
 impl Mm {
     /// folio_lru_list(): which classic list a folio belongs on.
     pub fn folio_lru_list(&self, f: FolioId) -> usize {
-        let base = if self.folios.test(f, pg::ANON) {
-            LRU_INACTIVE_ANON
-        } else {
-            LRU_INACTIVE_FILE
-        };
+        let base = if self.folios.test(f, pg::ANON) { LRU_INACTIVE_ANON } else { LRU_INACTIVE_FILE };
         base + usize::from(self.folios.test(f, pg::ACTIVE))
     }
 
@@ -102,28 +98,19 @@ impl Mm {
     /// descendants on the lruvec's node).
     pub fn lruvec_lru_pages(&self, lv: LruvecId, lru: usize) -> u64 {
         let node = self.lruvec_node(lv);
-        self.memcg_subtree(self.lruvec_memcg(lv))
-            .into_iter()
-            .map(|m| self.lruvecs[self.lruvec_id(m, node) as usize].lru_size(lru))
-            .sum()
+        self.memcg_subtree(self.lruvec_memcg(lv)).into_iter().map(|m| self.lruvecs[self.lruvec_id(m, node) as usize].lru_size(lru)).sum()
     }
 
     /// inactive_is_low(lruvec, inactive_lru).
     pub fn inactive_is_low(&self, lv: LruvecId, inactive_lru: usize) -> bool {
-        inactive_is_low_sizes(
-            self.lruvec_lru_pages(lv, inactive_lru),
-            self.lruvec_lru_pages(lv, inactive_lru + 1),
-        )
+        inactive_is_low_sizes(self.lruvec_lru_pages(lv, inactive_lru), self.lruvec_lru_pages(lv, inactive_lru + 1))
     }
 
     /// The WORKINGSET_ACTIVATE counts that snapshot_refaults() records. The
     /// kernel keeps them per lruvec; here per memcg (the same with one node).
     fn workingset_activations(&self, memcg: MemcgId) -> [u64; 2] {
         let st = &self.memcgs[memcg as usize].stat;
-        [
-            st.get(Item::WorkingsetActivateAnon),
-            st.get(Item::WorkingsetActivateFile),
-        ]
+        [st.get(Item::WorkingsetActivateAnon), st.get(Item::WorkingsetActivateFile)]
     }
 
     /// snapshot_refaults(): remember the activations seen, so the next
@@ -159,8 +146,7 @@ impl Mm {
             }
         }
         let inactive_file = self.lruvec_lru_pages(tlv, LRU_INACTIVE_FILE);
-        sc.cache_trim_mode =
-            (inactive_file >> sc.priority) > 0 && sc.may_deactivate & DEACTIVATE_FILE == 0;
+        sc.cache_trim_mode = (inactive_file >> sc.priority) > 0 && sc.may_deactivate & DEACTIVATE_FILE == 0;
         sc.file_is_tiny = false;
         if !sc.cgroup_reclaim() {
             let pgdat = &self.nodes[node];
@@ -168,9 +154,7 @@ impl Mm {
             let total_high: u64 = pgdat.zones.iter().map(|z| z.watermark[WMARK_HIGH]).sum();
             let file = self.lruvec_lru_pages(tlv, LRU_ACTIVE_FILE) + inactive_file;
             let anon = self.lruvec_lru_pages(tlv, LRU_INACTIVE_ANON);
-            sc.file_is_tiny = file + free <= total_high
-                && sc.may_deactivate & DEACTIVATE_ANON == 0
-                && (anon >> sc.priority) > 0;
+            sc.file_is_tiny = file + free <= total_high && sc.may_deactivate & DEACTIVATE_ANON == 0 && (anon >> sc.priority) > 0;
         }
     }
 
@@ -206,11 +190,7 @@ impl Mm {
         let denominator = fraction[0] + fraction[1];
         let cg = &self.memcgs[memcg as usize];
         let protected = memcg != ROOT_MEMCG && Some(memcg) != sc.target_mem_cgroup;
-        let (min, low) = if protected {
-            (cg.memory_min, cg.memory_low)
-        } else {
-            (0, 0)
-        };
+        let (min, low) = if protected { (cg.memory_min, cg.memory_low) } else { (0, 0) };
         let mut nr = [0u64; 4];
         for (lru, n) in nr.iter_mut().enumerate() {
             let file = lru >= LRU_INACTIVE_FILE;
@@ -253,11 +233,7 @@ impl Mm {
                 }
             };
         }
-        ScanCount {
-            balance,
-            nr,
-            fraction,
-        }
+        ScanCount { balance, nr, fraction }
     }
 
     /// lru_note_cost(): reclaim cost of a type (nr_io * SWAP_CLUSTER_MAX +
@@ -287,13 +263,7 @@ impl Mm {
     /// isolate_lru_folios(): take up to `nr_to_scan` folios from the tail of
     /// `lru`; folios of zones above reclaim_idx are skipped (PGSKIP) and go
     /// back. Returns (isolated folios, folios scanned including skipped).
-    fn isolate_lru_folios(
-        &mut self,
-        nr_to_scan: u64,
-        lv: LruvecId,
-        sc: &ScanControl,
-        lru: usize,
-    ) -> (Vec<FolioId>, u64) {
+    fn isolate_lru_folios(&mut self, nr_to_scan: u64, lv: LruvecId, sc: &ScanControl, lru: usize) -> (Vec<FolioId>, u64) {
         let mut taken = Vec::new();
         let mut skipped = Vec::new();
         let (mut scan, mut total_scan) = (0u64, 0u64);
@@ -349,28 +319,13 @@ impl Mm {
     /// shrink_inactive_list(): isolate from the inactive list, count PGSCAN,
     /// reclaim with shrink_folio_list, put the rest back, note the cost
     /// (pages written and folios rotated), count PGSTEAL.
-    pub fn shrink_inactive_list(
-        &mut self,
-        nr_to_scan: u64,
-        lv: LruvecId,
-        sc: &mut ScanControl,
-        lru: usize,
-    ) -> u64 {
+    pub fn shrink_inactive_list(&mut self, nr_to_scan: u64, lv: LruvecId, sc: &mut ScanControl, lru: usize) -> u64 {
         let file = lru >= LRU_INACTIVE_FILE;
         let memcg = self.lruvec_memcg(lv);
         let (mut list, nr_scanned) = self.isolate_lru_folios(nr_to_scan, lv, sc, lru);
-        let item = if sc.kswapd {
-            Item::PgscanKswapd
-        } else {
-            Item::PgscanDirect
-        };
+        let item = if sc.kswapd { Item::PgscanKswapd } else { Item::PgscanDirect };
         self.count(memcg, item, nr_scanned, !sc.cgroup_reclaim());
-        self.count(
-            memcg,
-            Item::PgscanAnon.plus(usize::from(file)),
-            nr_scanned,
-            true,
-        );
+        self.count(memcg, Item::PgscanAnon.plus(usize::from(file)), nr_scanned, true);
         if list.is_empty() {
             return 0;
         }
@@ -379,18 +334,9 @@ impl Mm {
         self.classic_putback(lv, &list);
         let nr_pageout = sc.nr_pageout - pageout_before;
         self.lru_note_cost(lv, file, nr_pageout, nr_scanned - reclaimed);
-        let item = if sc.kswapd {
-            Item::PgstealKswapd
-        } else {
-            Item::PgstealDirect
-        };
+        let item = if sc.kswapd { Item::PgstealKswapd } else { Item::PgstealDirect };
         self.count(memcg, item, reclaimed, !sc.cgroup_reclaim());
-        self.count(
-            memcg,
-            Item::PgstealAnon.plus(usize::from(file)),
-            reclaimed,
-            true,
-        );
+        self.count(memcg, Item::PgstealAnon.plus(usize::from(file)), reclaimed, true);
         reclaimed
     }
 
@@ -398,13 +344,7 @@ impl Mm {
     /// everything (PG_workingset set, PGDEACTIVATE); the accessed bits are
     /// cleared on the way (folio_referenced). Simplified: no VM_EXEC
     /// mappings, so no referenced folio keeps its active place.
-    pub fn shrink_active_list(
-        &mut self,
-        nr_to_scan: u64,
-        lv: LruvecId,
-        sc: &mut ScanControl,
-        lru: usize,
-    ) {
+    pub fn shrink_active_list(&mut self, nr_to_scan: u64, lv: LruvecId, sc: &mut ScanControl, lru: usize) {
         let memcg = self.lruvec_memcg(lv);
         let (list, nr_scanned) = self.isolate_lru_folios(nr_to_scan, lv, sc, lru);
         self.count(memcg, Item::Pgrefill, nr_scanned, !sc.cgroup_reclaim());
@@ -419,20 +359,10 @@ impl Mm {
     }
 
     /// shrink_list(): active lists are only deactivated when allowed.
-    fn shrink_list(
-        &mut self,
-        lru: usize,
-        nr_to_scan: u64,
-        lv: LruvecId,
-        sc: &mut ScanControl,
-    ) -> u64 {
+    fn shrink_list(&mut self, lru: usize, nr_to_scan: u64, lv: LruvecId, sc: &mut ScanControl) -> u64 {
         let file = lru >= LRU_INACTIVE_FILE;
         if lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE {
-            let bit = if file {
-                DEACTIVATE_FILE
-            } else {
-                DEACTIVATE_ANON
-            };
+            let bit = if file { DEACTIVATE_FILE } else { DEACTIVATE_ANON };
             if sc.may_deactivate & bit != 0 {
                 self.shrink_active_list(nr_to_scan, lv, sc, lru);
             } else {
@@ -454,12 +384,7 @@ impl Mm {
         let targets = count.nr;
         let proportional = !sc.cgroup_reclaim() && !sc.kswapd && sc.priority == DEF_PRIORITY;
         let mut reclaimed = 0u64;
-        let order = [
-            LRU_INACTIVE_ANON,
-            LRU_ACTIVE_ANON,
-            LRU_INACTIVE_FILE,
-            LRU_ACTIVE_FILE,
-        ];
+        let order = [LRU_INACTIVE_ANON, LRU_ACTIVE_ANON, LRU_INACTIVE_FILE, LRU_ACTIVE_FILE];
         while nr[LRU_INACTIVE_ANON] > 0 || nr[LRU_ACTIVE_FILE] > 0 || nr[LRU_INACTIVE_FILE] > 0 {
             for lru in order {
                 if nr[lru] > 0 {
@@ -477,17 +402,9 @@ impl Mm {
                 break;
             }
             let (stop, other, percentage) = if nr_file > nr_anon {
-                (
-                    LRU_INACTIVE_ANON,
-                    LRU_INACTIVE_FILE,
-                    nr_anon * 100 / (targets[LRU_INACTIVE_ANON] + targets[LRU_ACTIVE_ANON] + 1),
-                )
+                (LRU_INACTIVE_ANON, LRU_INACTIVE_FILE, nr_anon * 100 / (targets[LRU_INACTIVE_ANON] + targets[LRU_ACTIVE_ANON] + 1))
             } else {
-                (
-                    LRU_INACTIVE_FILE,
-                    LRU_INACTIVE_ANON,
-                    nr_file * 100 / (targets[LRU_INACTIVE_FILE] + targets[LRU_ACTIVE_FILE] + 1),
-                )
+                (LRU_INACTIVE_FILE, LRU_INACTIVE_ANON, nr_file * 100 / (targets[LRU_INACTIVE_FILE] + targets[LRU_ACTIVE_FILE] + 1))
             };
             nr[stop] = 0;
             nr[stop + 1] = 0;
@@ -498,9 +415,7 @@ impl Mm {
             }
         }
         sc.nr_reclaimed += reclaimed;
-        if self.nr_swap_pages_for(self.lruvec_memcg(lv)) > 0
-            && self.inactive_is_low(lv, LRU_INACTIVE_ANON)
-        {
+        if self.nr_swap_pages_for(self.lruvec_memcg(lv)) > 0 && self.inactive_is_low(lv, LRU_INACTIVE_ANON) {
             self.shrink_active_list(SWAP_CLUSTER_MAX, lv, sc, LRU_ACTIVE_ANON);
         }
     }

@@ -83,58 +83,26 @@ impl Mm {
 
     /// One access by a task of `memcg` running on `node`. Costs are added to
     /// `self.cost_ns`. Fails only when a charge cannot be met (memcg OOM).
-    pub fn access(
-        &mut self,
-        memcg: MemcgId,
-        node: usize,
-        m: MappingId,
-        index: u32,
-        op: Op,
-    ) -> Result<Outcome, ChargeFailed> {
+    pub fn access(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, op: Op) -> Result<Outcome, ChargeFailed> {
         match (self.mappings[m as usize].kind, op) {
-            (MappingKind::File, Op::Read | Op::Write) => {
-                self.filemap_read(memcg, node, m, index, op == Op::Write)
-            }
-            (_, Op::Load | Op::Store) => {
-                self.handle_mm_fault(memcg, node, m, index, op == Op::Store)
-            }
-            (MappingKind::Anon, Op::Read | Op::Write) => {
-                self.handle_mm_fault(memcg, node, m, index, op == Op::Write)
-            }
+            (MappingKind::File, Op::Read | Op::Write) => self.filemap_read(memcg, node, m, index, op == Op::Write),
+            (_, Op::Load | Op::Store) => self.handle_mm_fault(memcg, node, m, index, op == Op::Store),
+            (MappingKind::Anon, Op::Read | Op::Write) => self.handle_mm_fault(memcg, node, m, index, op == Op::Write),
         }
     }
 
     /// filemap_read() of one page: a hit marks the folio accessed; a miss
     /// allocates a folio, checks the shadow (workingset_refault), adds it to
     /// the LRU outside a fault, and reads it.
-    fn filemap_read(
-        &mut self,
-        memcg: MemcgId,
-        node: usize,
-        m: MappingId,
-        index: u32,
-        write: bool,
-    ) -> Result<Outcome, ChargeFailed> {
+    fn filemap_read(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, write: bool) -> Result<Outcome, ChargeFailed> {
         let (f, outcome) = match self.slot(m, index) {
             Slot::Folio(f) => {
                 self.cost_ns += cost::FD_READ_HIT_NS;
-                (
-                    f,
-                    Outcome {
-                        hit: true,
-                        major: false,
-                    },
-                )
+                (f, Outcome { hit: true, major: false })
             }
             Slot::Empty | Slot::Shadow(_) | Slot::Swap(_) => {
                 let f = self.page_cache_miss(memcg, node, m, index, false)?;
-                (
-                    f,
-                    Outcome {
-                        hit: false,
-                        major: true,
-                    },
-                )
+                (f, Outcome { hit: false, major: true })
             }
         };
         // A textbook policy counts hits only: its new pages start cold.
@@ -149,14 +117,7 @@ impl Mm {
 
     /// Allocates, charges and inserts a page-cache folio for (m, index), then
     /// reads it (cost of a major read). `in_fault` decides its LRU placement.
-    fn page_cache_miss(
-        &mut self,
-        memcg: MemcgId,
-        node: usize,
-        m: MappingId,
-        index: u32,
-        in_fault: bool,
-    ) -> Result<FolioId, ChargeFailed> {
+    fn page_cache_miss(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, in_fault: bool) -> Result<FolioId, ChargeFailed> {
         let f = self.alloc_charged_folio(memcg, node, false)?;
         self.install_folio(f, m, index);
         let shadow = match self.slot(m, index) {
@@ -176,14 +137,7 @@ impl Mm {
     /// handle_mm_fault() for a load or store to mapped memory: a resident,
     /// mapped folio just gets its PTE accessed bit set (harvested by aging);
     /// otherwise do_anonymous_page, do_swap_page or filemap_fault.
-    fn handle_mm_fault(
-        &mut self,
-        memcg: MemcgId,
-        node: usize,
-        m: MappingId,
-        index: u32,
-        store: bool,
-    ) -> Result<Outcome, ChargeFailed> {
+    fn handle_mm_fault(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, store: bool) -> Result<Outcome, ChargeFailed> {
         let kind = self.mappings[m as usize].kind;
         let mut outcome = Outcome::default();
         let f = match self.slot(m, index) {
@@ -251,14 +205,7 @@ impl Mm {
     /// feed the slot's shadow to workingset_refault, map it (active, in a
     /// fault). The folio stays in the swap cache, so evicting it again while
     /// clean needs no write.
-    fn do_swap_page(
-        &mut self,
-        memcg: MemcgId,
-        node: usize,
-        m: MappingId,
-        index: u32,
-        slot: u32,
-    ) -> Result<FolioId, ChargeFailed> {
+    fn do_swap_page(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, slot: u32) -> Result<FolioId, ChargeFailed> {
         let f = self.alloc_charged_folio(memcg, node, true)?;
         self.install_folio(f, m, index);
         self.folios.set(f, pg::SWAPCACHE);
@@ -319,12 +266,7 @@ impl Mm {
 
     /// Allocates a folio on `node` (or any node), reclaiming globally when
     /// none is free, then charges it to `memcg`.
-    fn alloc_charged_folio(
-        &mut self,
-        memcg: MemcgId,
-        node: usize,
-        anon: bool,
-    ) -> Result<FolioId, ChargeFailed> {
+    fn alloc_charged_folio(&mut self, memcg: MemcgId, node: usize, anon: bool) -> Result<FolioId, ChargeFailed> {
         let f = self.alloc_folio(node, memcg)?;
         if let Err(e) = self.try_charge(memcg, 1) {
             let n = self.folio_node(f);

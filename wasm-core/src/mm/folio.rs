@@ -200,17 +200,7 @@ mod tests {
 
     #[test]
     fn order_base_2_matches_the_kernel() {
-        let expect = [
-            (0, 0),
-            (1, 0),
-            (2, 1),
-            (3, 2),
-            (4, 2),
-            (5, 3),
-            (8, 3),
-            (9, 4),
-            (1 << 20, 20),
-        ];
+        let expect = [(0, 0), (1, 0), (2, 1), (3, 2), (4, 2), (5, 3), (8, 3), (9, 4), (1 << 20, 20)];
         for (n, o) in expect {
             assert_eq!(order_base_2(n), o, "order_base_2({n})");
         }

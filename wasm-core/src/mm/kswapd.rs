@@ -122,14 +122,7 @@ impl Mm {
         let k = &mut self.nodes[node].kswapd;
         if k.mode != mode {
             let (from, hz, failures) = (k.mode, k.prev_highest_zoneidx, k.failures);
-            self.events
-                .push_rare(now, || crate::event::EventKind::Kswapd {
-                    node,
-                    from,
-                    to: mode,
-                    highest_zoneidx: hz,
-                    failures,
-                });
+            self.events.push_rare(now, || crate::event::EventKind::Kswapd { node, from, to: mode, highest_zoneidx: hz, failures });
             let k = &mut self.nodes[node].kswapd;
             k.mode = mode;
             if k.timeline.len() >= 4096 {
@@ -171,8 +164,7 @@ impl Mm {
     /// prepare_kswapd_sleep(): sleep if the node is hopeless (16 failed
     /// runs: leave it to direct reclaim) or balanced.
     fn prepare_kswapd_sleep(&self, node: usize, order: u32, highest_zoneidx: usize) -> bool {
-        self.nodes[node].kswapd.failures >= MAX_RECLAIM_RETRIES
-            || self.pgdat_balanced(node, order, highest_zoneidx)
+        self.nodes[node].kswapd.failures >= MAX_RECLAIM_RETRIES || self.pgdat_balanced(node, order, highest_zoneidx)
     }
 
     /// wakeup_kswapd(): record the order and zone index wanted; wake kswapd
@@ -181,9 +173,7 @@ impl Mm {
     pub fn wakeup_kswapd(&mut self, node: usize, order: u32, highest_zoneidx: usize) {
         let unset = self.kswapd_zoneidx_unset();
         let k = &mut self.nodes[node].kswapd;
-        if (self.knobs.kswapd_classzone_fix && k.highest_zoneidx == unset)
-            || k.highest_zoneidx < highest_zoneidx
-        {
+        if (self.knobs.kswapd_classzone_fix && k.highest_zoneidx == unset) || k.highest_zoneidx < highest_zoneidx {
             k.highest_zoneidx = highest_zoneidx;
         }
         k.order = k.order.max(order);
@@ -209,11 +199,7 @@ impl Mm {
                 self.kswapd_start_balance(node);
             }
             KswapdMode::Napping => {
-                let (until, order, highest) = self.nodes[node]
-                    .kswapd
-                    .nap
-                    .take()
-                    .expect("napping has a nap");
+                let (until, order, highest) = self.nodes[node].kswapd.nap.take().expect("napping has a nap");
                 let remaining = until.saturating_sub(self.now_ns);
                 if remaining > 0 {
                     // Woken during the nap: keep the pending request.
@@ -230,9 +216,7 @@ impl Mm {
                     self.kswapd_start_balance(node);
                 }
             }
-            KswapdMode::Running if self.nodes[node].kswapd.balance.is_some() => {
-                self.balance_pgdat_step(node)
-            }
+            KswapdMode::Running if self.nodes[node].kswapd.balance.is_some() => self.balance_pgdat_step(node),
             KswapdMode::Running => self.kswapd_start_balance(node),
         }
     }
@@ -254,9 +238,7 @@ impl Mm {
             managed: std::array::from_fn(|z| zones[z].managed),
             free: std::array::from_fn(|z| zones[z].free_pages()),
             high: std::array::from_fn(|z| zones[z].watermark[WMARK_HIGH]),
-            reserve: std::array::from_fn(|z| {
-                zones[z].lowmem_reserve[checked_zoneidx.min(MAX_NR_ZONES - 1)]
-            }),
+            reserve: std::array::from_fn(|z| zones[z].lowmem_reserve[checked_zoneidx.min(MAX_NR_ZONES - 1)]),
             failures: self.nodes[node].kswapd.failures,
         };
         let k = &mut self.nodes[node].kswapd;
@@ -290,11 +272,7 @@ impl Mm {
         sc.reclaim_idx = highest;
         sc.may_writepage = true;
         sc.may_swap = true;
-        k.balance = Some(Balance {
-            order,
-            highest_zoneidx: highest,
-            sc,
-        });
+        k.balance = Some(Balance { order, highest_zoneidx: highest, sc });
         self.count_global(Item::Pageoutrun);
         self.set_kswapd_mode(node, KswapdMode::Running);
         self.balance_pgdat_step(node);
@@ -307,11 +285,7 @@ impl Mm {
     /// that reclaimed nothing counts a kswapd_failure, then kswapd tries to
     /// sleep.
     fn balance_pgdat_step(&mut self, node: usize) {
-        let mut b = self.nodes[node]
-            .kswapd
-            .balance
-            .take()
-            .expect("running kswapd has a balance");
+        let mut b = self.nodes[node].kswapd.balance.take().expect("running kswapd has a balance");
         let done = if self.pgdat_balanced(node, b.order, b.highest_zoneidx) {
             true
         } else {
@@ -343,8 +317,7 @@ impl Mm {
         let order = self.nodes[node].kswapd.order;
         let highest = self.kswapd_highest_zoneidx(node, b.highest_zoneidx);
         if self.prepare_kswapd_sleep(node, order, highest) {
-            self.nodes[node].kswapd.nap =
-                Some((self.now_ns + cost + KSWAPD_NAP_NS, order, highest));
+            self.nodes[node].kswapd.nap = Some((self.now_ns + cost + KSWAPD_NAP_NS, order, highest));
             self.nodes[node].kswapd.next_ns = Some(self.now_ns + cost + KSWAPD_NAP_NS);
             self.set_kswapd_mode(node, KswapdMode::Napping);
         } else {

@@ -14,11 +14,7 @@ pub struct ListHead {
 
 impl Default for ListHead {
     fn default() -> Self {
-        ListHead {
-            head: NIL,
-            tail: NIL,
-            len: 0,
-        }
+        ListHead { head: NIL, tail: NIL, len: 0 }
     }
 }
 

@@ -87,18 +87,12 @@ impl LruGenFolio {
 
     /// Pages of one type in generation slot `gen`, over all zones.
     pub fn gen_size(&self, gen: usize, type_: usize) -> u64 {
-        self.nr_pages[gen][type_]
-            .iter()
-            .map(|&n| n.max(0) as u64)
-            .sum()
+        self.nr_pages[gen][type_].iter().map(|&n| n.max(0) as u64).sum()
     }
 
     /// Pages on the lists of slot `gen` (physical placement).
     pub fn list_size(&self, gen: usize, type_: usize) -> u64 {
-        self.folios[gen][type_]
-            .iter()
-            .map(|l| u64::from(l.len))
-            .sum()
+        self.folios[gen][type_].iter().map(|l| u64::from(l.len)).sum()
     }
 
     /// lru_gen_is_active(): the two youngest generations count as "active".

@@ -122,8 +122,7 @@ impl Mm {
         let share = &mut self.cpu;
         let elapsed = self.now_ns.saturating_sub(share.window_start);
         if elapsed >= CPU_WINDOW_NS {
-            share.stretch =
-                (share.runnable_ns * 1024 / (elapsed * u64::from(cpus.max(1)))).max(1024);
+            share.stretch = (share.runnable_ns * 1024 / (elapsed * u64::from(cpus.max(1)))).max(1024);
             share.window_start = self.now_ns;
             share.runnable_ns = 0;
         }

@@ -100,14 +100,7 @@ impl Mm {
         }
         let now = self.now_ns;
         let path = self.memcgs[self.lruvec_memcg(lv) as usize].path.clone();
-        self.events.push(now, || EventKind::MemcgRotated {
-            node,
-            memcg: path,
-            op,
-            gen: new,
-            bin,
-            flipped,
-        });
+        self.events.push(now, || EventKind::MemcgRotated { node, memcg: path, op, gen: new, bin, flipped });
     }
 
     /// lruvec_is_sizable(): big enough to be worth scanning at this priority
@@ -182,10 +175,7 @@ impl Mm {
                 }
                 // The successor of lv in this list now (lv itself has not moved yet).
                 let list = &self.nodes[node].memcg_lru.fifo[gen][bin];
-                cur = list
-                    .iter()
-                    .position(|&x| x == lv)
-                    .and_then(|p| list.get(p + 1).copied());
+                cur = list.iter().position(|&x| x == lv).and_then(|p| list.get(p + 1).copied());
                 if aborted {
                     break;
                 }
@@ -215,10 +205,7 @@ impl Mm {
         let mut reclaimable = 0u64;
         let can_swap = self.swap.nr_free() > 0 && sc.may_swap;
         for m in 0..self.memcgs.len() {
-            let sizes = crate::sim::lruvec_lru_sizes(
-                &self.lruvecs[self.lruvec_id(m as MemcgId, node) as usize],
-                true,
-            );
+            let sizes = crate::sim::lruvec_lru_sizes(&self.lruvecs[self.lruvec_id(m as MemcgId, node) as usize], true);
             reclaimable += sizes[2];
             if can_swap {
                 reclaimable += sizes[0];

@@ -248,9 +248,7 @@ impl Mm {
 
     /// mem_cgroup_swappiness().
     pub fn mem_cgroup_swappiness(&self, memcg: MemcgId) -> u32 {
-        self.memcgs[memcg as usize]
-            .swappiness
-            .unwrap_or(self.knobs.swappiness)
+        self.memcgs[memcg as usize].swappiness.unwrap_or(self.knobs.swappiness)
     }
 
     /// Is `memcg` (or `ancestor` itself) inside `ancestor`'s subtree?

@@ -20,13 +20,7 @@ use super::{LruvecId, Mm, DEF_PRIORITY};
 impl Mm {
     /// should_run_aging() (v6.1): like v6.12's, but the evictable total is
     /// always computed and shifted by the priority ("nr_to_scan").
-    fn should_run_aging_61(
-        &self,
-        lv: LruvecId,
-        max_seq: u64,
-        can_swap: bool,
-        priority: u32,
-    ) -> (bool, u64) {
+    fn should_run_aging_61(&self, lv: LruvecId, max_seq: u64, can_swap: bool, priority: u32) -> (bool, u64) {
         let g = &self.lruvecs[lv as usize].lrugen;
         let first = usize::from(!can_swap);
         let (mut young, mut old, mut total) = (0u64, 0u64, 0u64);
@@ -79,25 +73,12 @@ impl Mm {
         }
         let min_seq = self.lruvecs[lv as usize].lrugen.min_seq[usize::from(!can_swap)];
         let max_seq = self.lruvecs[lv as usize].lrugen.max_seq;
-        (
-            if min_seq + MIN_NR_GENS <= max_seq {
-                nr_to_scan
-            } else {
-                0
-            },
-            true,
-        )
+        (if min_seq + MIN_NR_GENS <= max_seq { nr_to_scan } else { 0 }, true)
     }
 
     /// should_abort_scan() (v6.1; only with patch 000: before it the loop had
     /// no back-off).
-    fn should_abort_scan_61(
-        &mut self,
-        lv: LruvecId,
-        seq: u64,
-        sc: &mut ScanControl,
-        need_swapping: bool,
-    ) -> bool {
+    fn should_abort_scan_61(&mut self, lv: LruvecId, seq: u64, sc: &mut ScanControl, need_swapping: bool) -> bool {
         if !self.knobs.optimize_multiple_memcgs {
             return false;
         }
@@ -126,11 +107,7 @@ impl Mm {
             if zone.managed == 0 {
                 continue;
             }
-            let wmark = if sc.kswapd {
-                zone.watermark[WMARK_HIGH]
-            } else {
-                zone.watermark[WMARK_LOW]
-            };
+            let wmark = if sc.kswapd { zone.watermark[WMARK_HIGH] } else { zone.watermark[WMARK_LOW] };
             if wmark > zone.free_pages() {
                 return false;
             }
@@ -175,10 +152,7 @@ impl Mm {
                 break;
             }
         }
-        if self.knobs.optimize_multiple_memcgs
-            && sc.nr_reclaimed - reclaimed >= MIN_LRU_BATCH
-            && !need_aging
-        {
+        if self.knobs.optimize_multiple_memcgs && sc.nr_reclaimed - reclaimed >= MIN_LRU_BATCH && !need_aging {
             sc.memcgs_need_aging = false;
         }
     }
@@ -203,10 +177,7 @@ impl Mm {
             }
             let can_swap = self.get_swappiness(lv, sc) != 0;
             let max_seq = self.lruvecs[lv as usize].lrugen.max_seq;
-            if self
-                .should_run_aging_61(lv, max_seq, can_swap, sc.priority)
-                .0
-            {
+            if self.should_run_aging_61(lv, max_seq, can_swap, sc.priority).0 {
                 self.try_to_inc_max_seq(lv, max_seq, can_swap, false);
             }
         }

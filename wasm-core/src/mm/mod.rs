@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 pub mod classic;
 pub mod filemap;
-pub mod folio;
 pub mod kswapd;
+pub mod folio;
 pub mod list;
 pub mod lruvec;
 pub mod machine;
@@ -22,8 +22,8 @@ pub mod mglru;
 pub mod mglru_v61;
 pub mod page_alloc;
 pub mod pgdat;
-pub mod policy;
 pub mod refault;
+pub mod policy;
 pub mod swap;
 pub mod trace;
 pub mod vmscan;
@@ -113,18 +113,7 @@ pub struct Knobs {
 
 impl Default for Knobs {
     fn default() -> Self {
-        Knobs {
-            lru_gen_enabled: true,
-            swappiness: DEFAULT_SWAPPINESS,
-            kswapd_classzone_fix: true,
-            memcg_lru: true,
-            proactive_batch: memcontrol::ProactiveBatch::Decaying,
-            memcg_full_walk: false,
-            optimize_multiple_memcgs: true,
-            refault_distance_mglru: false,
-            mglru_underprotection_fix: true,
-            baseline: None,
-        }
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true, refault_distance_mglru: false, mglru_underprotection_fix: true, baseline: None }
     }
 }
 
@@ -138,9 +127,7 @@ pub struct Current {
 impl Default for Current {
     /// GFP_HIGHUSER_MOVABLE.
     fn default() -> Self {
-        Current {
-            highest_zoneidx: MAX_NR_ZONES - 1,
-        }
+        Current { highest_zoneidx: MAX_NR_ZONES - 1 }
     }
 }
 
@@ -241,10 +228,7 @@ impl Mm {
 
     /// The node a folio's page frame belongs to.
     pub fn folio_node(&self, f: FolioId) -> usize {
-        self.nodes
-            .iter()
-            .position(|n| f >= n.start_pfn && f < n.end_pfn())
-            .expect("folio id within a node")
+        self.nodes.iter().position(|n| f >= n.start_pfn && f < n.end_pfn()).expect("folio id within a node")
     }
 
     /// Bytes of heap the model holds, by part: (folio table, address-space
@@ -252,12 +236,7 @@ impl Mm {
     pub fn memory_bytes(&self) -> (usize, usize, usize) {
         let folios = self.folios.len() * Folios::BYTES_PER_FOLIO;
         let slots: usize = self.mappings.iter().map(|a| a.slots.capacity() * 8).sum();
-        let lruvecs = self.lruvecs.len() * std::mem::size_of::<Lruvec>()
-            + self
-                .lruvecs
-                .iter()
-                .map(|l| l.mm_walk.capacity() * 4)
-                .sum::<usize>();
+        let lruvecs = self.lruvecs.len() * std::mem::size_of::<Lruvec>() + self.lruvecs.iter().map(|l| l.mm_walk.capacity() * 4).sum::<usize>();
         let memcgs = self.memcgs.len() * (std::mem::size_of::<MemCgroup>() + vmstat::NR_ITEMS * 8);
         let swap = self.swap.pages as usize * (4 + 8 + 4);
         let queues = self.dirty_list.capacity() * 4 + self.writeback.capacity() * 16;

@@ -48,14 +48,7 @@ impl Gfp {
 impl Mm {
     /// __zone_watermark_ok() for order 0: free pages must stay above
     /// `mark + lowmem_reserve[highest_zoneidx]`.
-    pub fn zone_watermark_ok(
-        &self,
-        node: usize,
-        z: usize,
-        _order: u32,
-        mark: u64,
-        highest_zoneidx: usize,
-    ) -> bool {
+    pub fn zone_watermark_ok(&self, node: usize, z: usize, _order: u32, mark: u64, highest_zoneidx: usize) -> bool {
         let zone = &self.nodes[node].zones[z];
         zone.free_pages() > mark + zone.lowmem_reserve[highest_zoneidx]
     }
@@ -70,12 +63,7 @@ impl Mm {
     /// get_page_from_freelist(): the first zone in zonelist order (zones
     /// `highest_zoneidx` down to 0 on each node) whose free pages pass the
     /// watermark `wmark` gives a page.
-    fn get_page_from_freelist(
-        &mut self,
-        node: usize,
-        highest_zoneidx: usize,
-        wmark: usize,
-    ) -> Option<FolioId> {
+    fn get_page_from_freelist(&mut self, node: usize, highest_zoneidx: usize, wmark: usize) -> Option<FolioId> {
         for n in self.zonelist_nodes(node).collect::<Vec<_>>() {
             for z in (0..=highest_zoneidx.min(MAX_NR_ZONES - 1)).rev() {
                 let zone = &self.nodes[n].zones[z];
@@ -95,9 +83,7 @@ impl Mm {
     }
 
     fn rmqueue_zone(&mut self, node: usize, z: usize) -> Option<FolioId> {
-        let f = self.nodes[node].zones[z]
-            .free_list
-            .pop_head(&mut self.folios)?;
+        let f = self.nodes[node].zones[z].free_list.pop_head(&mut self.folios)?;
         let zone_bits = self.folios.flags[f as usize] & pg::ZONE_MASK;
         self.folios.flags[f as usize] = zone_bits;
         Some(f)
@@ -130,13 +116,7 @@ impl Mm {
     /// should_reclaim_retry(): retry while fewer than MAX_RECLAIM_RETRIES
     /// rounds in a row made no progress and some zone could pass its min
     /// watermark if all its reclaimable pages were freed.
-    fn should_reclaim_retry(
-        &self,
-        node: usize,
-        highest_zoneidx: usize,
-        progress: bool,
-        no_progress_loops: &mut u32,
-    ) -> bool {
+    fn should_reclaim_retry(&self, node: usize, highest_zoneidx: usize, progress: bool, no_progress_loops: &mut u32) -> bool {
         if progress {
             *no_progress_loops = 0;
         } else {
@@ -173,18 +153,12 @@ impl Mm {
         let latency = self.cost_ns - start + crate::cost::PAGE_ALLOC_NS;
         self.cost_ns += crate::cost::PAGE_ALLOC_NS;
         if self.alloc_latency_log {
-            self.alloc_latencies
-                .push(latency.min(u64::from(u32::MAX)) as u32);
+            self.alloc_latencies.push(latency.min(u64::from(u32::MAX)) as u32);
         }
         result
     }
 
-    fn alloc_pages_inner(
-        &mut self,
-        node: usize,
-        memcg: MemcgId,
-        hz: usize,
-    ) -> Result<FolioId, ChargeFailed> {
+    fn alloc_pages_inner(&mut self, node: usize, memcg: MemcgId, hz: usize) -> Result<FolioId, ChargeFailed> {
         if let Some(f) = self.get_page_from_freelist(node, hz, WMARK_LOW) {
             return Ok(f);
         }
@@ -233,9 +207,7 @@ impl Mm {
         let z = self.folios.zone(f);
         self.folios.flags[f as usize] = zone_bits | pg::FREE;
         self.folios.mapping[f as usize] = NIL;
-        self.nodes[node].zones[z]
-            .free_list
-            .add_head(&mut self.folios, f);
+        self.nodes[node].zones[z].free_list.add_head(&mut self.folios, f);
         self.vmstat.add(super::vmstat::Item::Pgfree, 1);
     }
 }

@@ -20,12 +20,7 @@ pub enum ZoneType {
 }
 
 impl ZoneType {
-    pub const ALL: [ZoneType; MAX_NR_ZONES] = [
-        ZoneType::Dma,
-        ZoneType::Dma32,
-        ZoneType::Normal,
-        ZoneType::Movable,
-    ];
+    pub const ALL: [ZoneType; MAX_NR_ZONES] = [ZoneType::Dma, ZoneType::Dma32, ZoneType::Normal, ZoneType::Movable];
     pub fn name(self) -> &'static str {
         ["DMA", "DMA32", "Normal", "Movable"][self as usize]
     }
@@ -62,8 +57,7 @@ impl Zone {
         u64::from(self.free_list.len)
     }
     pub fn contains(&self, f: FolioId) -> bool {
-        u64::from(f) >= u64::from(self.start_pfn)
-            && u64::from(f) < u64::from(self.start_pfn) + self.managed
+        u64::from(f) >= u64::from(self.start_pfn) && u64::from(f) < u64::from(self.start_pfn) + self.managed
     }
 }
 
@@ -87,10 +81,7 @@ impl PgData {
     }
     /// The zone a pfn of this node belongs to.
     pub fn zone_of(&self, f: FolioId) -> usize {
-        self.zones
-            .iter()
-            .position(|z| z.contains(f))
-            .expect("pfn in a populated zone")
+        self.zones.iter().position(|z| z.contains(f)).expect("pfn in a populated zone")
     }
 }
 
@@ -119,17 +110,9 @@ pub fn default_min_free_kbytes(lowmem_pages: u64) -> u64 {
 /// proportional to its managed pages, then low = min + gap, high = low + gap,
 /// promo = high + gap with gap = max(min/4, managed * watermark_scale_factor / 10000).
 /// Simplified: no highmem special case (64-bit), no watermark_boost.
-pub fn setup_per_zone_wmarks(
-    zones: &mut [Zone],
-    min_free_kbytes: u64,
-    watermark_scale_factor: u64,
-) {
+pub fn setup_per_zone_wmarks(zones: &mut [Zone], min_free_kbytes: u64, watermark_scale_factor: u64) {
     let pages_min = min_free_kbytes / 4;
-    let lowmem_pages: u64 = zones
-        .iter()
-        .filter(|z| z.zone_type != ZoneType::Movable)
-        .map(|z| z.managed)
-        .sum();
+    let lowmem_pages: u64 = zones.iter().filter(|z| z.zone_type != ZoneType::Movable).map(|z| z.managed).sum();
     for z in zones.iter_mut() {
         if z.managed == 0 {
             z.watermark = [0; 4];
@@ -155,11 +138,7 @@ pub fn setup_per_zone_lowmem_reserve(zones: &mut [Zone]) {
         zones[i].lowmem_reserve = [0; MAX_NR_ZONES];
         for j in i + 1..zones.len() {
             managed += zones[j].managed;
-            zones[i].lowmem_reserve[j] = if ratio == 0 || zones[i].managed == 0 {
-                0
-            } else {
-                managed / ratio
-            };
+            zones[i].lowmem_reserve[j] = if ratio == 0 || zones[i].managed == 0 { 0 } else { managed / ratio };
         }
     }
 }
@@ -181,20 +160,7 @@ mod tests {
 
     #[test]
     fn int_sqrt_is_floor() {
-        for x in [
-            0u64,
-            1,
-            2,
-            3,
-            4,
-            15,
-            16,
-            17,
-            99,
-            100,
-            1 << 40,
-            u32::MAX as u64,
-        ] {
+        for x in [0u64, 1, 2, 3, 4, 15, 16, 17, 99, 100, 1 << 40, u32::MAX as u64] {
             let r = int_sqrt(x);
             assert!(r * r <= x && (r + 1) * (r + 1) > x, "int_sqrt({x}) = {r}");
         }
@@ -214,16 +180,9 @@ mod tests {
 
     #[test]
     fn lowmem_reserve_hand_computed() {
-        let mut zs = vec![
-            zone(ZoneType::Dma, 4000),
-            zone(ZoneType::Dma32, 65_536),
-            zone(ZoneType::Normal, 131_072),
-        ];
+        let mut zs = vec![zone(ZoneType::Dma, 4000), zone(ZoneType::Dma32, 65_536), zone(ZoneType::Normal, 131_072)];
         setup_per_zone_lowmem_reserve(&mut zs);
-        assert_eq!(
-            zs[0].lowmem_reserve,
-            [0, 65_536 / 256, (65_536 + 131_072) / 256, 0]
-        );
+        assert_eq!(zs[0].lowmem_reserve, [0, 65_536 / 256, (65_536 + 131_072) / 256, 0]);
         assert_eq!(zs[1].lowmem_reserve, [0, 0, 131_072 / 256, 0]);
         assert_eq!(zs[2].lowmem_reserve, [0; 4]);
     }

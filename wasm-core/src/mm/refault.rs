@@ -20,12 +20,7 @@ pub const REFAULTS_PER_STEP: usize = 256;
 
 /// Names of [inactive_anon, active_anon, inactive_file, active_file] as the
 /// kernel's node_stat_item calls them.
-pub const LIST_NAMES: [&str; 4] = [
-    "NR_INACTIVE_ANON",
-    "NR_ACTIVE_ANON",
-    "NR_INACTIVE_FILE",
-    "NR_ACTIVE_FILE",
-];
+pub const LIST_NAMES: [&str; 4] = ["NR_INACTIVE_ANON", "NR_ACTIVE_ANON", "NR_INACTIVE_FILE", "NR_ACTIVE_FILE"];
 
 /// A refault distance against a workingset size: what
 /// workingset_test_recent() (classic) or lru_test_refault() (patch 004)
@@ -132,15 +127,7 @@ pub struct RefaultRecord {
 impl RefaultRecord {
     /// A refault of folio `f` (already installed for its page) from a shadow
     /// naming `lruvec`: counted, nothing decided yet.
-    pub(super) fn new(
-        mm: &Mm,
-        f: FolioId,
-        lruvec: LruvecId,
-        type_: usize,
-        function: &'static str,
-        in_fault: bool,
-        workingset: bool,
-    ) -> Self {
+    pub(super) fn new(mm: &Mm, f: FolioId, lruvec: LruvecId, type_: usize, function: &'static str, in_fault: bool, workingset: bool) -> Self {
         RefaultRecord {
             time_ns: mm.now_ns,
             mapping: mm.folios.mapping[f as usize],
@@ -179,41 +166,20 @@ impl Mm {
         // min_seq only grows: the token's generation is the newest at or below min_seq with these bits.
         let token_seq = min_seq.wrapping_sub((min_seq & mask).wrapping_sub(seq_bits) & mask);
         let token_refs = (token & ((1 << LRU_REFS_WIDTH) - 1)) as u32;
-        (
-            lv,
-            GenCheck {
-                token_seq,
-                min_seq,
-                max_seq: lrugen.max_seq,
-                recent,
-                token_refs,
-            },
-        )
+        (lv, GenCheck { token_seq, min_seq, max_seq: lrugen.max_seq, recent, token_refs })
     }
 
     /// lru_test_refault() with what it compared (see there): the distance,
     /// the threshold and the lists it sums, and which rule applied.
-    pub fn lru_refault_check(
-        &self,
-        lv: LruvecId,
-        eviction: u64,
-        bits: u32,
-        file: bool,
-    ) -> DistanceCheck {
-        DistanceCheck {
-            distance: self.lru_refault_distance(lv, eviction, bits),
-            ..self.lru_workingset_size(lv, file)
-        }
+    pub fn lru_refault_check(&self, lv: LruvecId, eviction: u64, bits: u32, file: bool) -> DistanceCheck {
+        DistanceCheck { distance: self.lru_refault_distance(lv, eviction, bits), ..self.lru_workingset_size(lv, file) }
     }
 
     /// lru_test_refault()'s refault distance: nonresident_age now minus the
     /// timestamp, in its `bits`.
     pub fn lru_refault_distance(&self, lv: LruvecId, eviction: u64, bits: u32) -> u64 {
         let mask = (1u64 << bits) - 1;
-        self.lruvecs[lv as usize]
-            .nonresident_age
-            .wrapping_sub(eviction)
-            & mask
+        self.lruvecs[lv as usize].nonresident_age.wrapping_sub(eviction) & mask
     }
 
     /// lru_test_refault()'s workingset size for a refault into `lv` (the
@@ -223,10 +189,7 @@ impl Mm {
         let node = self.lruvec_node(lv);
         let mut sizes = [0u64; 4];
         for m in self.memcg_subtree(self.lruvec_memcg(lv)) {
-            let l = crate::sim::lruvec_lru_sizes(
-                &self.lruvecs[self.lruvec_id(m, node) as usize],
-                self.knobs.lru_gen_enabled,
-            );
+            let l = crate::sim::lruvec_lru_sizes(&self.lruvecs[self.lruvec_id(m, node) as usize], self.knobs.lru_gen_enabled);
             for (a, b) in sizes.iter_mut().zip(l) {
                 *a += b;
             }
@@ -244,24 +207,13 @@ impl Mm {
         } else {
             (active + ifile, [false, swap, true, true])
         };
-        DistanceCheck {
-            distance: 0,
-            threshold,
-            inclusive: false,
-            lists: sizes,
-            terms,
-            swap,
-            active_covers_inactive: Some(covers),
-        }
+        DistanceCheck { distance: 0, threshold, inclusive: false, lists: sizes, terms, swap, active_covers_inactive: Some(covers) }
     }
 
     /// workingset_test_recent() with what it compared: the refault distance
     /// and the workingset size (distance <= size), term by term.
     pub fn workingset_check(&self, s: &Shadow, file: bool) -> DistanceCheck {
-        DistanceCheck {
-            distance: self.workingset_distance(s),
-            ..self.workingset_size(s.memcg, s.node, file)
-        }
+        DistanceCheck { distance: self.workingset_distance(s), ..self.workingset_size(s.memcg, s.node, file) }
     }
 
     /// workingset_test_recent()'s refault distance: the shadow's lruvec's
@@ -285,15 +237,7 @@ impl Mm {
         for lru in (0..4).filter(|&l| terms[l]) {
             lists[lru] = self.lruvec_page_state(memcg, node, lru);
         }
-        DistanceCheck {
-            distance: 0,
-            threshold: lists.iter().sum(),
-            inclusive: true,
-            lists,
-            terms,
-            swap,
-            active_covers_inactive: None,
-        }
+        DistanceCheck { distance: 0, threshold: lists.iter().sum(), inclusive: true, lists, terms, swap, active_covers_inactive: None }
     }
 
     /// The nonresident_age timestamp patch 004 keeps in an MGLRU shadow's
@@ -323,15 +267,7 @@ mod tests {
     use super::*;
 
     fn check(distance: u64, threshold: u64, inclusive: bool) -> DistanceCheck {
-        DistanceCheck {
-            distance,
-            threshold,
-            inclusive,
-            lists: [0; 4],
-            terms: [false; 4],
-            swap: false,
-            active_covers_inactive: None,
-        }
+        DistanceCheck { distance, threshold, inclusive, lists: [0; 4], terms: [false; 4], swap: false, active_covers_inactive: None }
     }
 
     #[test]

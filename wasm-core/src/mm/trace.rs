@@ -24,39 +24,19 @@ pub enum AddRule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FolioWhat {
     /// lru_gen_add_folio: placed in generation `seq`.
-    Added {
-        seq: u64,
-        rule: AddRule,
-    },
+    Added { seq: u64, rule: AddRule },
     /// folio_inc_refs: an fd access raised refs.
-    Refs {
-        refs: u32,
-        tier: usize,
-    },
+    Refs { refs: u32, tier: usize },
     /// try_to_inc_max_seq: the page-table walk found the PTE young.
-    PromotedByWalk {
-        seq: u64,
-    },
+    PromotedByWalk { seq: u64 },
     /// lru_gen_look_around: a neighbour's young PTE.
-    LookAround {
-        seq: u64,
-    },
+    LookAround { seq: u64 },
     /// inc_min_seq: its generation retired; moved to the next one.
-    Aged {
-        seq: u64,
-    },
+    Aged { seq: u64 },
     /// sort_folio outcomes.
-    SortPromoted {
-        seq: u64,
-    },
-    SortProtected {
-        tier: usize,
-        tier_idx: usize,
-        seq: u64,
-    },
-    SortWriteback {
-        seq: u64,
-    },
+    SortPromoted { seq: u64 },
+    SortProtected { tier: usize, tier_idx: usize, seq: u64 },
+    SortWriteback { seq: u64 },
     /// isolate_folio.
     Isolated,
     /// folio_check_references: young PTE, activate.
@@ -66,15 +46,9 @@ pub enum FolioWhat {
     /// shrink_folio_list: written to swap.
     SwappedOut,
     /// __remove_mapping: freed, shadow left.
-    Evicted {
-        tier: usize,
-    },
+    Evicted { tier: usize },
     /// workingset_refault / lru_gen_refault on the new folio.
-    Refault {
-        recent: bool,
-        tier: usize,
-        restore: bool,
-    },
+    Refault { recent: bool, tier: usize, restore: bool },
     /// Classic LRU moves.
     ClassicActivated,
     ClassicDeactivated,
@@ -153,9 +127,7 @@ impl Mm {
     /// Whether page `index` of mapping `m` is in the tracked sample.
     pub fn is_tracked_page(&self, m: MappingId, index: u32) -> bool {
         let a = &self.mappings[m as usize];
-        a.tracked_stride > 0
-            && index % a.tracked_stride == 0
-            && index / a.tracked_stride < a.tracked_count
+        a.tracked_stride > 0 && index % a.tracked_stride == 0 && index / a.tracked_stride < a.tracked_count
     }
 
     /// Gives a new folio its identity: it caches page `index` of `m`.

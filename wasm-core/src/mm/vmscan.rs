@@ -4,13 +4,13 @@
 //! reclaim) and try_to_free_mem_cgroup_pages (memcg limit and proactive
 //! reclaim).
 use super::filemap::Slot;
-use super::folio::lru_tier_from_refs;
 use super::folio::{pg, FolioId};
-use super::trace::FolioWhat;
 use super::vmstat::Item;
 use super::{LruvecId, MemcgId, Mm, DEF_PRIORITY, MAX_NR_ZONES, SWAP_CLUSTER_MAX};
 use crate::cost;
 use crate::event::EventKind;
+use super::trace::FolioWhat;
+use super::folio::lru_tier_from_refs;
 
 /// enum folio_references.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,19 +149,13 @@ impl Mm {
     /// reclaim target itself is never protected.
     pub fn mem_cgroup_below_min(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
         let cg = &self.memcgs[memcg as usize];
-        Some(memcg) != target
-            && memcg != ROOT_MEMCG
-            && cg.memory_min > 0
-            && cg.usage <= cg.memory_min
+        Some(memcg) != target && memcg != ROOT_MEMCG && cg.memory_min > 0 && cg.usage <= cg.memory_min
     }
 
     /// mem_cgroup_below_low(), simplified like [`Mm::mem_cgroup_below_min`].
     pub fn mem_cgroup_below_low(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
         let cg = &self.memcgs[memcg as usize];
-        Some(memcg) != target
-            && memcg != ROOT_MEMCG
-            && cg.memory_low > 0
-            && cg.usage <= cg.memory_low
+        Some(memcg) != target && memcg != ROOT_MEMCG && cg.memory_low > 0 && cg.usage <= cg.memory_low
     }
 
     /// add_to_swap(): allocate a swap slot (charged to the memcg) and put the
@@ -191,12 +185,7 @@ impl Mm {
     /// SWAP_OUT_NS); dirty file folios are never written here (MGLRU's
     /// sort_folio keeps them off the list; the classic LRU marks them
     /// PG_reclaim and activates them for the flusher).
-    pub fn shrink_folio_list(
-        &mut self,
-        list: &mut Vec<FolioId>,
-        lv: LruvecId,
-        sc: &mut ScanControl,
-    ) -> u64 {
+    pub fn shrink_folio_list(&mut self, list: &mut Vec<FolioId>, lv: LruvecId, sc: &mut ScanControl) -> u64 {
         let target = sc.target_mem_cgroup.unwrap_or(ROOT_MEMCG);
         let memcg = self.lruvec_memcg(lv);
         let node = self.lruvec_node(lv);
@@ -258,10 +247,7 @@ impl Mm {
                 self.folios.clear(f, pg::MAPPED | pg::YOUNG);
                 if anon {
                     let slot = self.folios.swap[f as usize];
-                    let (m, idx) = (
-                        self.folios.mapping[f as usize],
-                        self.folios.index[f as usize],
-                    );
+                    let (m, idx) = (self.folios.mapping[f as usize], self.folios.index[f as usize]);
                     self.set_slot(m, idx, Slot::Swap(slot));
                 }
             }
@@ -295,10 +281,7 @@ impl Mm {
             let tier = lru_tier_from_refs(self.folios.lru_refs(f));
             self.trace(f, "__remove_mapping", FolioWhat::Evicted { tier });
             let shadow = self.workingset_eviction(f, target);
-            let (m, idx) = (
-                self.folios.mapping[f as usize],
-                self.folios.index[f as usize],
-            );
+            let (m, idx) = (self.folios.mapping[f as usize], self.folios.index[f as usize]);
             if anon {
                 let slot = self.folios.swap[f as usize];
                 self.swap.shadows[slot as usize] = shadow;
@@ -329,11 +312,7 @@ impl Mm {
         let referenced_folio = self.folios.test_clear(f, pg::REFERENCED);
         if referenced_ptes {
             self.folios.set(f, pg::REFERENCED);
-            return if referenced_folio {
-                FolioRef::Activate
-            } else {
-                FolioRef::Keep
-            };
+            return if referenced_folio { FolioRef::Activate } else { FolioRef::Keep };
         }
         FolioRef::Reclaim
     }
@@ -365,20 +344,11 @@ impl Mm {
     pub fn shrink_node_memcgs(&mut self, node: usize, sc: &mut ScanControl) {
         let target = sc.target_mem_cgroup.unwrap_or(ROOT_MEMCG);
         // v6.1/6.2 MGLRU (no memcg LRU) predates partial walks too.
-        let full_walk =
-            self.knobs.memcg_full_walk || (self.knobs.lru_gen_enabled && !self.knobs.memcg_lru);
+        let full_walk = self.knobs.memcg_full_walk || (self.knobs.lru_gen_enabled && !self.knobs.memcg_lru);
         let partial = !sc.kswapd && !full_walk;
         let order = self.memcg_subtree(target);
         // A walk that would start past the last memcg starts over at the target.
-        let start = if partial {
-            self.memcg_iter
-                .get(&(target, node))
-                .copied()
-                .filter(|&p| p < order.len())
-                .unwrap_or(0)
-        } else {
-            0
-        };
+        let start = if partial { self.memcg_iter.get(&(target, node)).copied().filter(|&p| p < order.len()).unwrap_or(0) } else { 0 };
         let mut stopped_at = None;
         for (i, &memcg) in order.iter().enumerate().skip(start) {
             if self.mem_cgroup_below_min(sc.target_mem_cgroup, memcg) {
@@ -469,18 +439,11 @@ impl Mm {
     /// try_to_free_mem_cgroup_pages(): reclaim at least max(nr_pages,
     /// SWAP_CLUSTER_MAX) from `memcg`'s subtree on every node (memcg limit
     /// reclaim, and each round of memory.reclaim).
-    pub fn try_to_free_mem_cgroup_pages(
-        &mut self,
-        memcg: MemcgId,
-        nr_pages: u64,
-        may_swap: bool,
-        proactive: bool,
-    ) -> u64 {
+    pub fn try_to_free_mem_cgroup_pages(&mut self, memcg: MemcgId, nr_pages: u64, may_swap: bool, proactive: bool) -> u64 {
         let mut sc = ScanControl::new(nr_pages.max(SWAP_CLUSTER_MAX), Some(memcg));
         sc.may_swap = may_swap;
         sc.proactive = proactive;
-        self.cost_ns += cost::RECLAIM_ROUND_NS
-            + cost::ROUND_PER_MEMCG_NS * self.memcg_subtree(memcg).len() as u64;
+        self.cost_ns += cost::RECLAIM_ROUND_NS + cost::ROUND_PER_MEMCG_NS * self.memcg_subtree(memcg).len() as u64;
         let reclaimed = self.do_try_to_free_pages(&mut sc);
         let now = self.now_ns;
         let path = self.memcgs[memcg as usize].path.clone();
@@ -500,12 +463,7 @@ impl Mm {
     pub fn try_to_free_pages(&mut self, memcg_of_task: MemcgId, highest_zoneidx: usize) -> u64 {
         let mut sc = ScanControl::new(SWAP_CLUSTER_MAX, None);
         sc.reclaim_idx = highest_zoneidx;
-        self.count(
-            memcg_of_task,
-            Item::AllocstallDma.plus(highest_zoneidx),
-            1,
-            true,
-        );
+        self.count(memcg_of_task, Item::AllocstallDma.plus(highest_zoneidx), 1, true);
         self.cost_ns += cost::RECLAIM_ROUND_NS;
         let reclaimed = self.do_try_to_free_pages(&mut sc);
         let now = self.now_ns;

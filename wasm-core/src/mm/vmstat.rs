@@ -108,18 +108,9 @@ mod tests {
     fn anon_file_pairs_are_adjacent() {
         assert_eq!(Item::PgscanAnon.plus(1), Item::PgscanFile);
         assert_eq!(Item::PgstealAnon.plus(1), Item::PgstealFile);
-        assert_eq!(
-            Item::WorkingsetRefaultAnon.plus(1),
-            Item::WorkingsetRefaultFile
-        );
-        assert_eq!(
-            Item::WorkingsetActivateAnon.plus(1),
-            Item::WorkingsetActivateFile
-        );
-        assert_eq!(
-            Item::WorkingsetRestoreAnon.plus(1),
-            Item::WorkingsetRestoreFile
-        );
+        assert_eq!(Item::WorkingsetRefaultAnon.plus(1), Item::WorkingsetRefaultFile);
+        assert_eq!(Item::WorkingsetActivateAnon.plus(1), Item::WorkingsetActivateFile);
+        assert_eq!(Item::WorkingsetRestoreAnon.plus(1), Item::WorkingsetRestoreFile);
         assert_eq!(Item::PgstealKswapd.plus(1), Item::PgstealDirect);
         assert_eq!(Item::PgscanKswapd.plus(1), Item::PgscanDirect);
         assert_eq!(Item::from_name("pgrefill"), Some(Item::Pgrefill));

@@ -8,11 +8,11 @@
 //! is still the oldest).
 use super::folio::{lru_tier_from_refs, pg, FolioId, LRU_REFS_WIDTH};
 use super::lruvec::lru_hist_from_seq;
-use super::refault::{Feedback, RefaultRecord};
-use super::trace::FolioWhat;
 use super::vmstat::Item;
 use super::{LruvecId, MemcgId, Mm, LRU_GEN_FILE};
 use crate::event::EventKind;
+use super::refault::{Feedback, RefaultRecord};
+use super::trace::FolioWhat;
 
 /// Bits of the eviction timestamp/token in a shadow (EVICTION_SHIFT leaves
 /// room for the memcg id, node id and workingset bit; the kernel has ~40).
@@ -56,12 +56,7 @@ pub fn unpack_shadow(v: u64) -> Shadow {
     let v = v >> NODE_BITS;
     let memcg = (v & ((1 << MEMCG_ID_BITS) - 1)) as MemcgId;
     let eviction = (v >> MEMCG_ID_BITS) & EVICTION_MASK;
-    Shadow {
-        memcg,
-        node,
-        eviction,
-        workingset,
-    }
+    Shadow { memcg, node, eviction, workingset }
 }
 
 impl Mm {
@@ -98,12 +93,7 @@ impl Mm {
         let lv = self.lruvec_id(target_memcg, node);
         let eviction = self.lruvecs[lv as usize].nonresident_age >> self.bucket_order();
         self.workingset_age_nonresident(lv, 1);
-        pack_shadow(
-            target_memcg,
-            node,
-            eviction,
-            self.folios.test(f, pg::WORKINGSET),
-        )
+        pack_shadow(target_memcg, node, eviction, self.folios.test(f, pg::WORKINGSET))
     }
 
     /// lru_gen_eviction() (v6.12): token = (min_seq << LRU_REFS_WIDTH) |
@@ -179,11 +169,7 @@ impl Mm {
         let (lv, gen) = self.lru_gen_check(&s, type_);
         let recent = gen.recent;
         if lv != self.folios.lruvec[f as usize] {
-            self.record_refault(|mm| RefaultRecord {
-                gen: Some(gen),
-                counted: false,
-                ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset)
-            });
+            self.record_refault(|mm| RefaultRecord { gen: Some(gen), counted: false, ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset) });
             return;
         }
         let memcg = self.lruvec_memcg(lv);
@@ -198,49 +184,17 @@ impl Mm {
             lrugen.refaulted[hist][type_][tier] += 1;
             self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
             let fixed = self.knobs.mglru_underprotection_fix;
-            if in_fault
-                || if fixed {
-                    refs >= (1 << LRU_REFS_WIDTH) - 1
-                } else {
-                    refs == 1 << LRU_REFS_WIDTH
-                }
-            {
+            if in_fault || if fixed { refs >= (1 << LRU_REFS_WIDTH) - 1 } else { refs == 1 << LRU_REFS_WIDTH } {
                 // Before v6.8 only PG_workingset comes back, not the refs.
-                self.folios.set(
-                    f,
-                    if fixed {
-                        pg::REFS_MASK | pg::WORKINGSET
-                    } else {
-                        pg::WORKINGSET
-                    },
-                );
+                self.folios.set(f, if fixed { pg::REFS_MASK | pg::WORKINGSET } else { pg::WORKINGSET });
                 self.count(memcg, Item::WorkingsetRestoreAnon.plus(type_), 1, true);
                 restore = true;
             }
         }
-        self.trace(
-            f,
-            "lru_gen_refault",
-            FolioWhat::Refault {
-                recent,
-                tier,
-                restore,
-            },
-        );
+        self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent, tier, restore });
         let now = self.now_ns;
-        self.events.push(now, || EventKind::Refault {
-            lruvec: lv,
-            type_,
-            recent,
-            tier,
-            restore,
-            function: "lru_gen_refault",
-        });
-        let feedback = if recent {
-            Feedback::Refaulted
-        } else {
-            Feedback::None
-        };
+        self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent, tier, restore, function: "lru_gen_refault" });
+        let feedback = if recent { Feedback::Refaulted } else { Feedback::None };
         self.record_refault(|mm| RefaultRecord {
             gen: Some(gen),
             activate: recent,
@@ -264,14 +218,7 @@ impl Mm {
         let type_ = self.folios.type_of(f);
         let lv = self.lruvec_id(s.memcg, s.node);
         let file = type_ == LRU_GEN_FILE;
-        let check = |mm: &Mm| {
-            mm.lru_refault_check(
-                lv,
-                s.eviction & LRU_GEN_EVICTION_MASK,
-                LRU_GEN_EVICTION_BITS,
-                file,
-            )
-        };
+        let check = |mm: &Mm| mm.lru_refault_check(lv, s.eviction & LRU_GEN_EVICTION_MASK, LRU_GEN_EVICTION_BITS, file);
         if lv != self.folios.lruvec[f as usize] {
             self.record_refault(|mm| RefaultRecord {
                 distance: Some(check(mm)),
@@ -287,30 +234,11 @@ impl Mm {
         let refault = distance.passes();
         let (_, gen) = self.lru_gen_check(&s, type_);
         let recent = gen.recent;
-        let record = |mm: &Mm| RefaultRecord {
-            distance: Some(distance),
-            gen: Some(gen),
-            ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset)
-        };
+        let record = |mm: &Mm| RefaultRecord { distance: Some(distance), gen: Some(gen), ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset) };
         if !recent && !refault {
             let now = self.now_ns;
-            self.trace(
-                f,
-                "lru_gen_refault",
-                FolioWhat::Refault {
-                    recent: false,
-                    tier: 0,
-                    restore: false,
-                },
-            );
-            self.events.push(now, || EventKind::Refault {
-                lruvec: lv,
-                type_,
-                recent: false,
-                tier: 0,
-                restore: false,
-                function: "lru_gen_refault",
-            });
+            self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: false, tier: 0, restore: false });
+            self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent: false, tier: 0, restore: false, function: "lru_gen_refault" });
             self.record_refault(record);
             return;
         }
@@ -340,46 +268,17 @@ impl Mm {
             lrugen.avg_total[type_][tier] += 1;
             lrugen.avg_refaulted[type_][tier] += 1;
         }
-        self.trace(
-            f,
-            "lru_gen_refault",
-            FolioWhat::Refault {
-                recent: true,
-                tier,
-                restore,
-            },
-        );
+        self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: true, tier, restore });
         let now = self.now_ns;
-        self.events.push(now, || EventKind::Refault {
-            lruvec: lv,
-            type_,
-            recent: true,
-            tier,
-            restore,
-            function: "lru_gen_refault",
-        });
-        let feedback = if recent {
-            Feedback::Refaulted
-        } else {
-            Feedback::Averages
-        };
-        self.record_refault(|mm| RefaultRecord {
-            activate: refault,
-            restore,
-            tier,
-            tier_before,
-            feedback,
-            ..record(mm)
-        });
+        self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent: true, tier, restore, function: "lru_gen_refault" });
+        let feedback = if recent { Feedback::Refaulted } else { Feedback::Averages };
+        self.record_refault(|mm| RefaultRecord { activate: refault, restore, tier, tier_before, feedback, ..record(mm) });
     }
 
     /// Pages on a classic list of `memcg`'s lruvec on `node`, including its
     /// descendants (lruvec_page_state is hierarchical).
     pub(super) fn lruvec_page_state(&self, memcg: MemcgId, node: usize, lru: usize) -> u64 {
-        self.memcg_subtree(memcg)
-            .into_iter()
-            .map(|m| self.lruvecs[self.lruvec_id(m, node) as usize].lru_size(lru))
-            .sum()
+        self.memcg_subtree(memcg).into_iter().map(|m| self.lruvecs[self.lruvec_id(m, node) as usize].lru_size(lru)).sum()
     }
 
     /// workingset_test_recent() (classic, 6.6-6.12): the refault distance
@@ -412,37 +311,14 @@ impl Mm {
         }
         let now = self.now_ns;
         let restore = recent && s.workingset;
-        self.trace(
-            f,
-            "workingset_refault",
-            FolioWhat::Refault {
-                recent,
-                tier: 0,
-                restore,
-            },
-        );
-        self.events.push(now, || EventKind::Refault {
-            lruvec: lv,
-            type_,
-            recent,
-            tier: 0,
-            restore,
-            function: "workingset_refault",
-        });
+        self.trace(f, "workingset_refault", FolioWhat::Refault { recent, tier: 0, restore });
+        self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent, tier: 0, restore, function: "workingset_refault" });
         let shadow_lv = self.lruvec_id(s.memcg, s.node);
         self.record_refault(|mm| RefaultRecord {
             distance: Some(check),
             activate: recent,
             restore,
-            ..RefaultRecord::new(
-                mm,
-                f,
-                shadow_lv,
-                type_,
-                "workingset_refault",
-                in_fault,
-                s.workingset,
-            )
+            ..RefaultRecord::new(mm, f, shadow_lv, type_, "workingset_refault", in_fault, s.workingset)
         });
     }
 
@@ -462,23 +338,11 @@ mod tests {
 
     #[test]
     fn shadows_round_trip_and_are_never_zero() {
-        for (memcg, node, ev, ws) in [
-            (0, 0, 0, false),
-            (513, 3, EVICTION_MASK, true),
-            (65535, 15, 12345, false),
-        ] {
+        for (memcg, node, ev, ws) in [(0, 0, 0, false), (513, 3, EVICTION_MASK, true), (65535, 15, 12345, false)] {
             let v = pack_shadow(memcg, node, ev, ws);
             assert_ne!(v, 0);
             assert!(v < 1 << 62, "fits an address-space slot payload");
-            assert_eq!(
-                unpack_shadow(v),
-                Shadow {
-                    memcg,
-                    node,
-                    eviction: ev,
-                    workingset: ws
-                }
-            );
+            assert_eq!(unpack_shadow(v), Shadow { memcg, node, eviction: ev, workingset: ws });
         }
     }
 }

@@ -19,9 +19,7 @@ pub const DIRTY_RATIO: u64 = 20;
 impl Mm {
     /// The memory a memcg's dirty limits are a share of.
     fn dirtyable_pages(&self, memcg: MemcgId) -> u64 {
-        self.memcgs[memcg as usize]
-            .memory_max
-            .min(self.totalram_pages)
+        self.memcgs[memcg as usize].memory_max.min(self.totalram_pages)
     }
 
     /// folio_mark_dirty() for a page-cache folio: it joins the flusher's
@@ -56,11 +54,7 @@ impl Mm {
         let list = std::mem::take(&mut self.dirty_list);
         for &f in &list {
             let fl = self.folios.flags[f as usize];
-            if fl & pg::DIRTY == 0
-                || fl & pg::WRITEBACK != 0
-                || fl & pg::FREE != 0
-                || fl & pg::ANON != 0
-            {
+            if fl & pg::DIRTY == 0 || fl & pg::WRITEBACK != 0 || fl & pg::FREE != 0 || fl & pg::ANON != 0 {
                 continue;
             }
             let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);

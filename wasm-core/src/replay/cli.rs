@@ -46,33 +46,16 @@ pub fn text(path: &str, report: &ReplayReport, runs: &[Timed]) -> String {
     let mut out = format!(
         "trace {path}: {}{}, {} requests{}, {} distinct pages; cache {} pages ({} MiB)\n\n",
         t.format.map_or("unknown format", |f| f.name()),
-        if t.compressed == Some(true) {
-            ", zstd"
-        } else {
-            ""
-        },
+        if t.compressed == Some(true) { ", zstd" } else { "" },
         t.requests,
-        if t.skipped > 0 {
-            format!(" ({} records of size 0 skipped)", t.skipped)
-        } else {
-            String::new()
-        },
+        if t.skipped > 0 { format!(" ({} records of size 0 skipped)", t.skipped) } else { String::new() },
         t.pages,
         report.cache_pages,
         report.cache_pages * 4096 / (1 << 20),
     );
     out += &format!(
         "{:<8} {:>12} {:>12} {:>10} {:>13} {:>14} {:>13} {:>12} {:>10} {:>11}\n",
-        "policy",
-        "accesses",
-        "misses",
-        "miss ratio",
-        "pgscan_direct",
-        "pgsteal_direct",
-        "refault_file",
-        "activate_file",
-        "wall s",
-        "M access/s"
+        "policy", "accesses", "misses", "miss ratio", "pgscan_direct", "pgsteal_direct", "refault_file", "activate_file", "wall s", "M access/s"
     );
     for run in runs {
         let r = &run.result;
@@ -97,10 +80,7 @@ pub fn text(path: &str, report: &ReplayReport, runs: &[Timed]) -> String {
                 out += &format!("  {k:<32} {v}\n");
             }
         }
-        out += &format!(
-            "  {:<32} {}\n",
-            "memory.events max", run.result.memory_events_max
-        );
+        out += &format!("  {:<32} {}\n", "memory.events max", run.result.memory_events_max);
     }
     out
 }

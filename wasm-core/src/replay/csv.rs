@@ -43,11 +43,7 @@ fn parse_u64(f: &[u8]) -> Option<u64> {
 }
 
 fn is_number(f: &[u8]) -> bool {
-    parse_u64(f).is_some()
-        || std::str::from_utf8(f)
-            .ok()
-            .and_then(|s| s.parse::<f64>().ok())
-            .is_some_and(f64::is_finite)
+    parse_u64(f).is_some() || std::str::from_utf8(f).ok().and_then(|s| s.parse::<f64>().ok()).is_some_and(f64::is_finite)
 }
 
 fn show(f: &[u8]) -> String {
@@ -75,10 +71,7 @@ fn split_fields<'a>(line: &'a [u8], out: &mut [&'a [u8]; 5]) -> usize {
             push(f, &mut n);
         }
     } else {
-        for f in line
-            .split(|c| c.is_ascii_whitespace())
-            .filter(|f| !f.is_empty())
-        {
+        for f in line.split(|c| c.is_ascii_whitespace()).filter(|f| !f.is_empty()) {
             push(f, &mut n);
         }
     }
@@ -115,10 +108,7 @@ impl CsvParser {
         let mut fields = [&b""[..]; 5];
         let n = split_fields(line, &mut fields);
         if n > 4 {
-            return Err(TraceError::new(
-                at,
-                "more than 4 fields (expected obj_id or time,obj_id[,size][,op])",
-            ));
+            return Err(TraceError::new(at, "more than 4 fields (expected obj_id or time,obj_id[,size][,op])"));
         }
         let fields = &fields[..n];
         let first_content = !self.seen_content;
@@ -129,39 +119,22 @@ impl CsvParser {
                 self.header = true;
                 return Ok(());
             }
-            return Err(TraceError::new(
-                at,
-                format!("obj_id {} is not a whole number", show(id_field)),
-            ));
+            return Err(TraceError::new(at, format!("obj_id {} is not a whole number", show(id_field))));
         };
         if n == 1 {
             sink(Request { obj_id, size: 0 });
             return Ok(());
         }
         if !is_number(fields[0]) {
-            return Err(TraceError::new(
-                at,
-                format!("time {} is not a number", show(fields[0])),
-            ));
+            return Err(TraceError::new(at, format!("time {} is not a number", show(fields[0]))));
         }
         let size = match n {
             2 => 0,
             3 if !is_number(fields[2]) => 0,
-            _ => parse_u64(fields[2]).ok_or_else(|| {
-                TraceError::new(
-                    at,
-                    format!("size {} is not a whole number of bytes", show(fields[2])),
-                )
-            })?,
+            _ => parse_u64(fields[2]).ok_or_else(|| TraceError::new(at, format!("size {} is not a whole number of bytes", show(fields[2]))))?,
         };
         if n == 4 && (fields[3].is_empty() || is_number(fields[3])) {
-            return Err(TraceError::new(
-                at,
-                format!(
-                    "op {} is not a word (get, set, read, write, ...)",
-                    show(fields[3])
-                ),
-            ));
+            return Err(TraceError::new(at, format!("op {} is not a word (get, set, read, write, ...)", show(fields[3]))));
         }
         sink(Request { obj_id, size });
         Ok(())

@@ -34,10 +34,7 @@ pub struct TraceDecoder {
 /// A text trace is printable ASCII (or UTF-8) with line breaks; oracleGeneral
 /// records hold zero bytes in their high-order halves.
 fn looks_like_text(sample: &[u8]) -> bool {
-    sample
-        .iter()
-        .all(|&c| c == b'\n' || c == b'\r' || c == b'\t' || (0x20..0x7f).contains(&c) || c >= 0x80)
-        && !sample.is_empty()
+    sample.iter().all(|&c| c == b'\n' || c == b'\r' || c == b'\t' || (0x20..0x7f).contains(&c) || c >= 0x80) && !sample.is_empty()
 }
 
 impl TraceDecoder {
@@ -49,11 +46,7 @@ impl TraceDecoder {
             Some(TraceFormat::Csv) => Parser::Csv(CsvParser::default()),
             None => Parser::Sniffing(Vec::new()),
         };
-        TraceDecoder {
-            input: Input::Unknown(Vec::new()),
-            parser,
-            bytes_in: 0,
-        }
+        TraceDecoder { input: Input::Unknown(Vec::new()), parser, bytes_in: 0 }
     }
 
     /// The format, once known.
@@ -108,23 +101,14 @@ impl TraceDecoder {
         }
     }
 
-    fn input_push(
-        &mut self,
-        data: &[u8],
-        eof: bool,
-        sink: &mut impl FnMut(Request),
-    ) -> Result<(), TraceError> {
+    fn input_push(&mut self, data: &[u8], eof: bool, sink: &mut impl FnMut(Request)) -> Result<(), TraceError> {
         if let Input::Unknown(head) = &mut self.input {
             head.extend_from_slice(data);
             if head.len() < 4 && !eof {
                 return Ok(());
             }
             let head = std::mem::take(head);
-            self.input = if is_zstd(&head) {
-                Input::Zstd(Box::default())
-            } else {
-                Input::Plain
-            };
+            self.input = if is_zstd(&head) { Input::Zstd(Box::default()) } else { Input::Plain };
             return self.input_push(&head, eof, sink);
         }
         match &mut self.input {
@@ -138,11 +122,7 @@ impl TraceDecoder {
     }
 
     fn resolve_format(&mut self, sample: &[u8]) {
-        self.parser = if looks_like_text(sample) {
-            Parser::Csv(CsvParser::default())
-        } else {
-            Parser::Oracle(OracleParser::default())
-        };
+        self.parser = if looks_like_text(sample) { Parser::Csv(CsvParser::default()) } else { Parser::Oracle(OracleParser::default()) };
     }
 
     fn parse(&mut self, data: &[u8], sink: &mut impl FnMut(Request)) -> Result<(), TraceError> {
@@ -152,22 +132,14 @@ impl TraceDecoder {
 
 /// Hands decompressed bytes to the parser (sniffing the format first if
 /// it is not known).
-fn parse_into(
-    parser: &mut Parser,
-    data: &[u8],
-    sink: &mut impl FnMut(Request),
-) -> Result<(), TraceError> {
+fn parse_into(parser: &mut Parser, data: &[u8], sink: &mut impl FnMut(Request)) -> Result<(), TraceError> {
     if let Parser::Sniffing(buf) = parser {
         buf.extend_from_slice(data);
         if buf.len() < SNIFF_BYTES {
             return Ok(());
         }
         let buf = std::mem::take(buf);
-        *parser = if looks_like_text(&buf[..SNIFF_BYTES]) {
-            Parser::Csv(CsvParser::default())
-        } else {
-            Parser::Oracle(OracleParser::default())
-        };
+        *parser = if looks_like_text(&buf[..SNIFF_BYTES]) { Parser::Csv(CsvParser::default()) } else { Parser::Oracle(OracleParser::default()) };
         return parse_into(parser, &buf, sink);
     }
     match parser {

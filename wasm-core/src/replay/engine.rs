@@ -47,11 +47,7 @@ struct Samples {
 
 impl Samples {
     fn new() -> Self {
-        Samples {
-            every: 1,
-            countdown: 1,
-            points: Vec::new(),
-        }
+        Samples { every: 1, countdown: 1, points: Vec::new() }
     }
 
     #[inline]
@@ -121,22 +117,10 @@ impl Replayer {
     /// object's ceil(size / 4096) pages; otherwise one page.
     pub fn new(policy: Policy, cache_pages: u64, object_pages: bool) -> Result<Self, String> {
         if !(1..=MAX_CACHE_PAGES).contains(&cache_pages) {
-            return Err(format!(
-                "cache size {cache_pages} pages is out of range 1..={MAX_CACHE_PAGES}"
-            ));
+            return Err(format!("cache size {cache_pages} pages is out of range 1..={MAX_CACHE_PAGES}"));
         }
         let node_pages = cache_pages + cache_pages / 4 + 16_384;
-        let workload = WorkloadSpec::new(
-            "trace",
-            MEMCG,
-            Pattern::Sequential,
-            Target::File {
-                pages: 1,
-                op: FileOp::Read,
-                file: Some("trace".into()),
-                write_percent: 0,
-            },
-        );
+        let workload = WorkloadSpec::new("trace", MEMCG, Pattern::Sequential, Target::File { pages: 1, op: FileOp::Read, file: Some("trace".into()), write_percent: 0 });
         let scenario = Scenario {
             version: SCENARIO_VERSION,
             name: "trace-replay".into(),
@@ -158,12 +142,7 @@ impl Replayer {
         let mut sim = Simulation::new(scenario).map_err(|e| e.to_string())?;
         sim.set_alloc_latency_log(false);
         sim.set_event_log(false);
-        let memcg = sim
-            .mm
-            .memcgs
-            .iter()
-            .position(|m| m.path == MEMCG)
-            .expect("memcg built") as MemcgId;
+        let memcg = sim.mm.memcgs.iter().position(|m| m.path == MEMCG).expect("memcg built") as MemcgId;
         let mapping = sim.tasks[0].mapping;
         let a = &mut sim.mm.mappings[mapping as usize];
         a.tracked_count = 0;
@@ -202,17 +181,12 @@ impl Replayer {
         }
         let mapping = self.mapping as usize;
         let slots = &self.sim.mm.mappings[mapping].slots;
-        let Some(first) = self.pages.page(r.obj_id, MAX_DISTINCT_PAGES, |i| {
-            slots.get(i as usize).is_some_and(|&s| s != 0)
-        }) else {
+        let Some(first) = self.pages.page(r.obj_id, MAX_DISTINCT_PAGES, |i| slots.get(i as usize).is_some_and(|&s| s != 0)) else {
             return self.too_many_pages();
         };
         self.enqueue(first);
         if self.object_pages && r.size > PAGE_SIZE {
-            let n = r
-                .size
-                .div_ceil(PAGE_SIZE)
-                .min(u64::from(MAX_DISTINCT_PAGES)) as u32;
+            let n = r.size.div_ceil(PAGE_SIZE).min(u64::from(MAX_DISTINCT_PAGES)) as u32;
             for j in 1..n {
                 let Some(idx) = self.pages.extra_page(r.obj_id, j, MAX_DISTINCT_PAGES) else {
                     return self.too_many_pages();
@@ -228,9 +202,7 @@ impl Replayer {
     fn enqueue(&mut self, idx: u32) {
         let slots = &mut self.sim.mm.mappings[self.mapping as usize].slots;
         if idx as usize >= slots.len() {
-            let len = (idx as usize + 1)
-                .max(slots.len() * 2)
-                .min(MAX_DISTINCT_PAGES as usize);
+            let len = (idx as usize + 1).max(slots.len() * 2).min(MAX_DISTINCT_PAGES as usize);
             slots.resize(len, 0);
         }
         prefetch(&slots[idx as usize]);
@@ -335,10 +307,7 @@ impl Replayer {
 
     /// Whether page `idx` of the replayed file is resident now.
     pub fn is_resident(&self, idx: u32) -> bool {
-        self.sim.mm.mappings[self.mapping as usize]
-            .slots
-            .get(idx as usize)
-            .is_some_and(|&s| matches!(Slot::decode(s), Slot::Folio(_)))
+        self.sim.mm.mappings[self.mapping as usize].slots.get(idx as usize).is_some_and(|&s| matches!(Slot::decode(s), Slot::Folio(_)))
     }
 
     /// The memcg's memory.stat event counters.

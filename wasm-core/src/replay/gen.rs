@@ -41,11 +41,7 @@ pub fn next_access(ids: &[u32]) -> Vec<i64> {
 pub fn write_oracle_general(w: &mut impl Write, ids: &[u32], scrambled: bool) -> io::Result<()> {
     let next = next_access(ids);
     for (i, (&id, &nx)) in ids.iter().zip(&next).enumerate() {
-        let obj = if scrambled {
-            scramble(u64::from(id))
-        } else {
-            u64::from(id)
-        };
+        let obj = if scrambled { scramble(u64::from(id)) } else { u64::from(id) };
         w.write_all(&oracle::encode((i / 1000) as u32, obj, 4096, nx))?;
     }
     Ok(())
@@ -55,11 +51,7 @@ pub fn write_oracle_general(w: &mut impl Write, ids: &[u32], scrambled: bool) ->
 pub fn write_csv(w: &mut impl Write, ids: &[u32], scrambled: bool) -> io::Result<()> {
     writeln!(w, "time,obj_id,size")?;
     for (i, &id) in ids.iter().enumerate() {
-        let obj = if scrambled {
-            scramble(u64::from(id))
-        } else {
-            u64::from(id)
-        };
+        let obj = if scrambled { scramble(u64::from(id)) } else { u64::from(id) };
         writeln!(w, "{},{obj},4096", i / 1000)?;
     }
     Ok(())

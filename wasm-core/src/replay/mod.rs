@@ -15,9 +15,9 @@ use std::fmt;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
-pub mod csv;
 mod decode;
 mod engine;
+pub mod csv;
 pub mod gen;
 pub mod oracle;
 mod pages;
@@ -25,11 +25,9 @@ mod session;
 pub mod zstd;
 
 pub use decode::TraceDecoder;
-pub use engine::Sample;
 pub use engine::{Replayer, MAX_CACHE_PAGES, MAX_DISTINCT_PAGES};
-pub use session::{
-    PolicyResult, ReplayError, ReplayOptions, ReplayProgress, ReplayReport, Session, TraceSummary,
-};
+pub use engine::Sample;
+pub use session::{PolicyResult, ReplayError, ReplayOptions, ReplayProgress, ReplayReport, Session, TraceSummary};
 
 #[cfg(target_arch = "wasm32")]
 use tsify::Tsify;
@@ -105,10 +103,7 @@ pub struct TraceError {
 
 impl TraceError {
     pub fn new(at: Location, message: impl Into<String>) -> Self {
-        TraceError {
-            at,
-            message: message.into(),
-        }
+        TraceError { at, message: message.into() }
     }
 }
 
@@ -117,11 +112,7 @@ impl fmt::Display for TraceError {
         match self.at {
             Location::Byte(o) => write!(f, "byte offset {o}: {}", self.message),
             Location::Line(l) => write!(f, "line {l}: {}", self.message),
-            Location::Compressed(o) => write!(
-                f,
-                "zstd stream, compressed byte offset {o}: {}",
-                self.message
-            ),
+            Location::Compressed(o) => write!(f, "zstd stream, compressed byte offset {o}: {}", self.message),
         }
     }
 }
@@ -147,13 +138,7 @@ pub enum Policy {
 }
 
 impl Policy {
-    pub const ALL: [Policy; 5] = [
-        Policy::Mglru,
-        Policy::Classic,
-        Policy::Lru,
-        Policy::Clock,
-        Policy::S3fifo,
-    ];
+    pub const ALL: [Policy; 5] = [Policy::Mglru, Policy::Classic, Policy::Lru, Policy::Clock, Policy::S3fifo];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -173,17 +158,10 @@ impl Policy {
     pub fn knobs(self) -> crate::mm::Knobs {
         use crate::mm::policy::Baseline;
         let kernel = crate::mm::Knobs::default();
-        let baseline = |b| crate::mm::Knobs {
-            lru_gen_enabled: false,
-            baseline: Some(b),
-            ..kernel.clone()
-        };
+        let baseline = |b| crate::mm::Knobs { lru_gen_enabled: false, baseline: Some(b), ..kernel.clone() };
         match self {
             Policy::Mglru => kernel,
-            Policy::Classic => crate::mm::Knobs {
-                lru_gen_enabled: false,
-                ..kernel
-            },
+            Policy::Classic => crate::mm::Knobs { lru_gen_enabled: false, ..kernel },
             Policy::Lru => baseline(Baseline::Lru),
             Policy::Clock => baseline(Baseline::Clock),
             Policy::S3fifo => baseline(Baseline::S3fifo),

@@ -39,12 +39,7 @@ pub struct OracleParser {
 impl OracleParser {
     /// Parses one record that starts at byte `offset`.
     #[inline]
-    fn record(
-        &mut self,
-        r: &[u8],
-        offset: u64,
-        sink: &mut impl FnMut(Request),
-    ) -> Result<(), TraceError> {
+    fn record(&mut self, r: &[u8], offset: u64, sink: &mut impl FnMut(Request)) -> Result<(), TraceError> {
         let obj_id = u64::from_le_bytes(r[4..12].try_into().expect("8 bytes"));
         let size = u32::from_le_bytes(r[12..16].try_into().expect("4 bytes"));
         let next = i64::from_le_bytes(r[16..24].try_into().expect("8 bytes"));
@@ -58,18 +53,11 @@ impl OracleParser {
             self.skipped += 1;
             return Ok(());
         }
-        sink(Request {
-            obj_id,
-            size: u64::from(size),
-        });
+        sink(Request { obj_id, size: u64::from(size) });
         Ok(())
     }
 
-    pub fn feed(
-        &mut self,
-        mut data: &[u8],
-        sink: &mut impl FnMut(Request),
-    ) -> Result<(), TraceError> {
+    pub fn feed(&mut self, mut data: &[u8], sink: &mut impl FnMut(Request)) -> Result<(), TraceError> {
         if self.carry_len > 0 {
             let take = (RECORD_BYTES - self.carry_len).min(data.len());
             self.carry[self.carry_len..self.carry_len + take].copy_from_slice(&data[..take]);
@@ -101,10 +89,7 @@ impl OracleParser {
         if self.carry_len > 0 {
             return Err(TraceError::new(
                 Location::Byte(self.offset),
-                format!(
-                    "truncated record: the trace ends {} bytes into a {RECORD_BYTES}-byte record",
-                    self.carry_len
-                ),
+                format!("truncated record: the trace ends {} bytes into a {RECORD_BYTES}-byte record", self.carry_len),
             ));
         }
         Ok(())

@@ -28,10 +28,7 @@ impl PageMap {
     /// numbered densely, so that an object's later pages, numbered after
     /// it, cannot collide with an id used directly.
     pub fn new(object_pages: bool) -> Self {
-        PageMap {
-            hashed: object_pages.then(FxHashMap::default),
-            ..Default::default()
-        }
+        PageMap { hashed: object_pages.then(FxHashMap::default), ..Default::default() }
     }
 
     /// Page indices in use (0..len): the file's size in pages.

@@ -130,24 +130,11 @@ impl Session {
         }
         for (i, p) in opts.policies.iter().enumerate() {
             if opts.policies[..i].contains(p) {
-                return Err(ReplayError::Replay(format!(
-                    "policy {} is listed twice",
-                    p.name()
-                )));
+                return Err(ReplayError::Replay(format!("policy {} is listed twice", p.name())));
             }
         }
-        let replayers = opts
-            .policies
-            .iter()
-            .map(|&p| Replayer::new(p, opts.cache_pages, opts.object_pages))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(ReplayError::Replay)?;
-        Ok(Session {
-            decoder: TraceDecoder::new(opts.format, &opts.name),
-            replayers,
-            cache_pages: opts.cache_pages,
-            requests: 0,
-        })
+        let replayers = opts.policies.iter().map(|&p| Replayer::new(p, opts.cache_pages, opts.object_pages)).collect::<Result<Vec<_>, _>>().map_err(ReplayError::Replay)?;
+        Ok(Session { decoder: TraceDecoder::new(opts.format, &opts.name), replayers, cache_pages: opts.cache_pages, requests: 0 })
     }
 
     fn check(&mut self) -> Result<(), ReplayError> {
@@ -162,12 +149,7 @@ impl Session {
 
     /// Decodes a chunk of the trace and replays its requests.
     pub fn push(&mut self, chunk: &[u8]) -> Result<(), ReplayError> {
-        let Session {
-            decoder,
-            replayers,
-            requests,
-            ..
-        } = self;
+        let Session { decoder, replayers, requests, .. } = self;
         decoder.push(chunk, &mut |r| {
             *requests += 1;
             for rp in replayers.iter_mut() {
@@ -179,12 +161,7 @@ impl Session {
 
     /// The end of the trace.
     pub fn finish(&mut self) -> Result<ReplayReport, ReplayError> {
-        let Session {
-            decoder,
-            replayers,
-            requests,
-            ..
-        } = self;
+        let Session { decoder, replayers, requests, .. } = self;
         decoder.finish(&mut |r| {
             *requests += 1;
             for rp in replayers.iter_mut() {
@@ -195,11 +172,7 @@ impl Session {
         if self.requests == 0 {
             return Err(ReplayError::Replay("the trace holds no requests".into()));
         }
-        Ok(ReplayReport {
-            cache_pages: self.cache_pages,
-            trace: self.summary(),
-            results: self.results(),
-        })
+        Ok(ReplayReport { cache_pages: self.cache_pages, trace: self.summary(), results: self.results() })
     }
 
     pub fn summary(&self) -> TraceSummary {
@@ -219,10 +192,7 @@ impl Session {
     }
 
     pub fn progress(&self) -> ReplayProgress {
-        ReplayProgress {
-            trace: self.summary(),
-            results: self.results(),
-        }
+        ReplayProgress { trace: self.summary(), results: self.results() }
     }
 
     pub fn replayers(&self) -> &[Replayer] {
@@ -238,11 +208,7 @@ fn result(r: &Replayer) -> PolicyResult {
         misses: r.misses(),
         cold_misses: r.cold_misses,
         miss_ratio: r.miss_ratio(),
-        counters: r
-            .memcg_stat()
-            .iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
+        counters: r.memcg_stat().iter().map(|(k, v)| (k.to_string(), v)).collect(),
         memory_events_max: r.events_max(),
         samples: r.samples(),
     }

@@ -37,13 +37,7 @@ pub struct ZstdStream {
 
 impl Default for ZstdStream {
     fn default() -> Self {
-        ZstdStream {
-            dec: FrameDecoder::new(),
-            input: Vec::new(),
-            in_frame: false,
-            consumed: 0,
-            out: vec![0; OUT_CHUNK],
-        }
+        ZstdStream { dec: FrameDecoder::new(), input: Vec::new(), in_frame: false, consumed: 0, out: vec![0; OUT_CHUNK] }
     }
 }
 
@@ -54,12 +48,7 @@ impl ZstdStream {
 
     /// Decodes what `data` completes and hands the decompressed bytes to
     /// `emit`; with `eof`, the stream must end at a frame boundary.
-    pub fn push(
-        &mut self,
-        data: &[u8],
-        eof: bool,
-        emit: &mut impl FnMut(&[u8]) -> Result<(), TraceError>,
-    ) -> Result<(), TraceError> {
+    pub fn push(&mut self, data: &[u8], eof: bool, emit: &mut impl FnMut(&[u8]) -> Result<(), TraceError>) -> Result<(), TraceError> {
         self.input.extend_from_slice(data);
         let mut pos = 0;
         loop {
@@ -70,12 +59,9 @@ impl ZstdStream {
                 }
                 if skippable(rest) {
                     if rest.len() < 8 {
-                        return Err(
-                            self.err(pos, "the stream ends inside a skippable frame header")
-                        );
+                        return Err(self.err(pos, "the stream ends inside a skippable frame header"));
                     }
-                    let len =
-                        8 + u32::from_le_bytes(rest[4..8].try_into().expect("4 bytes")) as usize;
+                    let len = 8 + u32::from_le_bytes(rest[4..8].try_into().expect("4 bytes")) as usize;
                     if rest.len() < len {
                         if eof {
                             return Err(self.err(pos, "the stream ends inside a skippable frame"));
@@ -86,9 +72,7 @@ impl ZstdStream {
                     continue;
                 }
                 let mut src = rest;
-                self.dec
-                    .reset(&mut src)
-                    .map_err(|e| self.err(pos, format!("not a zstd frame: {e}")))?;
+                self.dec.reset(&mut src).map_err(|e| self.err(pos, format!("not a zstd frame: {e}")))?;
                 pos += rest.len() - src.len();
                 self.in_frame = true;
                 continue;
@@ -98,10 +82,7 @@ impl ZstdStream {
             if rest.len() < 4 && !eof && !self.dec.is_finished() {
                 break;
             }
-            let (read, written) = self
-                .dec
-                .decode_from_to(rest, &mut self.out)
-                .map_err(|e| self.err(pos, format!("corrupt data: {e}")))?;
+            let (read, written) = self.dec.decode_from_to(rest, &mut self.out).map_err(|e| self.err(pos, format!("corrupt data: {e}")))?;
             if read > rest.len() {
                 return Err(self.err(pos, "the stream ends inside a frame (truncated .zst file)"));
             }
@@ -113,17 +94,9 @@ impl ZstdStream {
                 r?;
             }
             if self.dec.is_finished() && self.dec.can_collect() == 0 {
-                if let (Some(want), Some(got)) = (
-                    self.dec.get_checksum_from_data(),
-                    self.dec.get_calculated_checksum(),
-                ) {
+                if let (Some(want), Some(got)) = (self.dec.get_checksum_from_data(), self.dec.get_calculated_checksum()) {
                     if want != got {
-                        return Err(self.err(
-                            pos,
-                            format!(
-                                "checksum mismatch (frame says {want:08x}, data gives {got:08x})"
-                            ),
-                        ));
+                        return Err(self.err(pos, format!("checksum mismatch (frame says {want:08x}, data gives {got:08x})")));
                     }
                 }
                 self.in_frame = false;
@@ -136,10 +109,7 @@ impl ZstdStream {
         self.input.drain(..pos);
         self.consumed += pos as u64;
         if eof && (self.in_frame || !self.input.is_empty()) {
-            return Err(TraceError::new(
-                Location::Compressed(self.consumed),
-                "the stream ends inside a frame (truncated .zst file)",
-            ));
+            return Err(TraceError::new(Location::Compressed(self.consumed), "the stream ends inside a frame (truncated .zst file)"));
         }
         Ok(())
     }

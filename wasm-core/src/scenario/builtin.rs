@@ -85,58 +85,22 @@ fn global_pressure(p: &Params, seed: u64) -> Scenario {
         duration_ns: 10_000_000_000,
         nodes: vec![NodeSpec {
             zones: vec![
-                ZoneSpec {
-                    zone: ZoneType::Dma,
-                    pages: 1024,
-                },
-                ZoneSpec {
-                    zone: ZoneType::Dma32,
-                    pages: p.u32("dma32_pages"),
-                },
-                ZoneSpec {
-                    zone: ZoneType::Normal,
-                    pages: p.u32("normal_pages"),
-                },
+                ZoneSpec { zone: ZoneType::Dma, pages: 1024 },
+                ZoneSpec { zone: ZoneType::Dma32, pages: p.u32("dma32_pages") },
+                ZoneSpec { zone: ZoneType::Normal, pages: p.u32("normal_pages") },
             ],
         }],
         min_free_kbytes: None,
         watermark_scale_factor: p.u64("watermark_scale_factor"),
         swap_pages: 16_384,
         machine: Default::default(),
-        memcgs: vec![
-            MemcgSpec {
-                path: "/app".into(),
-                ..Default::default()
-            },
-            MemcgSpec {
-                path: "/batch".into(),
-                ..Default::default()
-            },
-        ],
+        memcgs: vec![MemcgSpec { path: "/app".into(), ..Default::default() }, MemcgSpec { path: "/batch".into(), ..Default::default() }],
         workloads: vec![
             WorkloadSpec {
                 rate: anon_rate,
-                ..WorkloadSpec::new(
-                    "heap",
-                    "/app",
-                    Pattern::Zipf { s: 0.8 },
-                    Target::Anon {
-                        pages: p.u32("anon_pages"),
-                        write_percent: 30,
-                    },
-                )
+                ..WorkloadSpec::new("heap", "/app", Pattern::Zipf { s: 0.8 }, Target::Anon { pages: p.u32("anon_pages"), write_percent: 30 })
             },
-            WorkloadSpec::new(
-                "streamer",
-                "/batch",
-                Pattern::Uniform,
-                Target::File {
-                    pages: p.u32("file_pages"),
-                    op: FileOp::Read,
-                    file: None,
-                    write_percent: 0,
-                },
-            ),
+            WorkloadSpec::new("streamer", "/batch", Pattern::Uniform, Target::File { pages: p.u32("file_pages"), op: FileOp::Read, file: None, write_percent: 0 }),
         ],
         proactive: Vec::new(),
         knobs: Knobs::default(),
@@ -148,24 +112,11 @@ fn global_pressure(p: &Params, seed: u64) -> Scenario {
 /// accesses per second (fio --ioengine=mmap on /dev/zero: shared anonymous
 /// memory, swap-backed). Used by proactive-root and memcg-lru-fairness.
 pub fn fio_siblings(n: u32, pages: u32, rate: u64) -> (Vec<MemcgSpec>, Vec<WorkloadSpec>) {
-    let memcgs = (0..n)
-        .map(|i| MemcgSpec {
-            path: format!("/memcg{i}"),
-            ..Default::default()
-        })
-        .collect();
+    let memcgs = (0..n).map(|i| MemcgSpec { path: format!("/memcg{i}"), ..Default::default() }).collect();
     let workloads = (0..n)
         .map(|i| WorkloadSpec {
             rate,
-            ..WorkloadSpec::new(
-                format!("fio{i}"),
-                format!("/memcg{i}"),
-                Pattern::Uniform,
-                Target::Anon {
-                    pages,
-                    write_percent: 50,
-                },
-            )
+            ..WorkloadSpec::new(format!("fio{i}"), format!("/memcg{i}"), Pattern::Uniform, Target::Anon { pages, write_percent: 50 })
         })
         .collect();
     (memcgs, workloads)
@@ -175,11 +126,7 @@ fn proactive_root(p: &Params, seed: u64) -> Scenario {
     let n = p.u32("memcgs");
     let pages = p.u32("pages_per_memcg");
     let (memcgs, workloads) = fio_siblings(n, pages, p.u64("rate"));
-    let mut knobs = Knobs {
-        lru_gen_enabled: p.u32("lru_gen") == 1,
-        memcg_lru: p.u32("memcg_lru") == 1,
-        ..Knobs::default()
-    };
+    let mut knobs = Knobs { lru_gen_enabled: p.u32("lru_gen") == 1, memcg_lru: p.u32("memcg_lru") == 1, ..Knobs::default() };
     knobs.proactive_batch = match p.u32("batch") {
         0 => crate::mm::memcontrol::ProactiveBatch::Whole,
         1 => crate::mm::memcontrol::ProactiveBatch::SwapClusterMax,
@@ -195,14 +142,7 @@ fn proactive_root(p: &Params, seed: u64) -> Scenario {
         step_ns: 10_000_000,
         duration_ns: 10_000_000_000,
         nodes: vec![NodeSpec {
-            zones: vec![ZoneSpec {
-                zone: ZoneType::Normal,
-                pages: if p.u32("node_pages") == 0 {
-                    (n * pages * 2).max(16_384)
-                } else {
-                    p.u32("node_pages")
-                },
-            }],
+            zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: if p.u32("node_pages") == 0 { (n * pages * 2).max(16_384) } else { p.u32("node_pages") } }],
         }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
@@ -238,8 +178,7 @@ fn split_tracked(tracked: u32, file: u32, anon: u32) -> (Option<u32>, Option<u32
         return (None, None);
     }
     let tracked = tracked.min(file + anon);
-    let of_file = (u64::from(tracked) * u64::from(file) + u64::from(file + anon) / 2)
-        / u64::from(file + anon);
+    let of_file = (u64::from(tracked) * u64::from(file) + u64::from(file + anon) / 2) / u64::from(file + anon);
     let of_file = (of_file as u32).clamp(1, file);
     let of_anon = tracked.saturating_sub(of_file).clamp(1, anon.max(1));
     (Some(of_file), (anon > 0).then_some(of_anon))
@@ -260,39 +199,14 @@ fn mglru_basic(p: &Params, seed: u64) -> Scenario {
         2 => (FileOp::MmapRead, 0),
         _ => (FileOp::MmapWrite, 50),
     };
-    let (tracked_file, tracked_anon) = split_tracked(
-        p.u32("tracked_pages"),
-        p.u32("file_pages"),
-        p.u32("anon_pages"),
-    );
-    let reader = WorkloadSpec::new(
-        "reader",
-        "/job",
-        pattern,
-        Target::File {
-            pages: p.u32("file_pages"),
-            op,
-            file: None,
-            write_percent,
-        },
-    );
-    let mut workloads = vec![WorkloadSpec {
-        tracked_pages: tracked_file,
-        ..reader
-    }];
+    let (tracked_file, tracked_anon) = split_tracked(p.u32("tracked_pages"), p.u32("file_pages"), p.u32("anon_pages"));
+    let reader = WorkloadSpec::new("reader", "/job", pattern, Target::File { pages: p.u32("file_pages"), op, file: None, write_percent });
+    let mut workloads = vec![WorkloadSpec { tracked_pages: tracked_file, ..reader }];
     if p.u32("anon_pages") > 0 {
         workloads.push(WorkloadSpec {
             rate: p.u64("anon_rate"),
             tracked_pages: tracked_anon,
-            ..WorkloadSpec::new(
-                "kv",
-                "/job",
-                Pattern::Zipf { s: p.get("zipf_s") },
-                Target::Anon {
-                    pages: p.u32("anon_pages"),
-                    write_percent: 30,
-                },
-            )
+            ..WorkloadSpec::new("kv", "/job", Pattern::Zipf { s: p.get("zipf_s") }, Target::Anon { pages: p.u32("anon_pages"), write_percent: 30 })
         });
     }
     Scenario {
@@ -303,21 +217,12 @@ fn mglru_basic(p: &Params, seed: u64) -> Scenario {
         seed,
         step_ns: 10_000_000,
         duration_ns: 5_000_000_000,
-        nodes: vec![NodeSpec {
-            zones: vec![ZoneSpec {
-                zone: ZoneType::Normal,
-                pages: node_pages,
-            }],
-        }],
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: node_pages }] }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: memory_max * 2,
         machine: Default::default(),
-        memcgs: vec![MemcgSpec {
-            path: "/job".into(),
-            memory_max: Some(memory_max),
-            ..Default::default()
-        }],
+        memcgs: vec![MemcgSpec { path: "/job".into(), memory_max: Some(memory_max), ..Default::default() }],
         workloads,
         proactive: Vec::new(),
         knobs: Knobs::default(),

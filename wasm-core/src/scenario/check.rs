@@ -42,18 +42,13 @@ pub struct ScenarioProblem {
 
 impl From<ScenarioError> for ScenarioProblem {
     fn from(e: ScenarioError) -> Self {
-        ScenarioProblem {
-            field: e.field,
-            message: e.message,
-        }
+        ScenarioProblem { field: e.field, message: e.message }
     }
 }
 
 /// "unknown field `x`, expected ..." / "missing field `x`" -> "x".
 fn named_field(message: &str) -> Option<&str> {
-    let rest = message
-        .strip_prefix("unknown field `")
-        .or_else(|| message.strip_prefix("missing field `"))?;
+    let rest = message.strip_prefix("unknown field `").or_else(|| message.strip_prefix("missing field `"))?;
     rest.split('`').next().filter(|f| !f.is_empty())
 }
 
@@ -70,11 +65,7 @@ fn located(path: &str, e: serde_json::Error) -> ScenarioError {
 
 /// The first element of the array `key` that does not deserialize as a `T`
 /// (its path starts with `prefix`, "nodes[0]." for a node's zones).
-fn bad_item<T: DeserializeOwned>(
-    doc: &serde_json::Map<String, Value>,
-    key: &str,
-    prefix: &str,
-) -> Option<ScenarioError> {
+fn bad_item<T: DeserializeOwned>(doc: &serde_json::Map<String, Value>, key: &str, prefix: &str) -> Option<ScenarioError> {
     let items = doc.get(key)?.as_array()?;
     items.iter().enumerate().find_map(|(i, item)| {
         let path = format!("{prefix}{key}[{i}]");
@@ -86,22 +77,14 @@ fn bad_item<T: DeserializeOwned>(
         }
         // A workload's pattern and target are tagged enums: name them when they are at fault.
         if let (Some(obj), "workloads") = (item.as_object(), key) {
-            if let Some(e) = obj
-                .get("pattern")
-                .and_then(|v| serde_json::from_value::<Pattern>(v.clone()).err())
-            {
+            if let Some(e) = obj.get("pattern").and_then(|v| serde_json::from_value::<Pattern>(v.clone()).err()) {
                 return Some(located(&format!("{path}.pattern"), e));
             }
-            if let Some(e) = obj
-                .get("target")
-                .and_then(|v| serde_json::from_value::<Target>(v.clone()).err())
-            {
+            if let Some(e) = obj.get("target").and_then(|v| serde_json::from_value::<Target>(v.clone()).err()) {
                 return Some(located(&format!("{path}.target"), e));
             }
         }
-        serde_json::from_value::<T>(item.clone())
-            .err()
-            .map(|e| located(&path, e))
+        serde_json::from_value::<T>(item.clone()).err().map(|e| located(&path, e))
     })
 }
 
@@ -115,17 +98,11 @@ fn locate(doc: &Value, error: serde_json::Error) -> ScenarioError {
         .or_else(|| bad_item::<MemcgSpec>(obj, "memcgs", ""))
         .or_else(|| bad_item::<WorkloadSpec>(obj, "workloads", ""))
         .or_else(|| bad_item::<ProactiveSpec>(obj, "proactive", ""))
-        .or_else(|| {
-            obj.get("knobs")
-                .and_then(|k| serde_json::from_value::<Knobs>(k.clone()).err())
-                .map(|e| located("knobs", e))
-        })
+        .or_else(|| obj.get("knobs").and_then(|k| serde_json::from_value::<Knobs>(k.clone()).err()).map(|e| located("knobs", e)))
         .unwrap_or_else(|| {
             let message = error.to_string();
             // A top-level field of the wrong type: serde does not say which; try each.
-            let field = named_field(&message)
-                .map(str::to_string)
-                .or_else(|| top_level_culprit(obj));
+            let field = named_field(&message).map(str::to_string).or_else(|| top_level_culprit(obj));
             ScenarioError::new(field.unwrap_or_else(|| FILE_FIELD.to_string()), message)
         })
 }
@@ -138,16 +115,13 @@ fn top_level_culprit(obj: &serde_json::Map<String, Value>) -> Option<String> {
     obj.iter().find_map(|(k, v)| {
         let mut probe = base.clone();
         probe.insert(k.clone(), v.clone());
-        serde_json::from_value::<Scenario>(Value::Object(probe))
-            .is_err()
-            .then(|| k.clone())
+        serde_json::from_value::<Scenario>(Value::Object(probe)).is_err().then(|| k.clone())
     })
 }
 
 /// Reads a scenario document; a problem names the field that does not deserialize.
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-    let doc: Value =
-        serde_json::from_str(text).map_err(|e| ScenarioError::new(FILE_FIELD, e.to_string()))?;
+    let doc: Value = serde_json::from_str(text).map_err(|e| ScenarioError::new(FILE_FIELD, e.to_string()))?;
     match serde_json::from_value::<Scenario>(doc.clone()) {
         Ok(s) => Ok(s),
         Err(e) => Err(locate(&doc, e)),
@@ -158,14 +132,8 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
 /// validation problem (none: it runs).
 pub fn check(text: &str) -> ScenarioCheck {
     match parse(text) {
-        Err(e) => ScenarioCheck {
-            readable: false,
-            problems: vec![e.into()],
-        },
-        Ok(s) => ScenarioCheck {
-            readable: true,
-            problems: s.problems().into_iter().map(Into::into).collect(),
-        },
+        Err(e) => ScenarioCheck { readable: false, problems: vec![e.into()] },
+        Ok(s) => ScenarioCheck { readable: true, problems: s.problems().into_iter().map(Into::into).collect() },
     }
 }
 
@@ -180,16 +148,10 @@ pub fn is_inline(name: &str) -> bool {
 /// parameters and no variant.
 pub fn inline(req: &ScenarioRequest) -> Result<Scenario, ScenarioError> {
     if let Some(k) = req.params.keys().next() {
-        return Err(ScenarioError::new(
-            format!("param {k}"),
-            "a scenario given as JSON takes no parameters",
-        ));
+        return Err(ScenarioError::new(format!("param {k}"), "a scenario given as JSON takes no parameters"));
     }
     if let Some(v) = &req.variant {
-        return Err(ScenarioError::new(
-            "variant",
-            format!("a scenario given as JSON has no variant \"{v}\""),
-        ));
+        return Err(ScenarioError::new("variant", format!("a scenario given as JSON has no variant \"{v}\"")));
     }
     let mut s = parse(&req.name)?;
     s.seed = req.seed;
@@ -236,13 +198,7 @@ mod tests {
 
     #[test]
     fn a_good_file_has_no_problems() {
-        assert_eq!(
-            check(GOOD),
-            ScenarioCheck {
-                readable: true,
-                problems: vec![]
-            }
-        );
+        assert_eq!(check(GOOD), ScenarioCheck { readable: true, problems: vec![] });
     }
 
     #[test]
@@ -253,15 +209,7 @@ mod tests {
             .replace("{\"kind\": \"uniform\"}", "{\"kind\": \"zipf\", \"s\": 9}");
         let c = check(&bad);
         assert!(c.readable);
-        assert_eq!(
-            fields(&c),
-            [
-                "nodes[0].zones[0].pages",
-                "memcgs[0].path",
-                "workloads[0].memcg",
-                "workloads[0].pattern.s"
-            ]
-        );
+        assert_eq!(fields(&c), ["nodes[0].zones[0].pages", "memcgs[0].path", "workloads[0].memcg", "workloads[0].pattern.s"]);
         // validate() reports the first of them.
         let s: Scenario = serde_json::from_str(&bad).unwrap();
         assert_eq!(s.validate().unwrap_err().field, "nodes[0].zones[0].pages");
@@ -274,10 +222,7 @@ mod tests {
         assert_eq!(fields(&c), [FILE_FIELD]);
         let missing = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\"");
         assert_eq!(fields(&check(&missing)), ["workloads[0].target.pages"]);
-        let zone = GOOD.replace(
-            "\"zone\": \"Normal\", \"pages\": 4096",
-            "\"zone\": \"Normal\"",
-        );
+        let zone = GOOD.replace("\"zone\": \"Normal\", \"pages\": 4096", "\"zone\": \"Normal\"");
         assert_eq!(fields(&check(&zone)), ["nodes[0].zones[0].pages"]);
         let zone_name = GOOD.replace("\"Normal\"", "\"HighMem\"");
         assert_eq!(fields(&check(&zone_name)), ["nodes[0].zones[0]"]);
@@ -294,38 +239,15 @@ mod tests {
 
     #[test]
     fn an_inline_request_runs_its_document_with_the_request_seed() {
-        let req = ScenarioRequest {
-            name: GOOD.to_string(),
-            seed: 7,
-            params: Default::default(),
-            variant: None,
-        };
+        let req = ScenarioRequest { name: GOOD.to_string(), seed: 7, params: Default::default(), variant: None };
         assert!(is_inline(&req.name));
         let s = super::super::build(&req).unwrap();
         assert_eq!((s.name.as_str(), s.seed), ("x", 7));
-        let with_param = ScenarioRequest {
-            params: [("memory_max".to_string(), 1.0)].into(),
-            ..req.clone()
-        };
-        assert_eq!(
-            super::super::build(&with_param).unwrap_err().field,
-            "param memory_max"
-        );
-        let with_variant = ScenarioRequest {
-            variant: Some("before".into()),
-            ..req.clone()
-        };
-        assert_eq!(
-            super::super::build(&with_variant).unwrap_err().field,
-            "variant"
-        );
-        let bad = ScenarioRequest {
-            name: GOOD.replace("\"pages\": 4096", "\"pages\": 10"),
-            ..req
-        };
-        assert_eq!(
-            super::super::build(&bad).unwrap_err().field,
-            "nodes[0].zones[0].pages"
-        );
+        let with_param = ScenarioRequest { params: [("memory_max".to_string(), 1.0)].into(), ..req.clone() };
+        assert_eq!(super::super::build(&with_param).unwrap_err().field, "param memory_max");
+        let with_variant = ScenarioRequest { variant: Some("before".into()), ..req.clone() };
+        assert_eq!(super::super::build(&with_variant).unwrap_err().field, "variant");
+        let bad = ScenarioRequest { name: GOOD.replace("\"pages\": 4096", "\"pages\": 10"), ..req };
+        assert_eq!(super::super::build(&bad).unwrap_err().field, "nodes[0].zones[0].pages");
     }
 }

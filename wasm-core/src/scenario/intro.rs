@@ -42,15 +42,7 @@ pub const REFAULTS: Builtin = Builtin {
 };
 
 /// One node four times the limit (no global pressure) and one limited memcg.
-fn limited(
-    name: &str,
-    title: &str,
-    memcg: &str,
-    memory_max: u64,
-    seed: u64,
-    workloads: Vec<WorkloadSpec>,
-    knobs: Knobs,
-) -> Scenario {
+fn limited(name: &str, title: &str, memcg: &str, memory_max: u64, seed: u64, workloads: Vec<WorkloadSpec>, knobs: Knobs) -> Scenario {
     Scenario {
         version: SCENARIO_VERSION,
         name: name.into(),
@@ -59,21 +51,12 @@ fn limited(
         seed,
         step_ns: 10_000_000,
         duration_ns: 5_000_000_000,
-        nodes: vec![NodeSpec {
-            zones: vec![ZoneSpec {
-                zone: ZoneType::Normal,
-                pages: (memory_max * 4).max(16_384) as u32,
-            }],
-        }],
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: (memory_max * 4).max(16_384) as u32 }] }],
         min_free_kbytes: None,
         watermark_scale_factor: 10,
         swap_pages: 0,
         machine: Default::default(),
-        memcgs: vec![MemcgSpec {
-            path: memcg.into(),
-            memory_max: Some(memory_max),
-            ..Default::default()
-        }],
+        memcgs: vec![MemcgSpec { path: memcg.into(), memory_max: Some(memory_max), ..Default::default() }],
         workloads,
         proactive: Vec::new(),
         knobs,
@@ -81,12 +64,7 @@ fn limited(
 }
 
 fn file(pages: u64, name: &str) -> Target {
-    Target::File {
-        pages: pages.max(1) as u32,
-        op: FileOp::Read,
-        file: Some(name.into()),
-        write_percent: 0,
-    }
+    Target::File { pages: pages.max(1) as u32, op: FileOp::Read, file: Some(name.into()), write_percent: 0 }
 }
 
 fn scan_resistance(p: &Params, seed: u64) -> Scenario {
@@ -94,78 +72,24 @@ fn scan_resistance(p: &Params, seed: u64) -> Scenario {
     let hot = max * p.u64("hot_percent") / 100;
     let scan = (max as f64 * p.get("scan_ratio")) as u64;
     let workloads = vec![
-        WorkloadSpec {
-            rate: p.u64("hot_rate"),
-            ..WorkloadSpec::new(
-                "service",
-                "/service",
-                Pattern::Zipf { s: 0.9 },
-                file(hot, "hot"),
-            )
-        },
+        WorkloadSpec { rate: p.u64("hot_rate"), ..WorkloadSpec::new("service", "/service", Pattern::Zipf { s: 0.9 }, file(hot, "hot")) },
         WorkloadSpec {
             rate: p.u64("scan_rate"),
             start_ns: SCAN_START_NS,
-            ..WorkloadSpec::new(
-                "backup",
-                "/service",
-                Pattern::Sequential,
-                file(scan, "backup"),
-            )
+            ..WorkloadSpec::new("backup", "/service", Pattern::Sequential, file(scan, "backup"))
         },
     ];
-    let knobs = Knobs {
-        lru_gen_enabled: p.u32("lru_gen") == 1,
-        ..Knobs::default()
-    };
-    limited(
-        "scan-resistance",
-        SCAN_RESISTANCE.title,
-        "/service",
-        max,
-        seed,
-        workloads,
-        knobs,
-    )
+    let knobs = Knobs { lru_gen_enabled: p.u32("lru_gen") == 1, ..Knobs::default() };
+    limited("scan-resistance", SCAN_RESISTANCE.title, "/service", max, seed, workloads, knobs)
 }
 
 fn refaults(p: &Params, seed: u64) -> Scenario {
     let max = p.u64("memory_max");
     let rate = p.u64("rate");
     let workloads = vec![
-        WorkloadSpec {
-            rate,
-            stop_ns: SHIFT_NS,
-            ..WorkloadSpec::new(
-                "old",
-                "/job",
-                Pattern::Uniform,
-                file(max * p.u64("old_percent") / 100, "old"),
-            )
-        },
-        WorkloadSpec {
-            rate,
-            start_ns: SHIFT_NS,
-            ..WorkloadSpec::new(
-                "new",
-                "/job",
-                Pattern::Loop,
-                file(max * p.u64("new_percent") / 100, "new"),
-            )
-        },
+        WorkloadSpec { rate, stop_ns: SHIFT_NS, ..WorkloadSpec::new("old", "/job", Pattern::Uniform, file(max * p.u64("old_percent") / 100, "old")) },
+        WorkloadSpec { rate, start_ns: SHIFT_NS, ..WorkloadSpec::new("new", "/job", Pattern::Loop, file(max * p.u64("new_percent") / 100, "new")) },
     ];
-    let knobs = Knobs {
-        lru_gen_enabled: p.u32("lru_gen") == 1,
-        refault_distance_mglru: p.u32("refault_distance") == 1,
-        ..Knobs::default()
-    };
-    limited(
-        "refaults",
-        REFAULTS.title,
-        "/job",
-        max,
-        seed,
-        workloads,
-        knobs,
-    )
+    let knobs = Knobs { lru_gen_enabled: p.u32("lru_gen") == 1, refault_distance_mglru: p.u32("refault_distance") == 1, ..Knobs::default() };
+    limited("refaults", REFAULTS.title, "/job", max, seed, workloads, knobs)
 }

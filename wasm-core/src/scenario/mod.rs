@@ -7,8 +7,8 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use crate::mm::machine::Machine;
 use crate::mm::pgdat::ZoneType;
+use crate::mm::machine::Machine;
 use crate::mm::Knobs;
 use crate::view::{ScenarioInfo, ScenarioList, ScenarioRequest};
 use crate::workload::{Pattern, Target, WorkloadSpec};
@@ -38,10 +38,7 @@ pub struct ScenarioError {
 
 impl ScenarioError {
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        ScenarioError {
-            field: field.into(),
-            message: message.into(),
-        }
+        ScenarioError { field: field.into(), message: message.into() }
     }
 }
 
@@ -182,69 +179,37 @@ impl Scenario {
     pub fn problems(&self) -> Vec<ScenarioError> {
         let mut errs = Vec::new();
         if self.version != SCENARIO_VERSION {
-            errs.push(ScenarioError::new(
-                "version",
-                format!(
-                    "version {} is not supported (expected {SCENARIO_VERSION})",
-                    self.version
-                ),
-            ));
+            errs.push(ScenarioError::new("version", format!("version {} is not supported (expected {SCENARIO_VERSION})", self.version)));
         }
         if !(1_000..=10_000_000_000).contains(&self.step_ns) {
             errs.push(range_err("stepNs", self.step_ns, "1000..=10000000000"));
         }
         if self.duration_ns < self.step_ns || self.duration_ns > 3_600_000_000_000 {
-            errs.push(range_err(
-                "durationNs",
-                self.duration_ns,
-                "stepNs..=3600000000000 (one hour)",
-            ));
+            errs.push(range_err("durationNs", self.duration_ns, "stepNs..=3600000000000 (one hour)"));
         }
         if self.nodes.is_empty() || self.nodes.len() > MAX_NODES {
-            errs.push(range_err(
-                "nodes",
-                self.nodes.len(),
-                &format!("1..={MAX_NODES} nodes"),
-            ));
+            errs.push(range_err("nodes", self.nodes.len(), &format!("1..={MAX_NODES} nodes")));
         }
         let mut total = 0u64;
         for (i, n) in self.nodes.iter().enumerate() {
             if n.zones.is_empty() {
-                errs.push(ScenarioError::new(
-                    format!("nodes[{i}].zones"),
-                    "a node needs at least one zone",
-                ));
+                errs.push(ScenarioError::new(format!("nodes[{i}].zones"), "a node needs at least one zone"));
             }
             for (j, z) in n.zones.iter().enumerate() {
                 if n.zones[..j].iter().any(|o| o.zone >= z.zone) {
-                    errs.push(ScenarioError::new(
-                        format!("nodes[{i}].zones[{j}].zone"),
-                        "zones must be listed once each, lowest first",
-                    ));
+                    errs.push(ScenarioError::new(format!("nodes[{i}].zones[{j}].zone"), "zones must be listed once each, lowest first"));
                 }
                 if z.pages < 64 {
-                    errs.push(range_err(
-                        format!("nodes[{i}].zones[{j}].pages"),
-                        z.pages,
-                        "64..=16777216",
-                    ));
+                    errs.push(range_err(format!("nodes[{i}].zones[{j}].pages"), z.pages, "64..=16777216"));
                 }
                 total += u64::from(z.pages);
             }
         }
         if total > MAX_TOTAL_PAGES {
-            errs.push(range_err(
-                "nodes",
-                total,
-                &format!("1..={MAX_TOTAL_PAGES} pages in all"),
-            ));
+            errs.push(range_err("nodes", total, &format!("1..={MAX_TOTAL_PAGES} pages in all")));
         }
         if self.swap_pages > MAX_TOTAL_PAGES {
-            errs.push(range_err(
-                "swapPages",
-                self.swap_pages,
-                &format!("0..={MAX_TOTAL_PAGES}"),
-            ));
+            errs.push(range_err("swapPages", self.swap_pages, &format!("0..={MAX_TOTAL_PAGES}")));
         }
         if let Some(c) = self.machine.cpus {
             if !(1..=4096).contains(&c) {
@@ -252,59 +217,28 @@ impl Scenario {
             }
         }
         if !(1..=3000).contains(&self.watermark_scale_factor) {
-            errs.push(range_err(
-                "watermarkScaleFactor",
-                self.watermark_scale_factor,
-                "1..=3000",
-            ));
+            errs.push(range_err("watermarkScaleFactor", self.watermark_scale_factor, "1..=3000"));
         }
         if self.knobs.baseline.is_some() && self.knobs.lru_gen_enabled {
-            errs.push(ScenarioError::new(
-                "knobs.baseline",
-                "a baseline policy replaces the kernel's LRU: it needs lruGenEnabled false",
-            ));
+            errs.push(ScenarioError::new("knobs.baseline", "a baseline policy replaces the kernel's LRU: it needs lruGenEnabled false"));
         }
         if self.knobs.swappiness > 200 {
-            errs.push(range_err(
-                "knobs.swappiness",
-                self.knobs.swappiness,
-                "0..=200",
-            ));
+            errs.push(range_err("knobs.swappiness", self.knobs.swappiness, "0..=200"));
         }
         if self.memcgs.len() + 1 > MAX_MEMCGS {
-            errs.push(range_err(
-                "memcgs",
-                self.memcgs.len(),
-                &format!("0..={} memcgs", MAX_MEMCGS - 1),
-            ));
+            errs.push(range_err("memcgs", self.memcgs.len(), &format!("0..={} memcgs", MAX_MEMCGS - 1)));
         }
         let mut paths: Vec<&str> = vec!["/"];
         for (i, m) in self.memcgs.iter().enumerate() {
             let field = format!("memcgs[{i}].path");
-            if !m.path.starts_with('/')
-                || m.path.len() < 2
-                || m.path.ends_with('/')
-                || m.path.contains("//")
-            {
-                errs.push(ScenarioError::new(
-                    field,
-                    format!("\"{}\" is not a cgroup path like /a or /a/b", m.path),
-                ));
+            if !m.path.starts_with('/') || m.path.len() < 2 || m.path.ends_with('/') || m.path.contains("//") {
+                errs.push(ScenarioError::new(field, format!("\"{}\" is not a cgroup path like /a or /a/b", m.path)));
             } else if paths.contains(&m.path.as_str()) {
-                errs.push(ScenarioError::new(
-                    field,
-                    format!("\"{}\" is listed twice", m.path),
-                ));
+                errs.push(ScenarioError::new(field, format!("\"{}\" is listed twice", m.path)));
             } else {
                 let parent = parent_path(&m.path);
                 if !paths.contains(&parent) {
-                    errs.push(ScenarioError::new(
-                        field,
-                        format!(
-                            "parent \"{parent}\" of \"{}\" must be listed before it",
-                            m.path
-                        ),
-                    ));
+                    errs.push(ScenarioError::new(field, format!("parent \"{parent}\" of \"{}\" must be listed before it", m.path)));
                 }
                 // Listed even with its parent missing, so that its workloads are not reported too.
                 paths.push(&m.path);
@@ -316,43 +250,24 @@ impl Scenario {
             }
         }
         if self.workloads.is_empty() {
-            errs.push(ScenarioError::new(
-                "workloads",
-                "a scenario needs at least one workload",
-            ));
+            errs.push(ScenarioError::new("workloads", "a scenario needs at least one workload"));
         }
         for (i, w) in self.workloads.iter().enumerate() {
             let f = |s: &str| format!("workloads[{i}].{s}");
             if !paths.contains(&w.memcg.as_str()) {
-                errs.push(ScenarioError::new(
-                    f("memcg"),
-                    format!("memcg \"{}\" is not defined", w.memcg),
-                ));
+                errs.push(ScenarioError::new(f("memcg"), format!("memcg \"{}\" is not defined", w.memcg)));
             }
             // With no nodes at all, "nodes" has said so.
             if !self.nodes.is_empty() && w.node as usize >= self.nodes.len() {
-                errs.push(range_err(
-                    f("node"),
-                    w.node,
-                    &format!("0..={}", self.nodes.len() - 1),
-                ));
+                errs.push(range_err(f("node"), w.node, &format!("0..={}", self.nodes.len() - 1)));
             }
             let pages = w.target.pages();
             if pages == 0 || pages > MAX_MAPPING_PAGES {
-                errs.push(range_err(
-                    f("target.pages"),
-                    pages,
-                    &format!("1..={MAX_MAPPING_PAGES}"),
-                ));
+                errs.push(range_err(f("target.pages"), pages, &format!("1..={MAX_MAPPING_PAGES}")));
             }
-            let (Target::File { write_percent, .. } | Target::Anon { write_percent, .. }) =
-                &w.target;
+            let (Target::File { write_percent, .. } | Target::Anon { write_percent, .. }) = &w.target;
             if *write_percent > 100 {
-                errs.push(range_err(
-                    f("target.writePercent"),
-                    write_percent,
-                    "0..=100",
-                ));
+                errs.push(range_err(f("target.writePercent"), write_percent, "0..=100"));
             }
             if let Pattern::Zipf { s } = w.pattern {
                 if !(s.is_finite() && s > 0.0 && s <= 5.0) {
@@ -360,81 +275,40 @@ impl Scenario {
                 }
             }
             if w.rate > 1_000_000_000 {
-                errs.push(range_err(
-                    f("rate"),
-                    w.rate,
-                    "0..=1000000000 accesses per second",
-                ));
+                errs.push(range_err(f("rate"), w.rate, "0..=1000000000 accesses per second"));
             }
             if w.stop_ns != 0 && w.stop_ns <= w.start_ns {
-                errs.push(ScenarioError::new(
-                    f("stopNs"),
-                    "must be 0 (never) or after startNs",
-                ));
+                errs.push(ScenarioError::new(f("stopNs"), "must be 0 (never) or after startNs"));
             }
             if let Some(t) = w.tracked_pages {
                 let most = pages.clamp(1, MAX_TRACKED_PAGES);
                 if t == 0 || t > most {
-                    errs.push(range_err(
-                        f("trackedPages"),
-                        t,
-                        &format!("1..={most} (at most target.pages and {MAX_TRACKED_PAGES})"),
-                    ));
+                    errs.push(range_err(f("trackedPages"), t, &format!("1..={most} (at most target.pages and {MAX_TRACKED_PAGES})")));
                 }
             }
         }
-        let tracked: u64 = self
-            .workloads
-            .iter()
-            .filter_map(|w| w.tracked_pages)
-            .map(u64::from)
-            .sum();
+        let tracked: u64 = self.workloads.iter().filter_map(|w| w.tracked_pages).map(u64::from).sum();
         if tracked > u64::from(MAX_TRACKED_PAGES) {
-            errs.push(range_err(
-                "workloads",
-                tracked,
-                &format!("0..={MAX_TRACKED_PAGES} tracked pages (trackedPages) over all workloads"),
-            ));
+            errs.push(range_err("workloads", tracked, &format!("0..={MAX_TRACKED_PAGES} tracked pages (trackedPages) over all workloads")));
         }
         for (i, p) in self.proactive.iter().enumerate() {
             let f = |s: &str| format!("proactive[{i}].{s}");
             if !paths.contains(&p.memcg.as_str()) {
-                errs.push(ScenarioError::new(
-                    f("memcg"),
-                    format!("memcg \"{}\" is not defined", p.memcg),
-                ));
+                errs.push(ScenarioError::new(f("memcg"), format!("memcg \"{}\" is not defined", p.memcg)));
             }
             if !(1..=1_000_000).contains(&p.count) {
                 errs.push(range_err(f("count"), p.count, "1..=1000000"));
             }
             if p.count > 1 && p.interval_ns < 1_000_000 {
-                errs.push(range_err(
-                    f("intervalNs"),
-                    p.interval_ns,
-                    "1000000.. (1 ms) when count > 1",
-                ));
+                errs.push(range_err(f("intervalNs"), p.interval_ns, "1000000.. (1 ms) when count > 1"));
             }
             if p.bytes.is_some() && p.pages != 0 {
-                errs.push(ScenarioError::new(
-                    f("bytes"),
-                    "give pages or bytes, not both",
-                ));
-            } else if p
-                .bytes
-                .is_some_and(|b| b == 0 || b > MAX_TOTAL_PAGES * 4096)
-            {
-                errs.push(range_err(
-                    f("bytes"),
-                    p.bytes.unwrap_or(0),
-                    &format!("1..={}", MAX_TOTAL_PAGES * 4096),
-                ));
+                errs.push(ScenarioError::new(f("bytes"), "give pages or bytes, not both"));
+            } else if p.bytes.is_some_and(|b| b == 0 || b > MAX_TOTAL_PAGES * 4096) {
+                errs.push(range_err(f("bytes"), p.bytes.unwrap_or(0), &format!("1..={}", MAX_TOTAL_PAGES * 4096)));
             }
             if p.pages > MAX_TOTAL_PAGES {
-                errs.push(range_err(
-                    f("pages"),
-                    p.pages,
-                    &format!("0..={MAX_TOTAL_PAGES}"),
-                ));
+                errs.push(range_err(f("pages"), p.pages, &format!("0..={MAX_TOTAL_PAGES}")));
             }
         }
         errs
@@ -480,14 +354,7 @@ pub fn list() -> ScenarioList {
                 description: e.description.to_string(),
                 limits: e.limits.to_string(),
                 params: e.params.iter().map(ParamSpec::info).collect(),
-                variants: e
-                    .variants
-                    .iter()
-                    .map(|v| VariantInfo {
-                        name: v.name.to_string(),
-                        description: v.description.to_string(),
-                    })
-                    .collect(),
+                variants: e.variants.iter().map(|v| VariantInfo { name: v.name.to_string(), description: v.description.to_string() }).collect(),
                 headlines: e
                     .headlines
                     .iter()
@@ -516,36 +383,16 @@ pub fn build(req: &ScenarioRequest) -> Result<Scenario, ScenarioError> {
         return check::inline(req);
     }
     if let Some(e) = crate::experiment::find(&req.name) {
-        return e.scenario(
-            &req.params,
-            req.seed,
-            req.variant.as_deref().unwrap_or("after"),
-        );
+        return e.scenario(&req.params, req.seed, req.variant.as_deref().unwrap_or("after"));
     }
     if let Some(v) = &req.variant {
-        return Err(ScenarioError::new(
-            "variant",
-            format!(
-                "\"{}\" is a scenario, not an experiment: it has no variant \"{v}\"",
-                req.name
-            ),
-        ));
+        return Err(ScenarioError::new("variant", format!("\"{}\" is a scenario, not an experiment: it has no variant \"{v}\"", req.name)));
     }
-    let b = builtin::ALL
-        .iter()
-        .find(|b| b.name == req.name)
-        .ok_or_else(|| {
-            let mut names: Vec<&str> = builtin::ALL.iter().map(|b| b.name).collect();
-            names.extend(crate::experiment::ALL.iter().map(|e| e.name));
-            ScenarioError::new(
-                "scenario",
-                format!(
-                    "unknown scenario \"{}\" (known: {})",
-                    req.name,
-                    names.join(", ")
-                ),
-            )
-        })?;
+    let b = builtin::ALL.iter().find(|b| b.name == req.name).ok_or_else(|| {
+        let mut names: Vec<&str> = builtin::ALL.iter().map(|b| b.name).collect();
+        names.extend(crate::experiment::ALL.iter().map(|e| e.name));
+        ScenarioError::new("scenario", format!("unknown scenario \"{}\" (known: {})", req.name, names.join(", ")))
+    })?;
     let params = Params::resolve(b.params, &req.params)?;
     let s = (b.build)(&params, req.seed);
     s.validate()?;

@@ -34,25 +34,13 @@ impl ParamSpec {
     fn check(&self, v: f64) -> Result<f64, ScenarioError> {
         let field = format!("param {}", self.name);
         if !v.is_finite() {
-            return Err(ScenarioError::new(
-                field,
-                format!("{v} is not a number (accepted range {})", self.range()),
-            ));
+            return Err(ScenarioError::new(field, format!("{v} is not a number (accepted range {})", self.range())));
         }
         if self.integer && v.fract() != 0.0 {
-            return Err(ScenarioError::new(
-                field,
-                format!(
-                    "{v} is not a whole number (accepted range {})",
-                    self.range()
-                ),
-            ));
+            return Err(ScenarioError::new(field, format!("{v} is not a whole number (accepted range {})", self.range())));
         }
         if v < self.min || v > self.max {
-            return Err(ScenarioError::new(
-                field,
-                format!("{v} is out of range {}", self.range()),
-            ));
+            return Err(ScenarioError::new(field, format!("{v} is out of range {}", self.range())));
         }
         Ok(v)
     }
@@ -63,17 +51,11 @@ impl ParamSpec {
 pub struct Params(pub BTreeMap<String, f64>);
 
 impl Params {
-    pub fn resolve(
-        specs: &[ParamSpec],
-        given: &BTreeMap<String, f64>,
-    ) -> Result<Params, ScenarioError> {
+    pub fn resolve(specs: &[ParamSpec], given: &BTreeMap<String, f64>) -> Result<Params, ScenarioError> {
         for k in given.keys() {
             if !specs.iter().any(|s| s.name == k) {
                 let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-                return Err(ScenarioError::new(
-                    format!("param {k}"),
-                    format!("unknown parameter (known: {})", known.join(", ")),
-                ));
+                return Err(ScenarioError::new(format!("param {k}"), format!("unknown parameter (known: {})", known.join(", "))));
             }
         }
         let mut out = BTreeMap::new();

@@ -18,9 +18,7 @@ impl Simulation {
             let s = &mut seen[f as usize];
             *s += 1;
             if *s > 1 {
-                return Err(format!(
-                    "folio {f} is on more than one list (again on {what})"
-                ));
+                return Err(format!("folio {f} is on more than one list (again on {what})"));
             }
             Ok(())
         };
@@ -37,10 +35,7 @@ impl Simulation {
         for (i, lv) in mm.lruvecs.iter().enumerate() {
             let g = &lv.lrugen;
             if !(g.min_seq[1] >= g.min_seq[0]) {
-                return Err(format!(
-                    "lruvec {i}: min_seq[anon] {} > min_seq[file] {}",
-                    g.min_seq[0], g.min_seq[1]
-                ));
+                return Err(format!("lruvec {i}: min_seq[anon] {} > min_seq[file] {}", g.min_seq[0], g.min_seq[1]));
             }
             for t in 0..2 {
                 let nr = g.nr_gens(t);
@@ -55,22 +50,12 @@ impl Simulation {
                         for f in g.folios[gen][t][z].iter(&mm.folios) {
                             mark(f, "an LRU list")?;
                             if mm.folios.lruvec[f as usize] as usize != i {
-                                return Err(format!(
-                                    "folio {f} on lruvec {i}'s list but charged to lruvec {}",
-                                    mm.folios.lruvec[f as usize]
-                                ));
+                                return Err(format!("folio {f} on lruvec {i}'s list but charged to lruvec {}", mm.folios.lruvec[f as usize]));
                             }
-                            if mm.folios.type_of(f) != t
-                                || mm.folios.zone(f) != z
-                                || mm.folios.list_slot(f) != gen
-                            {
-                                return Err(format!(
-                                    "folio {f} on the wrong list (gen {gen} type {t} zone {z})"
-                                ));
+                            if mm.folios.type_of(f) != t || mm.folios.zone(f) != z || mm.folios.list_slot(f) != gen {
+                                return Err(format!("folio {f} on the wrong list (gen {gen} type {t} zone {z})"));
                             }
-                            let bits = mm.folios.lru_gen(f).ok_or_else(|| {
-                                format!("folio {f} on a generation list without generation bits")
-                            })?;
+                            let bits = mm.folios.lru_gen(f).ok_or_else(|| format!("folio {f} on a generation list without generation bits"))?;
                             by_bits[bits][t] += 1;
                         }
                     }
@@ -91,9 +76,7 @@ impl Simulation {
                 for f in list.iter(&mm.folios) {
                     mark(f, "a classic LRU list")?;
                     if mm.folio_lru_list(f) != lru || mm.folios.lruvec[f as usize] as usize != i {
-                        return Err(format!(
-                            "folio {f} on classic list {lru} of lruvec {i} does not belong there"
-                        ));
+                        return Err(format!("folio {f} on classic list {lru} of lruvec {i} does not belong there"));
                     }
                     per_zone[mm.folios.zone(f)] += 1;
                 }
@@ -112,25 +95,17 @@ impl Simulation {
                         for &lv in list {
                             count += 1;
                             members[mm.lruvec_memcg(lv) as usize] += 1;
-                            if mm.lruvecs[lv as usize].lrugen.gen as usize != gen
-                                || mm.lruvec_node(lv) != n
-                            {
+                            if mm.lruvecs[lv as usize].lrugen.gen as usize != gen || mm.lruvec_node(lv) != n {
                                 return Err(format!("node {n}: lruvec {lv} on memcg LRU generation {gen} but its gen says {}", mm.lruvecs[lv as usize].lrugen.gen));
                             }
                         }
                     }
                     if count != lru.nr_memcgs[gen] {
-                        return Err(format!(
-                            "node {n}: memcg LRU nr_memcgs[{gen}] = {} but {count} listed",
-                            lru.nr_memcgs[gen]
-                        ));
+                        return Err(format!("node {n}: memcg LRU nr_memcgs[{gen}] = {} but {count} listed", lru.nr_memcgs[gen]));
                     }
                 }
                 if let Some(m) = members.iter().position(|&c| c != 1) {
-                    return Err(format!(
-                        "node {n}: memcg {m} is on the memcg LRU {} times",
-                        members[m]
-                    ));
+                    return Err(format!("node {n}: memcg {m} is on the memcg LRU {} times", members[m]));
                 }
             }
         }
@@ -157,19 +132,14 @@ impl Simulation {
         }
         for (cg, &c) in mm.memcgs.iter().zip(&charged) {
             if cg.usage != c {
-                return Err(format!(
-                    "memcg {}: memory.current {} but {c} folios charged",
-                    cg.path, cg.usage
-                ));
+                return Err(format!("memcg {}: memory.current {} but {c} folios charged", cg.path, cg.usage));
             }
         }
         // Address spaces and folios agree.
         for (m, a) in mm.mappings.iter().enumerate() {
             for (idx, &v) in a.slots.iter().enumerate() {
                 if let Slot::Folio(f) = Slot::decode(v) {
-                    if mm.folios.mapping[f as usize] != m as u32
-                        || mm.folios.index[f as usize] != idx as u32
-                    {
+                    if mm.folios.mapping[f as usize] != m as u32 || mm.folios.index[f as usize] != idx as u32 {
                         return Err(format!("mapping {m} slot {idx} points at folio {f}, which caches something else"));
                     }
                 }

@@ -11,10 +11,10 @@ use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use crate::event::EventLog;
 use crate::mm::filemap::Slot;
 use crate::mm::folio::{pg, Folios};
-use crate::mm::kswapd::Kswapd;
 use crate::mm::list::ListHead;
 use crate::mm::lruvec::Lruvec;
 use crate::mm::memcontrol::{MemCgroup, MemoryReclaim, PAGE_COUNTER_MAX};
+use crate::mm::kswapd::Kswapd;
 use crate::mm::pgdat::{self, PgData, Zone, ZoneType};
 use crate::mm::swap::SwapInfo;
 use crate::mm::trace::FolioTrace;
@@ -94,12 +94,7 @@ impl Simulation {
     /// swap, and one task per workload.
     pub fn new(scenario: Scenario) -> Result<Self, ScenarioError> {
         scenario.validate()?;
-        let total: u64 = scenario
-            .nodes
-            .iter()
-            .flat_map(|n| &n.zones)
-            .map(|z| u64::from(z.pages))
-            .sum();
+        let total: u64 = scenario.nodes.iter().flat_map(|n| &n.zones).map(|z| u64::from(z.pages)).sum();
         let mut folios = Folios::with_capacity(total as usize);
         let mut nodes = Vec::new();
         let mut pfn = 0u32;
@@ -126,38 +121,18 @@ impl Simulation {
                 }
                 pfn += zs.pages;
             }
-            let lowmem: u64 = zones
-                .iter()
-                .filter(|z| z.zone_type != ZoneType::Movable)
-                .map(|z| z.managed)
-                .sum();
-            let mfk = scenario
-                .min_free_kbytes
-                .unwrap_or_else(|| pgdat::default_min_free_kbytes(lowmem));
+            let lowmem: u64 = zones.iter().filter(|z| z.zone_type != ZoneType::Movable).map(|z| z.managed).sum();
+            let mfk = scenario.min_free_kbytes.unwrap_or_else(|| pgdat::default_min_free_kbytes(lowmem));
             pgdat::setup_per_zone_wmarks(&mut zones, mfk, scenario.watermark_scale_factor);
             pgdat::setup_per_zone_lowmem_reserve(&mut zones);
-            let unset = if scenario.knobs.kswapd_classzone_fix {
-                MAX_NR_ZONES
-            } else {
-                0
-            };
-            nodes.push(PgData {
-                node_id: nid,
-                zones,
-                start_pfn: start,
-                nr_pages: pfn - start,
-                kswapd: Kswapd::new(unset),
-                memcg_lru: Default::default(),
-            });
+            let unset = if scenario.knobs.kswapd_classzone_fix { MAX_NR_ZONES } else { 0 };
+            nodes.push(PgData { node_id: nid, zones, start_pfn: start, nr_pages: pfn - start, kswapd: Kswapd::new(unset), memcg_lru: Default::default() });
         }
 
         let mut memcgs = vec![MemCgroup::new(0, "/".into(), None)];
         for spec in &scenario.memcgs {
             let id = memcgs.len() as MemcgId;
-            let parent = memcgs
-                .iter()
-                .position(|m| m.path == parent_path(&spec.path))
-                .expect("validated parent") as MemcgId;
+            let parent = memcgs.iter().position(|m| m.path == parent_path(&spec.path)).expect("validated parent") as MemcgId;
             let mut cg = MemCgroup::new(id, spec.path.clone(), Some(parent));
             cg.memory_max = spec.memory_max.unwrap_or(PAGE_COUNTER_MAX);
             cg.memory_high = spec.memory_high.unwrap_or(PAGE_COUNTER_MAX);
@@ -212,16 +187,9 @@ impl Simulation {
         // Tracked pages per address space asked for by its workloads (the most, if several share it).
         let mut asked_tracked: Vec<Option<u32>> = Vec::new();
         for (i, w) in scenario.workloads.iter().enumerate() {
-            let memcg = mm
-                .memcgs
-                .iter()
-                .position(|m| m.path == w.memcg)
-                .expect("validated memcg") as MemcgId;
+            let memcg = mm.memcgs.iter().position(|m| m.path == w.memcg).expect("validated memcg") as MemcgId;
             let (kind, name) = match &w.target {
-                Target::File { file, .. } => (
-                    MappingKind::File,
-                    format!("file:{}", file.clone().unwrap_or_else(|| w.name.clone())),
-                ),
+                Target::File { file, .. } => (MappingKind::File, format!("file:{}", file.clone().unwrap_or_else(|| w.name.clone()))),
                 Target::Anon { .. } => (MappingKind::Anon, format!("anon:{}", w.name)),
             };
             let pages = w.target.pages() as usize;
@@ -236,14 +204,7 @@ impl Simulation {
                 None => {
                     let tracked_count = (pages as u32).min(TRACKED_PER_MAPPING);
                     let tracked_stride = pages as u32 / tracked_count.max(1);
-                    mm.mappings.push(AddressSpace {
-                        name,
-                        kind,
-                        memcg,
-                        slots: vec![0; pages],
-                        tracked_stride,
-                        tracked_count,
-                    });
+                    mm.mappings.push(AddressSpace { name, kind, memcg, slots: vec![0; pages], tracked_stride, tracked_count });
                     (mm.mappings.len() - 1) as MappingId
                 }
             };
@@ -261,11 +222,7 @@ impl Simulation {
                 stop_ns: w.stop_ns,
                 highest_zoneidx: w.gfp.zone(),
                 free_on_exit: w.free_on_exit,
-                interval_ns: if w.rate > 0 {
-                    1_000_000_000 / w.rate
-                } else {
-                    0
-                },
+                interval_ns: if w.rate > 0 { 1_000_000_000 / w.rate } else { 0 },
                 accesses: 0,
                 hits: 0,
                 alive: true,
@@ -273,39 +230,20 @@ impl Simulation {
         }
         // Shrink the automatic sample when there are many address spaces;
         // a workload's trackedPages sets its address space's sample.
-        let per_mapping =
-            (TRACKED_TOTAL / mm.mappings.len().max(1) as u32).clamp(4, TRACKED_PER_MAPPING);
+        let per_mapping = (TRACKED_TOTAL / mm.mappings.len().max(1) as u32).clamp(4, TRACKED_PER_MAPPING);
         for (a, asked) in mm.mappings.iter_mut().zip(&asked_tracked) {
             let pages = a.slots.len() as u32;
             a.tracked_count = pages.min(asked.unwrap_or(per_mapping));
             a.tracked_stride = pages / a.tracked_count.max(1);
         }
-        let mut queue: BinaryHeap<Reverse<(u64, u32)>> = tasks
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Reverse((t.next_ns, i as u32)))
-            .collect();
+        let mut queue: BinaryHeap<Reverse<(u64, u32)>> = tasks.iter().enumerate().map(|(i, t)| Reverse((t.next_ns, i as u32))).collect();
         let mut proactive = Vec::new();
         for (j, p) in scenario.proactive.iter().enumerate() {
-            let memcg = mm
-                .memcgs
-                .iter()
-                .position(|m| m.path == p.memcg)
-                .expect("validated memcg") as MemcgId;
+            let memcg = mm.memcgs.iter().position(|m| m.path == p.memcg).expect("validated memcg") as MemcgId;
             proactive.push((memcg, j, 0));
             queue.push(Reverse((p.start_ns, (tasks.len() + j) as u32)));
         }
-        Ok(Simulation {
-            scenario,
-            mm,
-            tasks,
-            queue,
-            step: 0,
-            history: BTreeMap::new(),
-            frame_start_ns: None,
-            proactive,
-            reclaim_log: VecDeque::new(),
-        })
+        Ok(Simulation { scenario, mm, tasks, queue, step: 0, history: BTreeMap::new(), frame_start_ns: None, proactive, reclaim_log: VecDeque::new() })
     }
 
     /// Records events for views (off by default: the CLI and benchmarks do
@@ -357,51 +295,17 @@ impl Simulation {
         use std::mem::size_of;
         let mm = &self.mm;
         let folios = mm.folios.len() * 26;
-        let slots: usize = mm
-            .mappings
-            .iter()
-            .map(|a| a.slots.len() * 8 + a.name.len() + size_of::<AddressSpace>())
-            .sum();
+        let slots: usize = mm.mappings.iter().map(|a| a.slots.len() * 8 + a.name.len() + size_of::<AddressSpace>()).sum();
         let swap = mm.swap.pages as usize * 16;
-        let history: usize = self
-            .history
-            .values()
-            .map(|h| h.len() * size_of::<(u64, FolioTrace)>() + 64)
-            .sum();
+        let history: usize = self.history.values().map(|h| h.len() * size_of::<(u64, FolioTrace)>() + 64).sum();
         let lruvecs = mm.lruvecs.len() * size_of::<Lruvec>();
-        let memcgs: usize = mm
-            .memcgs
-            .iter()
-            .map(|m| size_of::<MemCgroup>() + m.path.len() + m.children.len() * 2)
-            .sum();
-        let nodes: usize = mm
-            .nodes
-            .iter()
-            .map(|n| {
-                size_of::<PgData>() + n.kswapd.timeline.len() * 16 + n.kswapd.sleep_log.len() * 64
-            })
-            .sum();
+        let memcgs: usize = mm.memcgs.iter().map(|m| size_of::<MemCgroup>() + m.path.len() + m.children.len() * 2).sum();
+        let nodes: usize = mm.nodes.iter().map(|n| size_of::<PgData>() + n.kswapd.timeline.len() * 16 + n.kswapd.sleep_log.len() * 64).sum();
         let writeback = mm.dirty_list.len() * 4 + mm.writeback.len() * 16;
-        let reclaims: usize = self
-            .reclaim_log
-            .iter()
-            .map(|r| size_of::<MemoryReclaim>() + r.rounds.len() * 16)
-            .sum();
+        let reclaims: usize = self.reclaim_log.iter().map(|r| size_of::<MemoryReclaim>() + r.rounds.len() * 16).sum();
         let tasks = self.tasks.len() * (size_of::<Task>() + 32) + self.queue.len() * 16;
         let events = mm.events.events.len() * 64 + mm.traces.len() * size_of::<FolioTrace>();
-        size_of::<Simulation>()
-            + folios
-            + slots
-            + swap
-            + history
-            + lruvecs
-            + memcgs
-            + nodes
-            + writeback
-            + reclaims
-            + tasks
-            + events
-            + mm.alloc_latencies.len() * 4
+        size_of::<Simulation>() + folios + slots + swap + history + lruvecs + memcgs + nodes + writeback + reclaims + tasks + events + mm.alloc_latencies.len() * 4
     }
 
     /// Advances one step (scenario.step_ns of simulated time).
@@ -425,12 +329,7 @@ impl Simulation {
 
     /// The node whose kswapd is due first, and when.
     fn next_kswapd(&self) -> Option<(u64, usize)> {
-        self.mm
-            .nodes
-            .iter()
-            .enumerate()
-            .filter_map(|(n, p)| p.kswapd.next_ns.map(|t| (t, n)))
-            .min()
+        self.mm.nodes.iter().enumerate().filter_map(|(n, p)| p.kswapd.next_ns.map(|t| (t, n))).min()
     }
 
     /// Runs every action due before `t_ns` in time order: task accesses and
@@ -480,8 +379,7 @@ impl Simulation {
         self.proactive[j].2 = done + 1;
         if done + 1 < p.count {
             let next = (p.start_ns + (done + 1) * p.interval_ns).max(when + duration);
-            self.queue
-                .push(Reverse((next, (self.tasks.len() + j) as u32)));
+            self.queue.push(Reverse((next, (self.tasks.len() + j) as u32)));
         }
     }
 
@@ -545,11 +443,7 @@ impl Simulation {
                 continue;
             }
             let a = &self.mm.mappings[t.mapping as usize];
-            let badness = if a.kind == MappingKind::Anon {
-                a.slots.iter().filter(|&&s| s != 0).count() as u64
-            } else {
-                0
-            };
+            let badness = if a.kind == MappingKind::Anon { a.slots.iter().filter(|&&s| s != 0).count() as u64 } else { 0 };
             if victim.is_none_or(|(b, _)| badness > b) {
                 victim = Some((badness, i));
             }
@@ -566,18 +460,8 @@ impl Simulation {
         let tm = self.tasks[i].memcg;
         self.mm.memcgs[memcg as usize].events.oom_kill += 1;
         self.mm.count(tm, Item::OomKill, 1, true);
-        let (path, name, now) = (
-            self.mm.memcgs[memcg as usize].path.clone(),
-            self.tasks[i].name.clone(),
-            self.mm.now_ns,
-        );
-        self.mm
-            .events
-            .push_rare(now, || crate::event::EventKind::Oom {
-                memcg: path,
-                victim: name,
-                freed,
-            });
+        let (path, name, now) = (self.mm.memcgs[memcg as usize].path.clone(), self.tasks[i].name.clone(), self.mm.now_ns);
+        self.mm.events.push_rare(now, || crate::event::EventKind::Oom { memcg: path, victim: name, freed });
     }
 
     /// exit_mmap() of a killed task: every resident folio and swap entry of
@@ -611,4 +495,5 @@ impl Simulation {
         }
         freed
     }
+
 }

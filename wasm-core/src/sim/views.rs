@@ -2,20 +2,13 @@
 //! /proc/vmstat and memory.stat, folio histories and the tracked sample.
 use crate::mm::filemap::Slot;
 use crate::mm::folio::pg;
-use crate::mm::lruvec::{
-    lru_gen_from_seq, Lruvec, LRU_ACTIVE_ANON, LRU_ACTIVE_FILE, LRU_INACTIVE_ANON,
-    LRU_INACTIVE_FILE,
-};
+use crate::mm::lruvec::{lru_gen_from_seq, Lruvec, LRU_ACTIVE_ANON, LRU_ACTIVE_FILE, LRU_INACTIVE_ANON, LRU_INACTIVE_FILE};
 use crate::mm::memcontrol::{MemoryReclaim, PAGE_COUNTER_MAX};
 use crate::mm::pgdat::PgData;
 use crate::mm::trace::FolioTrace;
 use crate::mm::vmstat::Item;
 use crate::mm::{MappingId, MappingKind, MemcgId};
-use crate::view::{
-    Counter, EventView, Frame, GenView, KswapdView, LruvecView, MemcgLruView, MemcgView, NodeView,
-    ReclaimRoundView, ReclaimView, TierView, TrackedCell, TrackedFolioView, TrackedFolios,
-    TrackedSpaceView, ZoneView,
-};
+use crate::view::{Counter, EventView, Frame, GenView, KswapdView, LruvecView, MemcgLruView, MemcgView, NodeView, ReclaimRoundView, ReclaimView, TierView, TrackedCell, TrackedFolioView, TrackedFolios, TrackedSpaceView, ZoneView};
 
 use super::{Simulation, FOLIO_EVENTS_PER_FRAME, FULL_FOLIO_RECORDS};
 
@@ -48,14 +41,7 @@ impl Simulation {
         let Some(m) = self.mm.mappings.iter().position(|a| a.name == name) else {
             return Vec::new();
         };
-        self.history
-            .get(&(m as MappingId, idx))
-            .map(|h| {
-                h.iter()
-                    .map(|(step, t)| self.trace_view(*step, t))
-                    .collect()
-            })
-            .unwrap_or_default()
+        self.history.get(&(m as MappingId, idx)).map(|h| h.iter().map(|(step, t)| self.trace_view(*step, t)).collect()).unwrap_or_default()
     }
 
     /// Where each tracked page's folio is now, in compact form (see
@@ -75,11 +61,7 @@ impl Simulation {
             }
             spaces.push(TrackedSpaceView {
                 name: a.name.clone(),
-                kind: if a.kind == MappingKind::Anon {
-                    "anon".into()
-                } else {
-                    "file".into()
-                },
+                kind: if a.kind == MappingKind::Anon { "anon".into() } else { "file".into() },
                 memcg: mm.memcgs[a.memcg as usize].path.clone(),
                 stride: a.tracked_stride,
                 count: a.tracked_count,
@@ -95,11 +77,9 @@ impl Simulation {
                         if let Some(gen) = mm.folios.lru_gen(f) {
                             let g = &mm.lruvecs[lv as usize].lrugen;
                             let seq = mm.seq_of_gen(lv, mm.folios.type_of(f), gen);
-                            cell.gen = (seq.saturating_sub(g.min_seq[0].min(g.min_seq[1])) + 1)
-                                .min(255) as u8;
+                            cell.gen = (seq.saturating_sub(g.min_seq[0].min(g.min_seq[1])) + 1).min(255) as u8;
                         }
-                        cell.tier =
-                            crate::mm::folio::lru_tier_from_refs(mm.folios.lru_refs(f)) as u8;
+                        cell.tier = crate::mm::folio::lru_tier_from_refs(mm.folios.lru_refs(f)) as u8;
                         cell.active = mm.folios.test(f, pg::ACTIVE);
                     }
                     Slot::Shadow(_) => cell.state = TrackedCell::EVICTED,
@@ -121,11 +101,7 @@ impl Simulation {
                 let idx = i * a.tracked_stride;
                 let mut v = TrackedFolioView {
                     page: self.page_key(m as MappingId, idx),
-                    kind: if a.kind == MappingKind::Anon {
-                        "anon".into()
-                    } else {
-                        "file".into()
-                    },
+                    kind: if a.kind == MappingKind::Anon { "anon".into() } else { "file".into() },
                     memcg: mm.memcgs[a.memcg as usize].path.clone(),
                     state: "absent".into(),
                     seq: None,
@@ -168,15 +144,7 @@ impl Simulation {
                 *a += b;
             }
         }
-        for (name, v) in [
-            "nr_inactive_anon",
-            "nr_active_anon",
-            "nr_inactive_file",
-            "nr_active_file",
-        ]
-        .iter()
-        .zip(lru)
-        {
+        for (name, v) in ["nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file"].iter().zip(lru) {
             out.push((name.to_string(), v));
         }
         let (mut anon, mut file, mut mapped, mut dirty, mut swapcached) = (0, 0, 0, 0, 0);
@@ -211,10 +179,7 @@ impl Simulation {
         let mut lru = [0u64; 4];
         for m in mm.memcg_subtree(memcg) {
             for n in 0..mm.nr_nodes() {
-                let sizes = lruvec_lru_sizes(
-                    &mm.lruvecs[mm.lruvec_id(m, n) as usize],
-                    mm.knobs.lru_gen_enabled,
-                );
+                let sizes = lruvec_lru_sizes(&mm.lruvecs[mm.lruvec_id(m, n) as usize], mm.knobs.lru_gen_enabled);
                 for (a, b) in lru.iter_mut().zip(sizes) {
                     *a += b;
                 }
@@ -234,11 +199,7 @@ impl Simulation {
         out.push(("pgscan".into(), scan));
         out.push(("pgsteal".into(), steal));
         for (name, v) in cg.stat.iter() {
-            if name.starts_with("pgskip")
-                || name.starts_with("allocstall")
-                || name.starts_with("kswapd_")
-                || name == "pageoutrun"
-            {
+            if name.starts_with("pgskip") || name.starts_with("allocstall") || name.starts_with("kswapd_") || name == "pageoutrun" {
                 continue;
             }
             out.push((name.to_string(), v));
@@ -259,14 +220,7 @@ impl Simulation {
             .iter()
             .map(|e| {
                 let (kind, function, reason) = e.describe(&name);
-                EventView {
-                    step: self.step,
-                    time_ns: e.time_ns,
-                    kind: kind.into(),
-                    function: function.into(),
-                    reason,
-                    page: None,
-                }
+                EventView { step: self.step, time_ns: e.time_ns, kind: kind.into(), function: function.into(), reason, page: None }
             })
             .collect();
         // Show lruvecs of non-root memcgs that have ever held pages (the root
@@ -277,19 +231,11 @@ impl Simulation {
             .enumerate()
             .filter(|(i, lv)| {
                 let m = mm.lruvec_memcg(*i as u16);
-                m != 0
-                    || lv.lrugen.max_seq > 3
-                    || lruvec_lru_sizes(lv, mm.knobs.lru_gen_enabled)
-                        .iter()
-                        .sum::<u64>()
-                        > 0
+                m != 0 || lv.lrugen.max_seq > 3 || lruvec_lru_sizes(lv, mm.knobs.lru_gen_enabled).iter().sum::<u64>() > 0
             })
             .map(|(i, _)| i)
             .collect();
-        let lruvecs = shown
-            .iter()
-            .map(|&i| self.lruvec_view(&mm.lruvecs[i]))
-            .collect();
+        let lruvecs = shown.iter().map(|&i| self.lruvec_view(&mm.lruvecs[i])).collect();
         let tracked = self.tracked_compact(&shown);
         let full = tracked.cells.len() / 4 <= FULL_FOLIO_RECORDS;
         Frame {
@@ -297,37 +243,17 @@ impl Simulation {
             seed: self.scenario.seed,
             step: self.step,
             time_ns: mm.now_ns,
-            counters: self
-                .vmstat()
-                .into_iter()
-                .map(|(name, value)| Counter { name, value })
-                .collect(),
+            counters: self.vmstat().into_iter().map(|(name, value)| Counter { name, value }).collect(),
             lruvecs,
             events,
             events_dropped: mm.events.dropped,
-            folios: if full {
-                self.tracked_folios()
-            } else {
-                Vec::new()
-            },
-            folio_events: mm
-                .traces
-                .iter()
-                .take(FOLIO_EVENTS_PER_FRAME)
-                .map(|t| self.trace_view(self.step, t))
-                .collect(),
+            folios: if full { self.tracked_folios() } else { Vec::new() },
+            folio_events: mm.traces.iter().take(FOLIO_EVENTS_PER_FRAME).map(|t| self.trace_view(self.step, t)).collect(),
             tracked,
             nodes: self.node_views(),
             memcgs: self.memcg_views(),
             pgsteal_cv: self.pgsteal_cv(),
-            reclaims: self
-                .reclaim_log
-                .iter()
-                .rev()
-                .take(64)
-                .rev()
-                .map(|r| reclaim_view(r, &mm.memcgs[r.memcg as usize].path))
-                .collect(),
+            reclaims: self.reclaim_log.iter().rev().take(64).rev().map(|r| reclaim_view(r, &mm.memcgs[r.memcg as usize].path)).collect(),
             shadow: Some(self.shadow_frame()),
         }
     }
@@ -335,9 +261,7 @@ impl Simulation {
     fn node_views(&self) -> Vec<NodeView> {
         let mm = &self.mm;
         // Transitions since the frame began (begin_frame), or during the last step.
-        let step_start = self
-            .frame_start_ns
-            .unwrap_or(self.step.saturating_sub(1) * self.scenario.step_ns);
+        let step_start = self.frame_start_ns.unwrap_or(self.step.saturating_sub(1) * self.scenario.step_ns);
         mm.nodes
             .iter()
             .enumerate()
@@ -362,16 +286,9 @@ impl Simulation {
                         .collect(),
                     kswapd: KswapdView {
                         mode: mode_name(k.mode).into(),
-                        transitions: k
-                            .timeline
-                            .iter()
-                            .filter(|(t, _)| *t >= step_start && self.step > 0)
-                            .map(|(t, m)| (*t, mode_name(*m).to_string()))
-                            .collect(),
+                        transitions: k.timeline.iter().filter(|(t, _)| *t >= step_start && self.step > 0).map(|(t, m)| (*t, mode_name(*m).to_string())).collect(),
                         failures: k.failures,
-                        pending_zoneidx: (k.highest_zoneidx != unset
-                            || !mm.knobs.kswapd_classzone_fix)
-                            .then_some(k.highest_zoneidx.min(3) as u32),
+                        pending_zoneidx: (k.highest_zoneidx != unset || !mm.knobs.kswapd_classzone_fix).then_some(k.highest_zoneidx.min(3) as u32),
                         sleeps: k.sleeps,
                         premature_sleeps: k.premature_sleeps,
                     },
@@ -384,19 +301,7 @@ impl Simulation {
                             bins: l
                                 .fifo
                                 .iter()
-                                .map(|bins| {
-                                    bins.iter()
-                                        .map(|b| {
-                                            b.iter()
-                                                .map(|&lv| {
-                                                    mm.memcgs[mm.lruvec_memcg(lv) as usize]
-                                                        .path
-                                                        .clone()
-                                                })
-                                                .collect()
-                                        })
-                                        .collect()
-                                })
+                                .map(|bins| bins.iter().map(|b| b.iter().map(|&lv| mm.memcgs[mm.lruvec_memcg(lv) as usize].path.clone()).collect()).collect())
                                 .collect(),
                         }
                     }),
@@ -455,16 +360,8 @@ impl Simulation {
                     seq,
                     gen: gen as u32,
                     age_ns: self.mm.now_ns.saturating_sub(g.timestamps[gen]),
-                    anon: if seq >= g.min_seq[0] {
-                        g.gen_size(gen, 0)
-                    } else {
-                        0
-                    },
-                    file: if seq >= g.min_seq[1] {
-                        g.gen_size(gen, 1)
-                    } else {
-                        0
-                    },
+                    anon: if seq >= g.min_seq[0] { g.gen_size(gen, 0) } else { 0 },
+                    file: if seq >= g.min_seq[1] { g.gen_size(gen, 1) } else { 0 },
                 }
             })
             .collect();
@@ -480,11 +377,7 @@ impl Simulation {
                     avg_total: g.avg_total[t][tier],
                     refaulted: g.refaulted[hist][t][tier],
                     evicted: g.evicted[hist][t][tier],
-                    protected: if tier > 0 {
-                        g.protected[hist][t][tier - 1]
-                    } else {
-                        0
-                    },
+                    protected: if tier > 0 { g.protected[hist][t][tier - 1] } else { 0 },
                 });
             }
         }
@@ -521,14 +414,7 @@ fn reclaim_view(r: &MemoryReclaim, path: &str) -> ReclaimView {
         ok: r.ok,
         start_ns: r.start_ns,
         duration_ns: r.duration_ns,
-        rounds: r
-            .rounds
-            .iter()
-            .map(|b| ReclaimRoundView {
-                batch: b.batch,
-                reclaimed: b.reclaimed,
-            })
-            .collect(),
+        rounds: r.rounds.iter().map(|b| ReclaimRoundView { batch: b.batch, reclaimed: b.reclaimed }).collect(),
     }
 }
 
@@ -536,12 +422,7 @@ fn reclaim_view(r: &MemoryReclaim, path: &str) -> ReclaimView {
 /// MGLRU the two youngest generations count as active (lru_gen_is_active).
 pub fn lruvec_lru_sizes(lv: &Lruvec, lru_gen: bool) -> [u64; 4] {
     if !lru_gen {
-        return [
-            lv.lru_size(LRU_INACTIVE_ANON),
-            lv.lru_size(LRU_ACTIVE_ANON),
-            lv.lru_size(LRU_INACTIVE_FILE),
-            lv.lru_size(LRU_ACTIVE_FILE),
-        ];
+        return [lv.lru_size(LRU_INACTIVE_ANON), lv.lru_size(LRU_ACTIVE_ANON), lv.lru_size(LRU_INACTIVE_FILE), lv.lru_size(LRU_ACTIVE_FILE)];
     }
     let g = &lv.lrugen;
     let mut out = [0u64; 4];

@@ -117,25 +117,8 @@ impl WorkloadSpec {
     /// as its costs allow, from the start to the end of the run, with the
     /// default gfp and keeping its memory when it ends: the serde defaults.
     /// Set other fields with struct update syntax.
-    pub fn new(
-        name: impl Into<String>,
-        memcg: impl Into<String>,
-        pattern: Pattern,
-        target: Target,
-    ) -> Self {
-        WorkloadSpec {
-            name: name.into(),
-            memcg: memcg.into(),
-            node: 0,
-            pattern,
-            target,
-            rate: 0,
-            start_ns: 0,
-            stop_ns: 0,
-            gfp: Default::default(),
-            free_on_exit: false,
-            tracked_pages: None,
-        }
+    pub fn new(name: impl Into<String>, memcg: impl Into<String>, pattern: Pattern, target: Target) -> Self {
+        WorkloadSpec { name: name.into(), memcg: memcg.into(), node: 0, pattern, target, rate: 0, start_ns: 0, stop_ns: 0, gfp: Default::default(), free_on_exit: false, tracked_pages: None }
     }
 }
 
@@ -178,40 +161,19 @@ impl Generator {
                 while pages > 1 && gcd(mult, u64::from(pages)) != 1 {
                     mult += 1;
                 }
-                GenPattern::Zipf {
-                    zipf: Zipf::new(pages, s),
-                    mult: mult.max(1),
-                }
+                GenPattern::Zipf { zipf: Zipf::new(pages, s), mult: mult.max(1) }
             }
             Pattern::Sequential => GenPattern::Sequential { pos: 0 },
             Pattern::Loop => GenPattern::Loop { pos: 0 },
         };
         let (read_op, write_op, write_percent) = match spec.target {
-            Target::File {
-                op: FileOp::Read, ..
-            } => (Op::Read, Op::Read, 0),
-            Target::File {
-                op: FileOp::Write, ..
-            } => (Op::Write, Op::Write, 100),
-            Target::File {
-                op: FileOp::MmapRead,
-                ..
-            } => (Op::Load, Op::Load, 0),
-            Target::File {
-                op: FileOp::MmapWrite,
-                write_percent,
-                ..
-            } => (Op::Load, Op::Store, write_percent),
+            Target::File { op: FileOp::Read, .. } => (Op::Read, Op::Read, 0),
+            Target::File { op: FileOp::Write, .. } => (Op::Write, Op::Write, 100),
+            Target::File { op: FileOp::MmapRead, .. } => (Op::Load, Op::Load, 0),
+            Target::File { op: FileOp::MmapWrite, write_percent, .. } => (Op::Load, Op::Store, write_percent),
             Target::Anon { write_percent, .. } => (Op::Load, Op::Store, write_percent),
         };
-        Generator {
-            pages,
-            pattern,
-            write_percent,
-            read_op,
-            write_op,
-            rng,
-        }
+        Generator { pages, pattern, write_percent, read_op, write_op, rng }
     }
 
     /// The next (page offset, operation), or None when a scan has finished.
@@ -249,15 +211,7 @@ mod tests {
     use super::*;
 
     fn spec(pattern: Pattern, pages: u32) -> WorkloadSpec {
-        WorkloadSpec::new(
-            "w",
-            "/",
-            pattern,
-            Target::Anon {
-                pages,
-                write_percent: 0,
-            },
-        )
+        WorkloadSpec::new("w", "/", pattern, Target::Anon { pages, write_percent: 0 })
     }
 
     #[test]

@@ -54,10 +54,7 @@ fn policies(arg: &str) -> Result<Vec<Policy>, String> {
     for name in arg.split(',').map(str::trim) {
         let p = Policy::from_name(name).ok_or_else(|| {
             let known: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
-            format!(
-                "--policy: unknown policy \"{name}\" (known: {}, or all)",
-                known.join(", ")
-            )
+            format!("--policy: unknown policy \"{name}\" (known: {}, or all)", known.join(", "))
         })?;
         if !out.contains(&p) {
             out.push(p);
@@ -74,31 +71,18 @@ pub fn replay(a: &ReplayArgs) -> Result<String, String> {
     let mut runs = Vec::new();
     let mut report = None;
     for p in policies {
-        let opts = ReplayOptions {
-            policies: vec![p],
-            cache_pages: a.cache_pages,
-            format: a.format.map(Into::into),
-            name: a.trace.clone(),
-            object_pages: a.object_pages,
-        };
+        let opts = ReplayOptions { policies: vec![p], cache_pages: a.cache_pages, format: a.format.map(Into::into), name: a.trace.clone(), object_pages: a.object_pages };
         let file = std::fs::File::open(&a.trace).map_err(|e| format!("{}: {e}", a.trace))?;
         let t0 = Instant::now();
         let mut session = Session::new(&opts).map_err(|e| e.to_string())?;
         let r = cli::feed(file, &mut session).map_err(|e| format!("{}: {e}", a.trace))?;
         let wall_seconds = t0.elapsed().as_secs_f64();
-        runs.push(Timed {
-            result: r.results[0].clone(),
-            wall_seconds,
-        });
+        runs.push(Timed { result: r.results[0].clone(), wall_seconds });
         report = Some(r);
     }
     let report = report.expect("at least one policy");
     Ok(if a.json {
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&cli::json(&report, &runs, a.samples))
-                .expect("serialisable")
-        )
+        format!("{}\n", serde_json::to_string_pretty(&cli::json(&report, &runs, a.samples)).expect("serialisable"))
     } else {
         cli::text(&a.trace, &report, &runs)
     })

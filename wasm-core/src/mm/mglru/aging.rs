@@ -1,14 +1,12 @@
 //! MGLRU aging: should_run_aging(), try_to_inc_max_seq() and inc_max_seq(),
 //! and the min_seq advances (mm/vmscan.c).
-use crate::cost;
-use crate::event::EventKind;
 use crate::mm::folio::pg;
 use crate::mm::lruvec::{lru_gen_from_seq, MAX_NR_GENS, MIN_NR_GENS};
-use crate::mm::trace::FolioWhat;
 use crate::mm::vmscan::ScanControl;
-use crate::mm::{
-    LruvecId, Mm, ANON_AND_FILE, DEF_PRIORITY, LRU_GEN_ANON, LRU_GEN_FILE, MAX_NR_ZONES,
-};
+use crate::mm::{LruvecId, Mm, ANON_AND_FILE, DEF_PRIORITY, LRU_GEN_ANON, LRU_GEN_FILE, MAX_NR_ZONES};
+use crate::cost;
+use crate::event::EventKind;
+use crate::mm::trace::FolioWhat;
 
 impl Mm {
     // ---------------------------------------------------------------- aging
@@ -75,13 +73,7 @@ impl Mm {
     /// the lruvec's queue of folios whose accessed bit was set since the last
     /// aging. Simplified: no mm_struct list, no Bloom filters, no
     /// non-leaf PMD accessed bits; the walk always completes.
-    pub fn try_to_inc_max_seq(
-        &mut self,
-        lv: LruvecId,
-        seq: u64,
-        can_swap: bool,
-        force_scan: bool,
-    ) -> bool {
+    pub fn try_to_inc_max_seq(&mut self, lv: LruvecId, seq: u64, can_swap: bool, force_scan: bool) -> bool {
         if seq < self.lruvecs[lv as usize].lrugen.max_seq {
             return false;
         }
@@ -91,10 +83,7 @@ impl Mm {
         for &f in &walk {
             self.folios.clear(f, pg::WALK_QUEUED);
             // Still resident, still this lruvec's, still young?
-            if self.folios.lruvec[f as usize] != lv
-                || !self.folios.test(f, pg::YOUNG)
-                || !self.folios.test(f, pg::MAPPED)
-            {
+            if self.folios.lruvec[f as usize] != lv || !self.folios.test(f, pg::YOUNG) || !self.folios.test(f, pg::MAPPED) {
                 continue;
             }
             self.folios.clear(f, pg::YOUNG);
@@ -117,24 +106,14 @@ impl Mm {
         if ok {
             let max_seq = self.lruvecs[lv as usize].lrugen.max_seq;
             let now = self.now_ns;
-            self.events.push_rare(now, || EventKind::Aged {
-                lruvec: lv,
-                max_seq,
-                promoted,
-            });
+            self.events.push_rare(now, || EventKind::Aged { lruvec: lv, max_seq, promoted });
         }
         ok
     }
 
     /// inc_max_seq(): if a type already has MAX_NR_GENS generations, retire
     /// its oldest (inc_min_seq); then open a new youngest generation.
-    pub fn inc_max_seq(
-        &mut self,
-        lv: LruvecId,
-        seq: u64,
-        can_swap: bool,
-        _force_scan: bool,
-    ) -> bool {
+    pub fn inc_max_seq(&mut self, lv: LruvecId, seq: u64, can_swap: bool, _force_scan: bool) -> bool {
         if seq != self.lruvecs[lv as usize].lrugen.max_seq {
             return false;
         }
@@ -177,13 +156,7 @@ impl Mm {
         lrugen.min_seq[type_] += 1;
         let min_seq = lrugen.min_seq[type_];
         let now = self.now_ns;
-        self.events.push_rare(now, || EventKind::MinSeq {
-            lruvec: lv,
-            type_,
-            min_seq,
-            function: "inc_min_seq",
-            moved,
-        });
+        self.events.push_rare(now, || EventKind::MinSeq { lruvec: lv, type_, min_seq, function: "inc_min_seq", moved });
         true
     }
 
@@ -216,13 +189,7 @@ impl Mm {
             self.lruvecs[lv as usize].lrugen.min_seq[type_] = seq;
             success = true;
             let now = self.now_ns;
-            self.events.push_rare(now, || EventKind::MinSeq {
-                lruvec: lv,
-                type_,
-                min_seq: seq,
-                function: "try_to_inc_min_seq",
-                moved: 0,
-            });
+            self.events.push_rare(now, || EventKind::MinSeq { lruvec: lv, type_, min_seq: seq, function: "try_to_inc_min_seq", moved: 0 });
         }
         success
     }

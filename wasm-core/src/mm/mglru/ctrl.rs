@@ -31,11 +31,7 @@ impl Mm {
         if tier > 0 {
             total += lrugen.protected[hist][type_][tier - 1];
         }
-        CtrlPos {
-            refaulted: lrugen.avg_refaulted[type_][tier] + lrugen.refaulted[hist][type_][tier],
-            total,
-            gain,
-        }
+        CtrlPos { refaulted: lrugen.avg_refaulted[type_][tier] + lrugen.refaulted[hist][type_][tier], total, gain }
     }
 
     /// reset_ctrl_pos(): when min_seq[type] advances (carryover), the
@@ -73,10 +69,7 @@ impl Mm {
     /// the last tier of that type whose refault rate stays below the other
     /// type's tier 0. Returns (type, tier_idx).
     pub fn get_type_to_scan(&self, lv: LruvecId, swappiness: u32) -> (usize, usize) {
-        let gain = [
-            u64::from(swappiness),
-            u64::from(MAX_SWAPPINESS - swappiness),
-        ];
+        let gain = [u64::from(swappiness), u64::from(MAX_SWAPPINESS - swappiness)];
         let sp = self.read_ctrl_pos(lv, LRU_GEN_ANON, 0, gain[LRU_GEN_ANON]);
         let pv = self.read_ctrl_pos(lv, LRU_GEN_FILE, 0, gain[LRU_GEN_FILE]);
         let type_ = usize::from(positive_ctrl_err(&sp, &pv));

@@ -1,18 +1,14 @@
 //! MGLRU eviction (mm/vmscan.c): sort_folio(), isolate_folio(),
 //! scan_folios(), isolate_folios(), evict_folios(), and the per-lruvec
 //! loop of try_to_shrink_lruvec().
-use crate::cost;
-use crate::event::EventKind;
 use crate::mm::folio::{lru_tier_from_refs, pg, FolioId, LRU_REFS_WIDTH};
-use crate::mm::lruvec::{
-    lru_gen_from_seq, lru_hist_from_seq, MAX_LRU_BATCH, MIN_LRU_BATCH, MIN_NR_GENS,
-};
-use crate::mm::trace::FolioWhat;
+use crate::mm::lruvec::{lru_gen_from_seq, lru_hist_from_seq, MAX_LRU_BATCH, MIN_LRU_BATCH, MIN_NR_GENS};
 use crate::mm::vmscan::ScanControl;
 use crate::mm::vmstat::Item;
-use crate::mm::{
-    LruvecId, Mm, ANON_AND_FILE, LRU_GEN_ANON, LRU_GEN_FILE, MAX_NR_ZONES, MAX_SWAPPINESS,
-};
+use crate::mm::{LruvecId, Mm, ANON_AND_FILE, LRU_GEN_ANON, LRU_GEN_FILE, MAX_NR_ZONES, MAX_SWAPPINESS};
+use crate::cost;
+use crate::event::EventKind;
+use crate::mm::trace::FolioWhat;
 
 impl Mm {
     // ------------------------------------------------------------- eviction
@@ -21,17 +17,8 @@ impl Mm {
     /// promoted by aging (its generation is no longer the oldest), protected
     /// (tier > tier_idx, or refs saturated since v6.8), outside reclaim_idx, or waiting
     /// for writeback (locked, writeback, or a dirty file folio).
-    fn sort_folio(
-        &mut self,
-        lv: LruvecId,
-        f: FolioId,
-        sc: &mut ScanControl,
-        tier_idx: usize,
-    ) -> bool {
-        let gen = self
-            .folios
-            .lru_gen(f)
-            .expect("sort_folio on a listed folio");
+    fn sort_folio(&mut self, lv: LruvecId, f: FolioId, sc: &mut ScanControl, tier_idx: usize) -> bool {
+        let gen = self.folios.lru_gen(f).expect("sort_folio on a listed folio");
         let type_ = self.folios.type_of(f);
         let zone = self.folios.zone(f);
         let refs = self.folios.lru_refs(f);
@@ -53,15 +40,7 @@ impl Mm {
             let new_gen = self.folio_inc_gen(lv, f, false);
             self.move_folio(lv, f, new_gen, true);
             self.lruvecs[lv as usize].lrugen.protected[hist][type_][tier - 1] += 1;
-            self.trace(
-                f,
-                "sort_folio",
-                FolioWhat::SortProtected {
-                    tier,
-                    tier_idx,
-                    seq: min_seq + 1,
-                },
-            );
+            self.trace(f, "sort_folio", FolioWhat::SortProtected { tier, tier_idx, seq: min_seq + 1 });
             return true;
         }
         // ineligible
@@ -83,11 +62,7 @@ impl Mm {
         if writeback || (type_ == LRU_GEN_FILE && dirty) {
             let new_gen = self.folio_inc_gen(lv, f, true);
             self.move_folio(lv, f, new_gen, false);
-            self.trace(
-                f,
-                "sort_folio",
-                FolioWhat::SortWriteback { seq: min_seq + 1 },
-            );
+            self.trace(f, "sort_folio", FolioWhat::SortWriteback { seq: min_seq + 1 });
             return true;
         }
         false
@@ -120,14 +95,7 @@ impl Mm {
     /// stops after MAX_LRU_BATCH folios or MIN_LRU_BATCH isolated or skipped.
     /// Returns the folios scanned, or 0 when nothing could be isolated and the
     /// budget was not used up.
-    fn scan_folios(
-        &mut self,
-        lv: LruvecId,
-        sc: &mut ScanControl,
-        type_: usize,
-        tier: usize,
-        list: &mut Vec<FolioId>,
-    ) -> u64 {
+    fn scan_folios(&mut self, lv: LruvecId, sc: &mut ScanControl, type_: usize, tier: usize, list: &mut Vec<FolioId>) -> u64 {
         let lrugen = &self.lruvecs[lv as usize].lrugen;
         if lrugen.nr_gens(type_) == MIN_NR_GENS {
             return 0;
@@ -172,11 +140,7 @@ impl Mm {
                 break;
             }
         }
-        let item = if sc.kswapd {
-            Item::PgscanKswapd
-        } else {
-            Item::PgscanDirect
-        };
+        let item = if sc.kswapd { Item::PgscanKswapd } else { Item::PgscanDirect };
         let global = !sc.cgroup_reclaim();
         self.count(memcg, item, isolated, global);
         self.count(memcg, Item::Pgrefill, sorted, global);
@@ -194,13 +158,7 @@ impl Mm {
     /// type with the older min_seq; swappiness 1 -> file, 200 -> anon; no
     /// __GFP_IO -> file; else the PID controller), then scan it, falling back
     /// to the other type if nothing was isolated. Returns (scanned, type, tier_idx).
-    fn isolate_folios(
-        &mut self,
-        lv: LruvecId,
-        sc: &mut ScanControl,
-        swappiness: u32,
-        list: &mut Vec<FolioId>,
-    ) -> (u64, usize, usize) {
+    fn isolate_folios(&mut self, lv: LruvecId, sc: &mut ScanControl, swappiness: u32, list: &mut Vec<FolioId>) -> (u64, usize, usize) {
         let min_seq = self.lruvecs[lv as usize].lrugen.min_seq;
         let mut tier: Option<usize> = None;
         let mut type_ = if swappiness == 0 {
@@ -244,11 +202,7 @@ impl Mm {
         if self.try_to_inc_min_seq(lv, swappiness != 0) {
             scanned += 1;
         }
-        if self.lruvecs[lv as usize]
-            .lrugen
-            .nr_gens(usize::from(swappiness == 0))
-            == MIN_NR_GENS
-        {
+        if self.lruvecs[lv as usize].lrugen.nr_gens(usize::from(swappiness == 0)) == MIN_NR_GENS {
             scanned = 0;
         }
         if list.is_empty() {
@@ -273,10 +227,7 @@ impl Mm {
                     self.putback(f);
                     continue;
                 }
-                if skip_retry
-                    || fl & (pg::ACTIVE | pg::REFERENCED | pg::MAPPED | pg::DIRTY | pg::WRITEBACK)
-                        != 0
-                {
+                if skip_retry || fl & (pg::ACTIVE | pg::REFERENCED | pg::MAPPED | pg::DIRTY | pg::WRITEBACK) != 0 {
                     // don't add rejected folios to the oldest generation
                     self.folios.clear(f, pg::REFS_MASK | pg::REFS_FLAGS);
                     self.folios.set(f, pg::ACTIVE);
@@ -290,11 +241,7 @@ impl Mm {
             if type_ == super::LRU_GEN_ANON {
                 sc.last_evicted_anon = true;
             }
-            let item = if sc.kswapd {
-                Item::PgstealKswapd
-            } else {
-                Item::PgstealDirect
-            };
+            let item = if sc.kswapd { Item::PgstealKswapd } else { Item::PgstealDirect };
             self.count(memcg, item, reclaimed, !sc.cgroup_reclaim());
             self.count(memcg, Item::PgstealAnon.plus(type_), reclaimed, true);
             if clean.is_empty() {

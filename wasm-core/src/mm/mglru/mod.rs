@@ -15,11 +15,11 @@ mod aging;
 mod ctrl;
 mod evict;
 
+pub use ctrl::{positive_ctrl_err, CtrlPos};
 use crate::mm::folio::{lru_tier_from_refs, pg, FolioId, LRU_REFS_WIDTH};
 use crate::mm::lruvec::{lru_gen_from_seq, MAX_NR_GENS, MIN_NR_GENS};
-use crate::mm::trace::{AddRule, FolioWhat};
 use crate::mm::{LruvecId, Mm, LRU_GEN_ANON};
-pub use ctrl::{positive_ctrl_err, CtrlPos};
+use crate::mm::trace::{AddRule, FolioWhat};
 
 /// What evict_folios() does with a folio shrink_folio_list() left behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,13 +39,7 @@ impl Mm {
     /// lru_gen_update_size(): moves one folio's page between generation
     /// counters (None = off the generation lists), keeping the classic
     /// active/inactive view consistent for /proc/vmstat.
-    fn lru_gen_update_size(
-        &mut self,
-        lv: LruvecId,
-        f: FolioId,
-        old_gen: Option<usize>,
-        new_gen: Option<usize>,
-    ) {
+    fn lru_gen_update_size(&mut self, lv: LruvecId, f: FolioId, old_gen: Option<usize>, new_gen: Option<usize>) {
         let type_ = self.folios.type_of(f);
         let zone = self.folios.zone(f);
         let lrugen = &mut self.lruvecs[lv as usize].lrugen;
@@ -172,14 +166,7 @@ impl Mm {
         if refs < (1 << LRU_REFS_WIDTH) - 1 {
             self.folios.set_refs_counter(f, refs + 1);
             let refs = self.folios.lru_refs(f);
-            self.trace(
-                f,
-                "folio_inc_refs",
-                FolioWhat::Refs {
-                    refs,
-                    tier: lru_tier_from_refs(refs),
-                },
-            );
+            self.trace(f, "folio_inc_refs", FolioWhat::Refs { refs, tier: lru_tier_from_refs(refs) });
         }
     }
 
@@ -201,10 +188,7 @@ impl Mm {
     fn folio_inc_gen(&mut self, lv: LruvecId, f: FolioId, reclaiming: bool) -> usize {
         let type_ = self.folios.type_of(f);
         let old_gen = lru_gen_from_seq(self.lruvecs[lv as usize].lrugen.min_seq[type_]);
-        let cur = self
-            .folios
-            .lru_gen(f)
-            .expect("folio_inc_gen on a folio off the lists");
+        let cur = self.folios.lru_gen(f).expect("folio_inc_gen on a folio off the lists");
         if cur != old_gen {
             return cur;
         }
@@ -241,10 +225,7 @@ impl Mm {
             }
             if let crate::mm::filemap::Slot::Folio(g) = self.slot(m, i as u32) {
                 let fl = self.folios.flags[g as usize];
-                if fl & pg::YOUNG != 0
-                    && fl & pg::MAPPED != 0
-                    && self.folios.lruvec[g as usize] == lv
-                {
+                if fl & pg::YOUNG != 0 && fl & pg::MAPPED != 0 && self.folios.lruvec[g as usize] == lv {
                     self.folios.clear(g, pg::YOUNG);
                     if let Some(old) = self.folio_update_gen(g, gen) {
                         if old != gen {

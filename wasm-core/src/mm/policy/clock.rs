@@ -12,13 +12,7 @@ impl Mm {
     /// Sweeps the hand until `want` folios of `type_` are isolated or the
     /// ring is empty. Returns the folios the hand passed. Ends: each pass
     /// over a folio clears its bit, so a second lap finds victims.
-    pub(crate) fn clock_isolate(
-        &mut self,
-        lv: LruvecId,
-        type_: usize,
-        want: u64,
-        list: &mut Vec<u32>,
-    ) -> u64 {
+    pub(crate) fn clock_isolate(&mut self, lv: LruvecId, type_: usize, want: u64, list: &mut Vec<u32>) -> u64 {
         let l = inactive_list(type_);
         let mut scanned = 0;
         while (list.len() as u64) < want {

@@ -19,13 +19,7 @@ impl Mm {
 
     /// Isolates the `want` least recently used folios of `type_`. Returns
     /// the folios looked at.
-    pub(crate) fn lru_isolate(
-        &mut self,
-        lv: LruvecId,
-        type_: usize,
-        want: u64,
-        list: &mut Vec<u32>,
-    ) -> u64 {
+    pub(crate) fn lru_isolate(&mut self, lv: LruvecId, type_: usize, want: u64, list: &mut Vec<u32>) -> u64 {
         let l = inactive_list(type_);
         let mut scanned = 0;
         while (list.len() as u64) < want {

@@ -130,11 +130,7 @@ impl Mm {
                     Baseline::S3fifo => self.s3fifo_isolate(lv, type_, want, &mut list),
                 };
                 self.cost_ns += scanned * cost::SCAN_FOLIO_NS;
-                let item = if sc.kswapd {
-                    Item::PgscanKswapd
-                } else {
-                    Item::PgscanDirect
-                };
+                let item = if sc.kswapd { Item::PgscanKswapd } else { Item::PgscanDirect };
                 self.count(memcg, item, list.len() as u64, !sc.cgroup_reclaim());
                 self.count(memcg, Item::PgscanAnon.plus(type_), list.len() as u64, true);
                 if list.is_empty() {
@@ -151,11 +147,7 @@ impl Mm {
                     self.classic_add_folio(f);
                 }
                 sc.nr_reclaimed += reclaimed;
-                let item = if sc.kswapd {
-                    Item::PgstealKswapd
-                } else {
-                    Item::PgstealDirect
-                };
+                let item = if sc.kswapd { Item::PgstealKswapd } else { Item::PgstealDirect };
                 self.count(memcg, item, reclaimed, !sc.cgroup_reclaim());
                 self.count(memcg, Item::PgstealAnon.plus(type_), reclaimed, true);
                 if reclaimed == 0 {

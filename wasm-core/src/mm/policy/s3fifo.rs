@@ -39,13 +39,7 @@ impl Mm {
     /// S overfills M). The cache size is S + M when reclaim starts (the
     /// memcg is at its limit then); with M empty, S gives the victims
     /// whatever its size. Returns the folios looked at.
-    pub(crate) fn s3fifo_isolate(
-        &mut self,
-        lv: LruvecId,
-        type_: usize,
-        want: u64,
-        list: &mut Vec<FolioId>,
-    ) -> u64 {
+    pub(crate) fn s3fifo_isolate(&mut self, lv: LruvecId, type_: usize, want: u64, list: &mut Vec<FolioId>) -> u64 {
         let (s, m) = (inactive_list(type_), active_list(type_));
         let lists = &self.lruvecs[lv as usize].lists;
         let capacity = u64::from(lists[s].len + lists[m].len);
@@ -67,14 +61,7 @@ impl Mm {
     }
 
     /// evictS: until one folio leaves S for G, move frequent ones to M.
-    fn s3fifo_evict_small(
-        &mut self,
-        lv: LruvecId,
-        s: usize,
-        m: usize,
-        main_capacity: u64,
-        list: &mut Vec<FolioId>,
-    ) -> u64 {
+    fn s3fifo_evict_small(&mut self, lv: LruvecId, s: usize, m: usize, main_capacity: u64, list: &mut Vec<FolioId>) -> u64 {
         let mut scanned = 0;
         loop {
             let t = self.lruvecs[lv as usize].lists[s].tail;
