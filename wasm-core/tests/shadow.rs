@@ -40,6 +40,23 @@ fn build(req: &ScenarioRequest, patch004: bool) -> Simulation {
     sim
 }
 
+/// The first three cases (one per refault model: classic, MGLRU, MGLRU with
+/// patch 004) after 150 steps, when each has shadows that would and would
+/// not activate.
+fn settled_models() -> Vec<(&'static str, Simulation)> {
+    cases()
+        .into_iter()
+        .take(3)
+        .map(|(label, req, patch004)| {
+            let mut sim = build(&req, patch004);
+            for _ in 0..150 {
+                sim.step();
+            }
+            (label, sim)
+        })
+        .collect()
+}
+
 fn shadow(frame: &Frame) -> &ShadowFrame {
     frame.shadow.as_ref().expect("the engine's frames carry the shadow LRU")
 }
@@ -179,11 +196,7 @@ fn decisions_match_the_workingset_counters() {
 /// "would activate" follows from its distance (or generation) and them.
 #[test]
 fn thresholds_are_the_kernel_sums_of_the_lists() {
-    for (label, req, patch004) in cases().into_iter().take(3) {
-        let mut sim = build(&req, patch004);
-        for _ in 0..150 {
-            sim.step();
-        }
+    for (label, sim) in settled_models() {
         let frame = sim.frame();
         let sf = shadow(&frame);
         let lv = frame.lruvecs.iter().find(|l| l.memcg == "/job").expect("/job");
@@ -245,11 +258,7 @@ fn thresholds_are_the_kernel_sums_of_the_lists() {
 /// threshold, generation and decision.
 #[test]
 fn a_refault_now_meets_what_the_view_reports() {
-    for (label, req, patch004) in cases().into_iter().take(3) {
-        let mut sim = build(&req, patch004);
-        for _ in 0..150 {
-            sim.step();
-        }
+    for (label, sim) in settled_models() {
         let frame = sim.frame();
         let sf = shadow(&frame);
         let mut checked = 0;
