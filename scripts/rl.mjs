@@ -16,7 +16,7 @@ import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, statSync, readdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORE = path.join(ROOT, 'wasm-core');
@@ -125,17 +125,32 @@ function setup({ browser }) {
 }
 
 /** Builds the engine to WebAssembly (web/src/engine/pkg); skipped when nothing changed. */
-function buildWasm() {
+async function buildWasm() {
   const stamp = path.join(PKG_OUT, 'reclaim_core_bg.wasm');
   const inputs = Math.max(newestMtime(path.join(CORE, 'src')), statSync(path.join(CORE, 'Cargo.toml')).mtimeMs,
     statSync(path.join(CORE, 'Cargo.lock')).mtimeMs);
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= inputs) {
     log('engine (wasm) is up to date');
-    return;
+  } else {
+    log('building the engine to WebAssembly (wasm-pack)');
+    run('wasm-pack', ['build', CORE, '--release', '--target', 'web', '--out-dir', PKG_OUT, '--out-name', 'reclaim_core',
+      '--no-pack'], { env: { ...process.env, WASM_PACK_CACHE: path.join(ROOT, 'node_modules', '.wasm-pack-cache') } });
   }
-  log('building the engine to WebAssembly (wasm-pack)');
-  run('wasm-pack', ['build', CORE, '--release', '--target', 'web', '--out-dir', PKG_OUT, '--out-name', 'reclaim_core',
-    '--no-pack'], { env: { ...process.env, WASM_PACK_CACHE: path.join(ROOT, 'node_modules', '.wasm-pack-cache') } });
+  await writeDefaultKnobs(stamp);
+}
+
+/**
+ * Writes the engine's default switches (defaultKnobs(), i.e. Knobs::default())
+ * to pkg/default-knobs.json, where the scenario editor reads them: generated
+ * from the engine, like the types, never copied by hand.
+ */
+async function writeDefaultKnobs(wasm) {
+  const out = path.join(PKG_OUT, 'default-knobs.json');
+  if (existsSync(out) && statSync(out).mtimeMs >= statSync(wasm).mtimeMs) return;
+  const pkg = await import(pathToFileURL(path.join(PKG_OUT, 'reclaim_core.js')).href);
+  pkg.initSync({ module: readFileSync(wasm) });
+  writeFileSync(out, `${JSON.stringify(pkg.defaultKnobs(), null, 2)}\n`);
+  log('wrote the engine\'s default switches to web/src/engine/pkg/default-knobs.json');
 }
 
 function cargo(args) {
@@ -159,16 +174,16 @@ async function main() {
       break;
     case 'start':
       setup({ browser: false });
-      buildWasm();
+      await buildWasm();
       await serve();
       break;
     case 'wasm':
       setup({ browser: false });
-      buildWasm();
+      await buildWasm();
       break;
     case 'build':
       setup({ browser: false });
-      buildWasm();
+      await buildWasm();
       run('vite', ['build']);
       break;
     case 'sim':
@@ -190,7 +205,7 @@ async function main() {
     }
     case 'bench':
       setup({ browser: false });
-      buildWasm();
+      await buildWasm();
       cargo(['run', '--release', '--quiet', '--bin', 'reclaim-bench']);
       run('node', [path.join(ROOT, 'scripts', 'bench-wasm.mjs')]);
       break;
@@ -199,7 +214,7 @@ async function main() {
       setup({ browser: true });
       log('Rust unit and integration tests');
       cargo(['test']);
-      buildWasm();
+      await buildWasm();
       log('TypeScript type check');
       run('tsc', ['-p', '.', '--noEmit']);
       log('native reclaim-sim (release) for the native/wasm comparison');

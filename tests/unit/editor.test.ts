@@ -96,6 +96,21 @@ describe('draft and document', () => {
     expect(heap.workloads[0]!.target).toEqual({ kind: 'anon', pages: 4096, writePercent: 0 });
   });
 
+  it('edits a workload\'s pacing, and leaves it out without a rate', () => {
+    const doc: ScenarioDoc = templateDoc(1);
+    doc.workloads[0] = { ...doc.workloads[0]!, rate: 1000, closedLoop: true };
+    const draft = draftOf(doc);
+    expect(draft.workloads[0]!.pacing).toBe('closed');
+    expect(draft.workloads[1]!.pacing).toBe('open');
+    expect(docOf(draft).workloads[0]!.closedLoop).toBe(true);
+    expect(docOf(draft).workloads[1]!.closedLoop).toBeUndefined();
+    const open = docOf({ ...draft, workloads: draft.workloads.map((w, i) => (i === 0 ? { ...w, pacing: 'open' as const } : w)) });
+    expect(open.workloads[0]!.closedLoop).toBeUndefined();
+    // Flat out (rate 0) there is nothing to pace: the field is hidden and dropped.
+    const flat = docOf({ ...draft, workloads: draft.workloads.map((w, i) => (i === 0 ? { ...w, rate: '0' } : w)) });
+    expect(flat.workloads[0]!.closedLoop).toBeUndefined();
+  });
+
   it('new memcgs get a free path; a node offers the zones it lacks, lowest first', () => {
     const d = template();
     expect(newMemcg(d.memcgs).path).toBe('/memcg1');

@@ -124,6 +124,14 @@ pub fn compare_experiment(request: Ts<ScenarioRequest>) -> Result<Ts<Comparison>
     Ok(cmp.into_ts()?)
 }
 
+/// The engine's default switches (`Knobs::default()`, the v6.12 baseline).
+/// The build writes them to pkg/default-knobs.json for the scenario editor,
+/// so that its defaults are the engine's, not a copy.
+#[wasm_bindgen(js_name = defaultKnobs)]
+pub fn default_knobs() -> Result<Ts<crate::mm::Knobs>, JsError> {
+    Ok(crate::mm::Knobs::default().into_ts()?)
+}
+
 /// The built-in scenarios with their parameters and ranges.
 #[wasm_bindgen(js_name = listScenarios)]
 pub fn list_scenarios() -> Result<Ts<ScenarioList>, JsError> {

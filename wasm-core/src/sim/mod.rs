@@ -47,6 +47,8 @@ pub struct Task {
     pub free_on_exit: bool,
     /// Minimum ns between accesses (1e9 / rate), 0 = unpaced.
     pub interval_ns: u64,
+    /// Pace as a closed loop (WorkloadSpec::closed_loop).
+    pub closed_loop: bool,
     pub accesses: u64,
     pub hits: u64,
     pub alive: bool,
@@ -223,6 +225,7 @@ impl Simulation {
                 highest_zoneidx: w.gfp.zone(),
                 free_on_exit: w.free_on_exit,
                 interval_ns: if w.rate > 0 { 1_000_000_000 / w.rate } else { 0 },
+                closed_loop: w.closed_loop,
                 accesses: 0,
                 hits: 0,
                 alive: true,
@@ -426,8 +429,11 @@ impl Simulation {
         }
         let cost = self.mm.action_duration(self.mm.cost_ns).max(1);
         let t = &mut self.tasks[i];
-        let paced = t.start_ns + t.accesses.saturating_mul(t.interval_ns);
-        t.next_ns = (when + cost).max(paced);
+        t.next_ns = if t.closed_loop {
+            when + cost + t.interval_ns
+        } else {
+            (when + cost).max(t.start_ns + t.accesses.saturating_mul(t.interval_ns))
+        };
         if t.alive {
             self.queue.push(Reverse((t.next_ns, i as u32)));
         }

@@ -92,6 +92,15 @@ pub struct WorkloadSpec {
     /// Accesses per simulated second; 0 = as fast as its costs allow.
     #[serde(default)]
     pub rate: u64,
+    /// How `rate` paces it. false (the default): an open loop, an offered
+    /// rate: accesses that fell due while the task was stalled (a major
+    /// fault, direct reclaim) are made back to back afterwards, so a stall
+    /// delays accesses but loses none. true: a closed loop, a client that
+    /// sends its next request only once the last reply is back
+    /// (memtier_benchmark): each access starts 1/rate after the previous one
+    /// completed, so time spent stalled is throughput lost.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub closed_loop: bool,
     #[serde(default)]
     pub start_ns: u64,
     /// 0 = never stops.
@@ -118,7 +127,7 @@ impl WorkloadSpec {
     /// default gfp and keeping its memory when it ends: the serde defaults.
     /// Set other fields with struct update syntax.
     pub fn new(name: impl Into<String>, memcg: impl Into<String>, pattern: Pattern, target: Target) -> Self {
-        WorkloadSpec { name: name.into(), memcg: memcg.into(), node: 0, pattern, target, rate: 0, start_ns: 0, stop_ns: 0, gfp: Default::default(), free_on_exit: false, tracked_pages: None }
+        WorkloadSpec { name: name.into(), memcg: memcg.into(), node: 0, pattern, target, rate: 0, closed_loop: false, start_ns: 0, stop_ns: 0, gfp: Default::default(), free_on_exit: false, tracked_pages: None }
     }
 }
 

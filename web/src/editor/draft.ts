@@ -38,6 +38,7 @@ export function workloadDraft(w: WorkloadSpec): WorkloadDraft {
     // The engine's defaults: mmap stores are all of a file's accesses, a heap has none (and read() and write() do not use it).
     writePercent: text(t.writePercent, t.kind === 'file' && t.op === 'mmapWrite' ? '100' : '0'),
     rate: text(w.rate, '0'),
+    pacing: w.closedLoop ? 'closed' : 'open',
     startMs: msText(w.startNs),
     stopMs: msText(w.stopNs),
     trackedPages: w.trackedPages === undefined || w.trackedPages === null ? '' : String(w.trackedPages),
@@ -81,6 +82,7 @@ export function newWorkload(memcg: string, existing: readonly WorkloadDraft[]): 
     pages: '1024',
     writePercent: '0',
     rate: '100000',
+    pacing: 'open',
     startMs: '0',
     stopMs: '0',
     trackedPages: '',
@@ -100,6 +102,8 @@ export function workloadShows(w: WorkloadDraft, nodes: number) {
     op: w.target === 'file',
     // The engine uses it only for a heap and for mmap stores.
     writePercent: w.target === 'anon' || w.op === 'mmapWrite',
+    // Pacing matters only for a task with a rate.
+    pacing: w.rate.trim() !== '' && Number(w.rate) !== 0,
   };
 }
 
@@ -145,6 +149,7 @@ function workloadDoc(w: WorkloadDraft, nodes: number): WorkloadSpec {
     pattern,
     target,
     rate: unlessZero(num(w.rate || '0')),
+    closedLoop: shows.pacing && w.pacing === 'closed' ? true : undefined,
     startNs: unlessZero(ns(w.startMs)),
     stopNs: unlessZero(ns(w.stopMs)),
     trackedPages: w.trackedPages.trim() === '' ? undefined : num(w.trackedPages),

@@ -9,6 +9,8 @@
 //
 // DOM-free.
 import type { FileOp, Knobs, MemcgSpec, Pattern, ProactiveBatch, Scenario, WorkloadSpec, ZoneSpec, ZoneType } from '../engine/pkg/reclaim_core';
+// Written by the build (scripts/rl.mjs) from the engine's defaultKnobs().
+import engineDefaultKnobs from '../engine/pkg/default-knobs.json';
 
 /** The scenario format version this editor writes. */
 export const SCENARIO_VERSION = 1;
@@ -27,17 +29,8 @@ export const BATCHES = ['decaying', 'swapClusterMax', 'whole'] as const satisfie
  */
 export type KnobsDoc = Required<Omit<Knobs, 'baseline'>>;
 
-export const DEFAULT_KNOBS: KnobsDoc = {
-  lruGenEnabled: true,
-  swappiness: 60,
-  kswapdClasszoneFix: true,
-  memcgLru: true,
-  proactiveBatch: 'decaying',
-  memcgFullWalk: false,
-  optimizeMultipleMemcgs: true,
-  refaultDistanceMglru: false,
-  mglruUnderprotectionFix: true,
-};
+/** The engine's default switches (Knobs::default(): the v6.12 baseline), generated from the engine. */
+export const DEFAULT_KNOBS: KnobsDoc = engineDefaultKnobs as KnobsDoc;
 
 /** The on/off switches: every field of `Knobs` whose type is boolean. */
 export type BoolKnob = { [K in keyof KnobsDoc]: KnobsDoc[K] extends boolean ? K : never }[keyof KnobsDoc];
@@ -92,6 +85,8 @@ export interface WorkloadDraft {
   writePercent: string;
   /** Accesses per simulated second (0: as fast as its costs allow). */
   rate: string;
+  /** How the rate paces it: an open loop makes up stalled accesses afterwards, a closed loop (closedLoop) loses them. */
+  pacing: Pacing;
   startMs: string;
   /** 0: never stops. */
   stopMs: string;
@@ -99,6 +94,9 @@ export interface WorkloadDraft {
   trackedPages: string;
   base?: WorkloadSpec;
 }
+
+export const PACINGS = ['open', 'closed'] as const;
+export type Pacing = (typeof PACINGS)[number];
 
 export interface KnobsDraft extends Omit<KnobsDoc, 'swappiness'> {
   swappiness: string;

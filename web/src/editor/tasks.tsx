@@ -1,7 +1,7 @@
 // The editor's memcgs (path and limits) and workloads (which memcg, what
 // they touch, how, how fast, when).
 import { newMemcg, newWorkload, workloadShows } from './draft';
-import { FILE_OPS, PATTERNS, type Draft, type MemcgDraft, type WorkloadDraft } from './model';
+import { FILE_OPS, PACINGS, PATTERNS, type Draft, type MemcgDraft, type WorkloadDraft } from './model';
 import { Group, SelectField, TextField } from './fields';
 import { ItemButton, removeAt, replaceAt, type Update } from './sections';
 
@@ -58,6 +58,10 @@ const TARGET_OPTIONS = [
   { value: 'file' as const, label: 'file (page cache)' },
   { value: 'anon' as const, label: 'anon (heap)' },
 ];
+const PACING_OPTIONS = PACINGS.map((p) => ({
+  value: p,
+  label: { open: 'open loop (makes up stalls)', closed: 'closed loop (waits for each reply)' }[p],
+}));
 const OP_OPTIONS = FILE_OPS.map((o) => ({
   value: o,
   label: { read: 'read()', write: 'write()', mmapRead: 'mmap loads', mmapWrite: 'mmap loads and stores' }[o],
@@ -89,6 +93,9 @@ function WorkloadItem({ index, workload: w, memcgs, nodes, update }: { index: nu
         <TextField field={`${key}.pattern.s`} label="Zipf exponent" inputMode="decimal" value={w.zipfS} onChange={(zipfS) => set({ zipfS })} hint="(0, 5]" />
       )}
       <TextField field={`${key}.rate`} label="Rate (/s)" value={w.rate} onChange={(rate) => set({ rate })} hint="accesses per simulated second; 0 = flat out" />
+      {shows.pacing && (
+        <SelectField field={`${key}.closedLoop`} label="Pacing" value={w.pacing} options={PACING_OPTIONS} onChange={(pacing) => set({ pacing })} />
+      )}
       <TextField field={`${key}.startNs`} label="Start (ms)" inputMode="decimal" value={w.startMs} onChange={(startMs) => set({ startMs })} />
       <TextField field={`${key}.stopNs`} label="Stop (ms)" inputMode="decimal" value={w.stopMs} onChange={(stopMs) => set({ stopMs })} hint="0 = never" />
       <TextField

@@ -1,0 +1,54 @@
+//! How a workload's rate paces it (WorkloadSpec::closed_loop): an open loop
+//! makes up after a stall the accesses that fell due during it; a closed
+//! loop, like memtier_benchmark's clients, loses the stalled time.
+use reclaim_core::mm::pgdat::ZoneType;
+use reclaim_core::mm::Knobs;
+use reclaim_core::scenario::{MemcgSpec, NodeSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
+use reclaim_core::sim::Simulation;
+use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
+
+const RATE: u64 = 5_000;
+const RUN_NS: u64 = 200_000_000;
+
+/// One task at RATE accesses a second for 0.2 s, over `target`.
+fn accesses(target: Target, closed_loop: bool) -> u64 {
+    let scenario = Scenario {
+        version: SCENARIO_VERSION,
+        name: "pacing".into(),
+        title: String::new(),
+        description: String::new(),
+        seed: 1,
+        step_ns: 10_000_000,
+        duration_ns: RUN_NS,
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 8192 }] }],
+        min_free_kbytes: None,
+        watermark_scale_factor: 10,
+        swap_pages: 0,
+        machine: Default::default(),
+        memcgs: vec![MemcgSpec { path: "/a".into(), ..Default::default() }],
+        workloads: vec![WorkloadSpec { rate: RATE, closed_loop, ..WorkloadSpec::new("t", "/a", Pattern::Uniform, target) }],
+        proactive: Vec::new(),
+        knobs: Knobs::default(),
+    };
+    let mut s = Simulation::new(scenario).unwrap();
+    s.run_until(RUN_NS);
+    s.tasks[0].accesses
+}
+
+#[test]
+fn a_closed_loop_loses_the_time_it_stalls_and_an_open_loop_does_not() {
+    let paced = RATE * RUN_NS / 1_000_000_000;
+    // Reads of a file 64 times larger than memory: nearly every one waits
+    // for the SSD, about 80 us a read here, well within the 200 us interval.
+    let misses = || Target::File { pages: 8192 * 64, op: FileOp::Read, file: None, write_percent: 0 };
+    let (open, closed) = (accesses(misses(), false), accesses(misses(), true));
+    println!("0.2 s at {RATE}/s of misses: open loop {open}, closed loop {closed} (paced {paced})");
+    assert!(open * 100 >= paced * 98 && open <= paced + 1, "the open loop keeps its rate: {open} of {paced}");
+    // The closed loop waits 200 us after each ~80 us read: about 1 s / 280 us.
+    assert!(closed * 4 <= paced * 3, "each stall costs the closed loop its time: {closed} of {paced}");
+    // A heap that fits: after its first touches nothing stalls and the two agree.
+    let heap = || Target::Anon { pages: 1024, write_percent: 0 };
+    let (open, closed) = (accesses(heap(), false), accesses(heap(), true));
+    println!("0.2 s at {RATE}/s of a resident heap: open loop {open}, closed loop {closed}");
+    assert!(closed * 100 >= open * 90 && closed <= open, "without stalls a closed loop nearly keeps the rate: {closed} vs {open}");
+}
