@@ -144,3 +144,21 @@ fn sweep_prints_a_row_per_range_end() {
     let (code, out, err) = sim(&["sweep", "no-such-experiment"]);
     assert_eq!((code, out.is_empty(), err.trim_end().lines().count()), (2, true, 1), "{err}");
 }
+
+#[test]
+fn a_reader_that_stops_reading_ends_the_command_quietly() {
+    use std::process::Stdio;
+    // As with `reclaim-sim run ... | head`: the pipe's read end is closed
+    // (here before the run finishes) and the write fails with EPIPE.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reclaim-sim"))
+        .args(["run", "mglru-basic", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run reclaim-sim");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for reclaim-sim");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    assert!(stderr.is_empty(), "no panic, no message: {stderr}");
+}

@@ -10,6 +10,8 @@
 //! one line on stderr naming the problem and the accepted range, exit
 //! status 2, nothing on stdout.
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -131,44 +133,40 @@ fn find_experiment(name: &str) -> Result<&'static experiment::Experiment, UsageE
     })
 }
 
-fn run(cli: Cli) -> Result<(), UsageError> {
+/// Runs the command and returns what it prints on stdout.
+fn run(cli: Cli) -> Result<String, UsageError> {
+    let mut out = String::new();
     match cli.cmd {
-        Cmd::Replay(args) => print!("{}", replay_cmd::replay(&args).map_err(UsageError)?),
+        Cmd::Replay(args) => out = replay_cmd::replay(&args).map_err(UsageError)?,
         Cmd::GenTrace(args) => replay_cmd::gen_trace(&args).map_err(UsageError)?,
         Cmd::Compare { name, params, seed, json } => {
             let exp = find_experiment(&name)?;
             let params = parse_params(&params)?;
             let cmp = exp.compare(&params, seed).map_err(|e| UsageError(e.to_string()))?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&report::compare_json(&cmp)).expect("serialisable"));
-            } else {
-                print!("{}", report::compare_text(exp, &cmp));
-            }
+            out = if json { pretty_json(&report::compare_json(&cmp)) } else { report::compare_text(exp, &cmp) };
         }
         Cmd::Sweep { name, seeds, threads } => {
             let exp = find_experiment(&name)?;
             let seeds: Vec<u64> = (1..=seeds).collect();
             let s = reclaim_core::sweep::sweep(exp, &seeds, threads as usize).map_err(|e| UsageError(e.to_string()))?;
-            print!("{}", reclaim_core::sweep::markdown(exp, &s));
+            out = reclaim_core::sweep::markdown(exp, &s);
         }
-        Cmd::ExperimentsDoc => {
-            print!("{}", report::experiments_doc().map_err(|e| UsageError(e.to_string()))?);
-        }
+        Cmd::ExperimentsDoc => out = report::experiments_doc().map_err(|e| UsageError(e.to_string()))?,
         Cmd::List { params } => {
             for e in experiment::ALL {
-                println!("{:<28} experiment: {}", e.name, e.title);
+                let _ = writeln!(out, "{:<28} experiment: {}", e.name, e.title);
                 if params {
                     for p in e.params {
-                        println!("    --param {}={} ({}..={}) {}", p.name, p.default, p.min, p.max, p.help);
+                        let _ = writeln!(out, "    --param {}={} ({}..={}) {}", p.name, p.default, p.min, p.max, p.help);
                     }
                 }
             }
             let list = scenario::list();
             for s in &list.scenarios {
-                println!("{:<28} {}", s.name, s.title);
+                let _ = writeln!(out, "{:<28} {}", s.name, s.title);
                 if params {
                     for p in &s.params {
-                        println!("    --param {}={} ({}..={}) {}", p.name, p.default, p.min, p.max, p.help);
+                        let _ = writeln!(out, "    --param {}={} ({}..={}) {}", p.name, p.default, p.min, p.max, p.help);
                     }
                 }
             }
@@ -183,42 +181,60 @@ fn run(cli: Cli) -> Result<(), UsageError> {
             for _ in 0..steps {
                 sim.step();
             }
-            if json {
-                println!("{}", serde_json::to_string_pretty(&report::run_json(&sim)).expect("serialisable"));
+            out = if json {
+                pretty_json(&report::run_json(&sim))
             } else if lru_gen {
-                print!("{}", report::lru_gen(&sim));
+                report::lru_gen(&sim)
             } else {
-                print_text(&sim);
-            }
+                run_text(&sim)
+            };
         }
     }
-    Ok(())
+    Ok(out)
 }
 
-fn print_text(sim: &Simulation) {
-    println!("scenario {} seed {}: {} steps, {:.3} s simulated", sim.scenario.name, sim.scenario.seed, sim.step_count(), sim.time() as f64 / 1e9);
-    println!();
-    println!("metrics");
+fn pretty_json(v: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(v).expect("serialisable") + "\n"
+}
+
+/// `run`'s text report: the metrics, /proc/vmstat and each memcg's memory.stat (non-zero).
+fn run_text(sim: &Simulation) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "scenario {} seed {}: {} steps, {:.3} s simulated", sim.scenario.name, sim.scenario.seed, sim.step_count(), sim.time() as f64 / 1e9);
+    let _ = writeln!(out, "\nmetrics");
     for (k, v) in report::metrics(sim) {
-        println!("  {k:<32} {v}");
+        let _ = writeln!(out, "  {k:<32} {v}");
     }
-    println!();
-    println!("/proc/vmstat (non-zero)");
+    let _ = writeln!(out, "\n/proc/vmstat (non-zero)");
     for (k, v) in sim.vmstat() {
         if v != 0 {
-            println!("  {k:<32} {v}");
+            let _ = writeln!(out, "  {k:<32} {v}");
         }
     }
     for cg in &sim.mm.memcgs {
         if cg.id == 0 {
             continue;
         }
-        println!();
-        println!("{} memory.current {} pages, memory.events max {} oom {} oom_kill {}", cg.path, cg.usage, cg.events.max, cg.events.oom, cg.events.oom_kill);
+        let _ = writeln!(out, "\n{} memory.current {} pages, memory.events max {} oom {} oom_kill {}", cg.path, cg.usage, cg.events.max, cg.events.oom, cg.events.oom_kill);
         for (k, v) in sim.memory_stat(cg.id) {
             if v != 0 {
-                println!("  {k:<32} {v}");
+                let _ = writeln!(out, "  {k:<32} {v}");
             }
+        }
+    }
+    out
+}
+
+/// Writes the output; a reader that stopped reading (`| head`) ends the
+/// command quietly, as with any Unix filter, instead of a panic.
+fn emit(out: &str) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("reclaim-sim: writing the output: {e}");
+            ExitCode::FAILURE
         }
     }
 }
@@ -242,7 +258,7 @@ fn main() -> ExitCode {
         }
     };
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(out) => emit(&out),
         Err(UsageError(m)) => {
             eprintln!("reclaim-sim: {m}");
             ExitCode::from(2)
