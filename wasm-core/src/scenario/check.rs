@@ -2,18 +2,15 @@
 //! the app's scenario editor (`validateScenario` in wasm) and scenarios given
 //! inline in a request: every problem names the field at fault, as
 //! `Scenario::validate` does ("workloads[1].pattern.s"), also when the JSON
-//! does not deserialize ("workloads[0].target: missing field `pages`").
-use serde::de::DeserializeOwned;
+//! does not deserialize ("workloads[0].target.pages: missing field `pages`", found with
+//! serde_path_to_error).
 use serde::Serialize;
-use serde_json::Value;
 
 #[cfg(target_arch = "wasm32")]
 use tsify::Tsify;
 
-use super::{MemcgSpec, NodeSpec, ProactiveSpec, Scenario, ScenarioError, ZoneSpec};
-use crate::mm::Knobs;
+use super::{Scenario, ScenarioError};
 use crate::view::ScenarioRequest;
-use crate::workload::{Pattern, Target, WorkloadSpec};
 
 /// The field for problems that are not about one field (the file is not JSON).
 pub const FILE_FIELD: &str = "scenario file";
@@ -52,80 +49,39 @@ fn named_field(message: &str) -> Option<&str> {
     rest.split('`').next().filter(|f| !f.is_empty())
 }
 
-fn located(path: &str, e: serde_json::Error) -> ScenarioError {
-    let message = e.to_string();
-    let field = match named_field(&message) {
-        Some(f) if path.is_empty() => f.to_string(),
-        Some(f) => format!("{path}.{f}"),
-        None if path.is_empty() => FILE_FIELD.to_string(),
-        None => path.to_string(),
-    };
-    ScenarioError::new(field, message)
-}
-
-/// The first element of the array `key` that does not deserialize as a `T`
-/// (its path starts with `prefix`, "nodes[0]." for a node's zones).
-fn bad_item<T: DeserializeOwned>(doc: &serde_json::Map<String, Value>, key: &str, prefix: &str) -> Option<ScenarioError> {
-    let items = doc.get(key)?.as_array()?;
-    items.iter().enumerate().find_map(|(i, item)| {
-        let path = format!("{prefix}{key}[{i}]");
-        // A node's zones: name the zone at fault.
-        if let (Some(obj), "nodes") = (item.as_object(), key) {
-            if let Some(e) = bad_item::<ZoneSpec>(obj, "zones", &format!("{path}.")) {
-                return Some(e);
-            }
-        }
-        // A workload's pattern and target are tagged enums: name them when they are at fault.
-        if let (Some(obj), "workloads") = (item.as_object(), key) {
-            if let Some(e) = obj.get("pattern").and_then(|v| serde_json::from_value::<Pattern>(v.clone()).err()) {
-                return Some(located(&format!("{path}.pattern"), e));
-            }
-            if let Some(e) = obj.get("target").and_then(|v| serde_json::from_value::<Target>(v.clone()).err()) {
-                return Some(located(&format!("{path}.target"), e));
-            }
-        }
-        serde_json::from_value::<T>(item.clone()).err().map(|e| located(&path, e))
-    })
-}
-
-/// Names the part of a document that does not deserialize (`error` is what
-/// deserializing the whole of it said).
-fn locate(doc: &Value, error: serde_json::Error) -> ScenarioError {
-    let Some(obj) = doc.as_object() else {
-        return ScenarioError::new(FILE_FIELD, "a scenario file is a JSON object");
-    };
-    bad_item::<NodeSpec>(obj, "nodes", "")
-        .or_else(|| bad_item::<MemcgSpec>(obj, "memcgs", ""))
-        .or_else(|| bad_item::<WorkloadSpec>(obj, "workloads", ""))
-        .or_else(|| bad_item::<ProactiveSpec>(obj, "proactive", ""))
-        .or_else(|| obj.get("knobs").and_then(|k| serde_json::from_value::<Knobs>(k.clone()).err()).map(|e| located("knobs", e)))
-        .unwrap_or_else(|| {
-            let message = error.to_string();
-            // A top-level field of the wrong type: serde does not say which; try each.
-            let field = named_field(&message).map(str::to_string).or_else(|| top_level_culprit(obj));
-            ScenarioError::new(field.unwrap_or_else(|| FILE_FIELD.to_string()), message)
-        })
-}
-
-/// The top-level field whose value alone breaks deserializing (tried by
-/// putting each one into a document that otherwise deserializes).
-fn top_level_culprit(obj: &serde_json::Map<String, Value>) -> Option<String> {
-    let base = serde_json::to_value(Scenario::minimal()).ok()?;
-    let base = base.as_object()?;
-    obj.iter().find_map(|(k, v)| {
-        let mut probe = base.clone();
-        probe.insert(k.clone(), v.clone());
-        serde_json::from_value::<Scenario>(Value::Object(probe)).is_err().then(|| k.clone())
-    })
-}
-
-/// Reads a scenario document; a problem names the field that does not deserialize.
+/// Reads a scenario document; a problem names the field that does not
+/// deserialize (the path serde_path_to_error tracked while reading it).
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-    let doc: Value = serde_json::from_str(text).map_err(|e| ScenarioError::new(FILE_FIELD, e.to_string()))?;
-    match serde_json::from_value::<Scenario>(doc.clone()) {
-        Ok(s) => Ok(s),
-        Err(e) => Err(locate(&doc, e)),
+    // serde would also read a struct from an array of its fields' values.
+    if !text.trim_start().starts_with('{') {
+        let message = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Err(e) => e.to_string(),
+            Ok(_) => "a scenario file is a JSON object".to_string(),
+        };
+        return Err(ScenarioError::new(FILE_FIELD, message));
     }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if inner.is_syntax() || inner.is_eof() {
+            return ScenarioError::new(FILE_FIELD, inner.to_string());
+        }
+        // The path says where; serde_json's " at line L column C" is left out.
+        let message = inner.to_string();
+        let message = message.strip_suffix(&format!(" at line {} column {}", inner.line(), inner.column())).unwrap_or(&message).to_string();
+        // A missing field: the path ends at the object that lacks it ("." for the document).
+        let field = match (named_field(&message), path.as_str()) {
+            (Some(f), ".") => f.to_string(),
+            (None, ".") => FILE_FIELD.to_string(),
+            (Some(f), p) if p != f && !p.ends_with(&format!(".{f}")) => format!("{p}.{f}"),
+            _ => path,
+        };
+        ScenarioError::new(field, message)
+    })?;
+    // Trailing characters after the document.
+    de.end().map_err(|e| ScenarioError::new(FILE_FIELD, e.to_string()))?;
+    Ok(scenario)
 }
 
 /// Everything wrong with a scenario file: why it cannot be read, or every
@@ -157,30 +113,6 @@ pub fn inline(req: &ScenarioRequest) -> Result<Scenario, ScenarioError> {
     s.seed = req.seed;
     s.validate()?;
     Ok(s)
-}
-
-impl Scenario {
-    /// The smallest scenario that deserializes (for locating a bad field).
-    fn minimal() -> Scenario {
-        Scenario {
-            version: super::SCENARIO_VERSION,
-            name: String::new(),
-            title: String::new(),
-            description: String::new(),
-            seed: 0,
-            step_ns: 0,
-            duration_ns: 0,
-            nodes: Vec::new(),
-            min_free_kbytes: None,
-            watermark_scale_factor: 10,
-            swap_pages: 0,
-            machine: Default::default(),
-            memcgs: Vec::new(),
-            workloads: Vec::new(),
-            proactive: Vec::new(),
-            knobs: Knobs::default(),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -225,11 +157,19 @@ mod tests {
         let zone = GOOD.replace("\"zone\": \"Normal\", \"pages\": 4096", "\"zone\": \"Normal\"");
         assert_eq!(fields(&check(&zone)), ["nodes[0].zones[0].pages"]);
         let zone_name = GOOD.replace("\"Normal\"", "\"HighMem\"");
-        assert_eq!(fields(&check(&zone_name)), ["nodes[0].zones[0]"]);
+        assert_eq!(fields(&check(&zone_name)), ["nodes[0].zones[0].zone"]);
         let typo = GOOD.replace("\"memoryMax\"", "\"memoryMaxx\"");
         assert_eq!(fields(&check(&typo)), ["memcgs[0].memoryMaxx"]);
         let knob = GOOD.replace("\"memcgs\"", "\"knobs\": {\"memcgLRU\": false}, \"memcgs\"");
         assert_eq!(fields(&check(&knob)), ["knobs.memcgLRU"]);
+        // A value of the wrong type names its own field, however deep.
+        let rate = GOOD.replace("\"memcg\": \"/a\",", "\"memcg\": \"/a\", \"rate\": \"fast\",");
+        assert_eq!(fields(&check(&rate)), ["workloads[0].rate"]);
+        let closed = GOOD.replace("\"memcg\": \"/a\",", "\"memcg\": \"/a\", \"closedLoop\": \"yes\",");
+        assert_eq!(fields(&check(&closed)), ["workloads[0].closedLoop"]);
+        let swappiness = GOOD.replace("\"memcgs\"", "\"knobs\": {\"swappiness\": -1}, \"memcgs\"");
+        assert_eq!(fields(&check(&swappiness)), ["knobs.swappiness"]);
+        assert_eq!(fields(&check(&format!("{GOOD} trailing"))), [FILE_FIELD]);
         let seed = GOOD.replace("\"seed\": 1", "\"seed\": \"one\"");
         assert_eq!(fields(&check(&seed)), ["seed"]);
         let no_nodes = GOOD.replace("\"nodes\"", "\"nodez\"");
