@@ -144,6 +144,12 @@ describe('scenario editor', () => {
     // Saved, it is the engine's scenario file format, with what was edited.
     await input(page, 'workloads[0].pattern.s').fill('1.2');
     await expectNoMessage(input(page, 'workloads[0].pattern.s'));
+    // Pacing is offered once the workload has a rate: a closed loop, like memtier_benchmark's clients.
+    expect(await input(page, 'workloads[0].closedLoop').count()).toBe(0);
+    await input(page, 'workloads[0].rate').fill('1000');
+    await input(page, 'workloads[0].closedLoop').selectOption('closed');
+    await input(page, 'workloads[0].closedLoop').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SHOTS, 'editor-workload.png') });
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Save scenario file', exact: true }).click(),
@@ -153,7 +159,7 @@ describe('scenario editor', () => {
     expect(saved).toEqual({
       ...doc,
       swapPages: 0,
-      workloads: [{ ...doc.workloads[0], pattern: { kind: 'zipf', s: 1.2 }, target: { kind: 'anon', pages: 2048, writePercent: 0 } }],
+      workloads: [{ ...doc.workloads[0], pattern: { kind: 'zipf', s: 1.2 }, target: { kind: 'anon', pages: 2048, writePercent: 0 }, rate: 1000, closedLoop: true }],
       // Every switch is written out, at the engine's defaults here.
       knobs: {
         lruGenEnabled: true,

@@ -60,7 +60,7 @@ const TARGET_OPTIONS = [
 ];
 const PACING_OPTIONS = PACINGS.map((p) => ({
   value: p,
-  label: { open: 'open loop (makes up stalls)', closed: 'closed loop (waits for each reply)' }[p],
+  label: { open: 'open loop', closed: 'closed loop' }[p],
 }));
 const OP_OPTIONS = FILE_OPS.map((o) => ({
   value: o,
@@ -94,7 +94,14 @@ function WorkloadItem({ index, workload: w, memcgs, nodes, update }: { index: nu
       )}
       <TextField field={`${key}.rate`} label="Rate (/s)" value={w.rate} onChange={(rate) => set({ rate })} hint="accesses per simulated second; 0 = flat out" />
       {shows.pacing && (
-        <SelectField field={`${key}.closedLoop`} label="Pacing" value={w.pacing} options={PACING_OPTIONS} onChange={(pacing) => set({ pacing })} />
+        <SelectField
+          field={`${key}.closedLoop`}
+          label="Pacing"
+          value={w.pacing}
+          options={PACING_OPTIONS}
+          onChange={(pacing) => set({ pacing })}
+          hint={w.pacing === 'closed' ? 'each access waits for the last: a stall is lost' : 'accesses missed in a stall are made up after it'}
+        />
       )}
       <TextField field={`${key}.startNs`} label="Start (ms)" inputMode="decimal" value={w.startMs} onChange={(startMs) => set({ startMs })} />
       <TextField field={`${key}.stopNs`} label="Stop (ms)" inputMode="decimal" value={w.stopMs} onChange={(stopMs) => set({ stopMs })} hint="0 = never" />
