@@ -52,8 +52,14 @@ export function MemcgsSection({ draft, update }: { draft: Draft; update: Update 
 
 const PATTERN_OPTIONS = PATTERNS.map((p) => ({
   value: p,
-  label: { zipf: 'zipf (popular pages)', uniform: 'uniform', sequential: 'sequential (one pass)', loop: 'loop (passes forever)' }[p],
+  label: { zipf: 'zipf', uniform: 'uniform', sequential: 'sequential', loop: 'loop' }[p],
 }));
+const PATTERN_HINTS = {
+  zipf: 'a few popular pages, a long tail',
+  uniform: 'every page alike',
+  sequential: 'one pass, then the task ends',
+  loop: 'passes over it forever',
+} as const satisfies Record<(typeof PATTERNS)[number], string>;
 const TARGET_OPTIONS = [
   { value: 'file' as const, label: 'file (page cache)' },
   { value: 'anon' as const, label: 'anon (heap)' },
@@ -88,7 +94,14 @@ function WorkloadItem({ index, workload: w, memcgs, nodes, update }: { index: nu
       {shows.writePercent && (
         <TextField field={`${key}.target.writePercent`} label="Writes (%)" value={w.writePercent} onChange={(writePercent) => set({ writePercent })} />
       )}
-      <SelectField field={`${key}.pattern`} label="Pattern" value={w.pattern} options={PATTERN_OPTIONS} onChange={(pattern) => set({ pattern })} />
+      <SelectField
+        field={`${key}.pattern`}
+        label="Pattern"
+        value={w.pattern}
+        options={PATTERN_OPTIONS}
+        onChange={(pattern) => set({ pattern })}
+        hint={PATTERN_HINTS[w.pattern]}
+      />
       {shows.zipf && (
         <TextField field={`${key}.pattern.s`} label="Zipf exponent" inputMode="decimal" value={w.zipfS} onChange={(zipfS) => set({ zipfS })} hint="(0, 5]" />
       )}
