@@ -1,0 +1,162 @@
+//! The words of the shadow view: each refault decision and each threshold
+//! said as the kernel's check reads ("distance 1,234 <= workingset 5,678:
+//! active_file 4,000 + inactive_file 1,678 -> activate").
+use crate::mm::refault::{DistanceCheck, Feedback, GenCheck, RefaultRecord, LIST_NAMES};
+use crate::mm::LRU_GEN_ANON;
+
+use super::{ThresholdView, TermView, TYPE_NAMES};
+
+/// 1234567 -> "1,234,567".
+fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The lists a workingset size sums, active first: [(NAME, pages)].
+fn terms(c: &DistanceCheck) -> Vec<(&'static str, u64)> {
+    [3, 1, 2, 0].into_iter().filter(|&l| c.terms[l]).map(|l| (LIST_NAMES[l], c.lists[l])).collect()
+}
+
+fn terms_text(c: &DistanceCheck) -> String {
+    terms(c).iter().map(|(n, p)| format!("{n} {}", group(*p))).collect::<Vec<_>>().join(" + ")
+}
+
+/// For lru_test_refault: which rule applied.
+fn case_text(c: &DistanceCheck) -> String {
+    let [ia, aa, ifile, af] = c.lists;
+    let active = af + if c.swap { aa } else { 0 };
+    let inactive = ifile + if c.swap { ia } else { 0 };
+    match c.active_covers_inactive {
+        Some(true) => format!("active {} >= inactive {}: the inactive lists", group(active), group(inactive)),
+        Some(false) => format!("active {} < inactive {}: active plus the other type's inactive", group(active), group(inactive)),
+        None => String::new(),
+    }
+}
+
+pub(super) fn threshold_view(type_: usize, c: &DistanceCheck) -> ThresholdView {
+    let kind = TYPE_NAMES[type_];
+    let article = if type_ == LRU_GEN_ANON { "an" } else { "a" };
+    let rule = if c.inclusive {
+        format!("workingset_test_recent: {article} {kind} refault is activated when its refault distance <= {} = {}", terms_text(c), group(c.threshold))
+    } else {
+        format!("lru_test_refault: {article} {kind} refault is activated when its refault distance < {} = {} ({})", terms_text(c), group(c.threshold), case_text(c))
+    };
+    ThresholdView {
+        kind: kind.into(),
+        pages: c.threshold,
+        comparison: (if c.inclusive { "<=" } else { "<" }).into(),
+        terms: terms(c).into_iter().map(|(name, pages)| TermView { name: name.into(), pages }).collect(),
+        rule,
+    }
+}
+
+/// The distance half of a rule: "workingset_test_recent: refault distance
+/// 812 <= workingset 1,024 (NR_ACTIVE_FILE 1,024)".
+fn distance_clause(c: &DistanceCheck) -> String {
+    let (pass, fail) = if c.inclusive { ("<=", ">") } else { ("<", ">=") };
+    let op = if c.passes() { pass } else { fail };
+    if c.inclusive {
+        format!("workingset_test_recent: refault distance {} {op} workingset {} ({})", group(c.distance), group(c.threshold), terms_text(c))
+    } else {
+        format!("lru_test_refault: refault distance {} {op} {} ({}; {})", group(c.distance), group(c.threshold), terms_text(c), case_text(c))
+    }
+}
+
+/// The generation half: "lru_gen_test_recent: evicted from generation 12
+/// == min_seq[file] 12 (still the oldest)".
+fn gen_clause(g: &GenCheck, type_: usize) -> String {
+    let (op, what) = if g.recent { ("==", "still the oldest") } else { ("<", "gone") };
+    format!("lru_gen_test_recent: evicted from generation {} {op} min_seq[{}] {} ({what})", g.token_seq, TYPE_NAMES[type_], g.min_seq)
+}
+
+/// (decision, rule) of one refault, in the words of the kernel functions.
+pub fn describe(r: &RefaultRecord, lruvec: &str) -> (&'static str, String) {
+    let kind = TYPE_NAMES[r.type_];
+    if !r.counted {
+        return ("ignored", format!("lru_gen_refault: the shadow is from {lruvec}, not the lruvec the new folio is charged to -> ignored (no workingset_refault_{kind})"));
+    }
+    let recent = r.gen.map(|g| g.recent);
+    let decision = if r.activate {
+        "activate"
+    } else if recent == Some(true) {
+        "recent"
+    } else {
+        "not recent"
+    };
+    let why_restore = if r.in_fault { "in a fault" } else { "refs at the maximum" };
+    let mut parts = Vec::new();
+    match (r.distance, r.gen) {
+        // Classic: workingset_refault().
+        (Some(c), None) => {
+            let mut s = distance_clause(&c);
+            if r.activate {
+                s += &format!(" -> activate: starts on the active list (workingset_activate_{kind})");
+                if r.restore {
+                    s += &format!("; PG_workingset was set at eviction -> restored (workingset_restore_{kind})");
+                }
+            } else {
+                s += " -> not recent: starts on the inactive list";
+            }
+            parts.push(s);
+        }
+        // MGLRU v6.12: lru_gen_refault().
+        (None, Some(g)) => {
+            let mut s = gen_clause(&g, r.type_);
+            if r.activate {
+                s += &format!(" -> recent: refaulted[tier {}], workingset_activate_{kind}", r.tier);
+                if r.restore {
+                    s += &format!("; {why_restore} -> PG_workingset and all refs bits (tier 3), workingset_restore_{kind}");
+                }
+            } else {
+                s += " -> not recent: no feedback";
+            }
+            parts.push(s);
+        }
+        // MGLRU with patch 004: lru_test_refault() and lru_gen_test_recent().
+        (Some(c), Some(g)) => {
+            parts.push(distance_clause(&c));
+            parts.push(gen_clause(&g, r.type_));
+            let mut out = Vec::new();
+            if r.activate {
+                let refs = g.token_refs + u32::from(r.workingset);
+                out.push(format!("activate (workingset_activate_{kind}){}", if refs > 0 { ", PG_active: youngest generation" } else { "" }));
+                if r.tier != r.tier_before {
+                    out.push(format!("tier {} -> {}", r.tier_before, r.tier));
+                }
+            }
+            if r.restore {
+                let why = if r.activate { "within the workingset" } else { why_restore };
+                out.push(format!("{why} -> PG_workingset (workingset_restore_{kind})"));
+            }
+            match r.feedback {
+                Feedback::Refaulted => out.push(format!("refaulted[tier {}]", r.tier)),
+                Feedback::Averages => out.push(format!("avg_refaulted[tier {}] (its generation is gone)", r.tier)),
+                Feedback::None => out.push("not recent and outside the workingset: no feedback".into()),
+            }
+            let last = parts.pop().unwrap_or_default();
+            parts.push(format!("{last} -> {}", out.join("; ")));
+        }
+        (None, None) => parts.push(format!("{}: no check recorded", r.function)),
+    }
+    (decision, parts.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::group;
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1000), "1,000");
+        assert_eq!(group(1_234_567), "1,234,567");
+    }
+}
