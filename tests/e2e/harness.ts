@@ -147,3 +147,22 @@ export async function stepForward(page: Page, times: number): Promise<void> {
   for (let i = 0; i < times; i++) await button.click();
   await waitForStep(page, before + times);
 }
+
+/** The page's query string. */
+export function query(page: Page): URLSearchParams {
+  return new URL(page.url()).searchParams;
+}
+
+/** Plays at `speed` steps a tick until the step count reaches `atLeast`, then pauses and waits for the last tick. */
+export async function playTo(page: Page, speed: '10' | '100', atLeast: number): Promise<number> {
+  await page.getByLabel('Speed').selectOption(speed);
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await page.waitForFunction(
+    (n) => Number(document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '')) >= n,
+    atLeast,
+  );
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await page.waitForTimeout(300);
+  await page.getByLabel('Speed').selectOption('1');
+  return stepCount(page);
+}

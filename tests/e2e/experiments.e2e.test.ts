@@ -1,0 +1,135 @@
+// Browser tests of the experiment pages: the before/after table, the same
+// numbers as the native `reclaim-sim compare --json` (its release build,
+// which `npm test` builds first; alone, run `npm run sim -- list` once),
+// flipping variants, and a variant an experiment does not have.
+// Alone: npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/experiments.e2e.test.ts
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, SHOTS, counters, open, playTo, query, stepForward, useBrowser, waitForStep } from './harness';
+
+const SIM = path.join(ROOT, 'wasm-core', 'target', 'release', 'reclaim-sim');
+
+useBrowser();
+
+describe('Experiments', () => {
+  // The experiment whose comparison is the fastest (about 0.3 s native).
+  const NAME = 'kswapd-classzone';
+  /** The table's numbers, variant -> metric -> value, as the page showed them. */
+  let shown: Record<string, Record<string, number>> = {};
+
+  it('opens an experiment page, runs its comparison and shows the before/after table', async () => {
+    const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=1`, { ready: 'experiment' });
+    expect(await page.getByTestId('scenario-title').textContent()).toContain(NAME);
+    const patch = (await page.getByTestId('experiment-patch').textContent()) ?? '';
+    expect(patch).toContain('classzone_idx');
+    expect(patch).toContain('Mel Gorman');
+    // The URL names the whole run: the default variant and every parameter.
+    expect(query(page).get('variant')).toBe('after');
+    expect(query(page).get('bursts')).toBe('10');
+    // The picker lists the five experiments beside the scenarios.
+    expect(await page.locator('optgroup[label^="Experiments"] option').count()).toBe(5);
+    expect(await page.getByRole('tab', { name: 'Comparison' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('radiogroup', { name: 'Variant' }).getByRole('radio').count()).toBe(2);
+
+    await page.getByRole('button', { name: 'Run comparison', exact: true }).click();
+    await page.getByText('Running…').waitFor();
+    const table = page.getByRole('table', { name: 'Comparison' });
+    await table.waitFor({ timeout: 30_000 });
+    await page.getByText('Running…').waitFor({ state: 'detached' });
+
+    const headers = (await table.locator('thead th').allTextContents()).map((t) => t.trim());
+    expect(headers).toEqual(['metric', 'before', 'after', 'change', 'as the patch says', 'author before', 'author after']);
+    const sleeps = table.locator('tr[data-metric="kswapd_premature_sleeps"]');
+    expect(await sleeps.locator('th').textContent()).toContain('headline');
+    for (const variant of ['before', 'after']) {
+      const cell = sleeps.locator(`td[data-variant="${variant}"]`);
+      expect((await cell.textContent())?.trim()).toMatch(/^[\d,]+$/);
+      expect(await cell.getAttribute('data-value')).not.toBe('');
+    }
+    expect(await sleeps.locator('td.change').textContent()).toMatch(/%|from 0/);
+    expect(await sleeps.locator('[data-verdict]').textContent()).toMatch(/^[✓✗] (not )?lower/);
+    const direct = (await table.locator('tr[data-metric="pgscan_direct"] td.author').allTextContents()).map((t) => t.trim());
+    expect(direct).toEqual(['6,579,706', '6,256,811']);
+    // A metric that is not a headline has no verdict and no author figures.
+    expect(await table.locator('tr[data-metric="allocstall"] [data-verdict]').count()).toBe(0);
+    expect(await page.locator('code.command').textContent()).toBe(`npm run sim -- compare ${NAME} --seed 1`);
+
+    shown = Object.fromEntries(
+      await Promise.all(
+        ['before', 'after'].map(async (variant) => {
+          const cells = await table.locator(`tbody td[data-variant="${variant}"]`).evaluateAll((tds) =>
+            tds.map((td) => [td.closest('tr')!.getAttribute('data-metric'), Number(td.getAttribute('data-value'))]),
+          );
+          return [variant, Object.fromEntries(cells)];
+        }),
+      ),
+    );
+    await page.screenshot({ path: path.join(SHOTS, 'experiment.png') });
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the numbers `reclaim-sim compare --json` prints', () => {
+    if (!existsSync(SIM)) throw new Error(`${SIM} is missing: \`npm test\` builds it before the browser tests`);
+    expect(Object.keys(shown)).toEqual(['before', 'after']);
+    const native = JSON.parse(execFileSync(SIM, ['compare', NAME, '--seed', '1', '--json'], { encoding: 'utf8' })) as {
+      variants: Record<string, { metrics: Record<string, number> }>;
+    };
+    for (const variant of ['before', 'after']) expect(shown[variant]).toEqual(native.variants[variant]!.metrics);
+  });
+
+  it('steps the variant chosen, and flips between before and after', async () => {
+    const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=1&bursts=4`, { ready: 'experiment' });
+    await page.getByRole('radio', { name: 'before' }).click({ force: true });
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('variant') === 'before');
+    // The parameters stay; the form keeps them too.
+    expect(query(page).get('bursts')).toBe('4');
+    await page.getByRole('tab', { name: /^System/ }).click();
+    const start = await counters(page);
+    // The first burst starts at 200 ms (step 20); by step 130 kswapd has woken, balanced and slept.
+    await playTo(page, '100', 130);
+    const later = await counters(page);
+    const changed = Object.keys(start).filter((name) => start[name] !== later[name]);
+    expect(changed.length, 'counters that changed').toBeGreaterThan(0);
+    // Before the patch, kswapd checks ZONE_DMA and goes to sleep while ZONE_NORMAL is still low.
+    expect(Number(await page.getByTestId('kswapd-premature').textContent())).toBeGreaterThan(0);
+    expect(await page.getByRole('radio', { name: 'before' }).isChecked()).toBe(true);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(SHOTS, 'experiment-before.png') });
+
+    // Flip the patch on: the after variant starts over, on the same tab.
+    await page.getByRole('radio', { name: 'after' }).click({ force: true });
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('variant') === 'after');
+    await waitForStep(page, 0);
+    expect(await page.getByRole('tab', { name: /^System/ }).getAttribute('aria-selected')).toBe('true');
+    await stepForward(page, 2);
+    expect(problems).toEqual([]);
+  });
+
+  it('opens an experiment chosen in the picker', async () => {
+    const { page, problems } = await open();
+    await page.getByRole('combobox', { name: 'Scenario' }).selectOption('refault-distance-mglru');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'refault-distance-mglru');
+    await page.getByRole('button', { name: 'Run comparison', exact: true }).waitFor();
+    expect(query(page).get('variant')).toBe('after');
+    expect(await page.getByTestId('experiment-patch').textContent()).toContain('Refault distance');
+    expect(await page.getByRole('tab', { name: 'Comparison' }).getAttribute('aria-selected')).toBe('true');
+    expect(problems).toEqual([]);
+  });
+
+  it('reports a variant the experiment does not have and falls back to the default scenario', async () => {
+    const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=1&variant=bogus`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    const text = (await alert.textContent()) ?? '';
+    expect(text).toContain('unknown variant "bogus"');
+    expect(text).toMatch(/default scenario/);
+    expect(query(page).get('scenario')).not.toBe(NAME);
+    expect(query(page).get('variant')).toBeNull();
+    const before = await counters(page);
+    await stepForward(page, 2);
+    expect(await counters(page)).not.toEqual(before);
+    expect(problems).toEqual([]);
+  });
+});
