@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SHOTS, counters, open as openPage, useBrowser, type OpenOptions, type Opened } from './harness';
+import { ROOT, SHOTS, counters, open as openPage, useBrowser, type OpenOptions, type Opened } from './harness';
 
 /** The site in a 1400x900 window (the editor widens the sidebar). */
 function open(search = '', options: OpenOptions = {}): Promise<Opened> {
@@ -160,18 +160,8 @@ describe('scenario editor', () => {
       ...doc,
       swapPages: 0,
       workloads: [{ ...doc.workloads[0], pattern: { kind: 'zipf', s: 1.2 }, target: { kind: 'anon', pages: 2048, writePercent: 0 }, rate: 1000, closedLoop: true }],
-      // Every switch is written out, at the engine's defaults here.
-      knobs: {
-        lruGenEnabled: true,
-        swappiness: 60,
-        kswapdClasszoneFix: true,
-        memcgLru: true,
-        proactiveBatch: 'decaying',
-        memcgFullWalk: false,
-        optimizeMultipleMemcgs: true,
-        refaultDistanceMglru: false,
-        mglruUnderprotectionFix: true,
-      },
+      // Every switch is written out, at the engine's defaults here (Knobs::default(), as the build wrote them).
+      knobs: JSON.parse(readFileSync(path.join(ROOT, 'web', 'src', 'engine', 'pkg', 'default-knobs.json'), 'utf8')),
     });
     expect(problems).toEqual([]);
   });
