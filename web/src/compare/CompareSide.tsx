@@ -3,16 +3,15 @@
 // zones and kswapd, the memcgs) and its counters.
 import { useId } from 'react';
 import type { LruvecView, VariantInfo } from '../engine/pkg/reclaim_core';
+import { SystemPanel } from '../panels';
 import { formatCount } from '../util/format';
 import { CountersTable } from '../views/counters/CountersTable';
 import { useTrackedFolios } from '../views/generations/useTrackedFolios';
 import { GenerationsView } from '../views/generations/GenerationsView';
 import { lruvecKey } from '../views/generations/model';
-import { KswapdTimeline } from '../views/kswapd/KswapdTimeline';
 import { MemcgLruView } from '../views/memcg-lru/MemcgLruView';
 import { MemcgsView } from '../views/memcg/MemcgsView';
 import { ShadowsView } from '../views/shadows/ShadowsView';
-import { ZonesView } from '../views/zones/ZonesView';
 import type { Side } from './lockstep';
 
 export type CompareViewKey = 'lru' | 'system' | 'memcgs' | 'shadows';
@@ -83,15 +82,7 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
                 transitionMs={transitionMs}
               />
             ))}
-          {view === 'system' &&
-            frame.nodes.map((n, i) => (
-              <div className="node-group" key={n.node}>
-                {side.histories.kswapd[i] && (
-                  <KswapdTimeline node={n.node} track={side.histories.kswapd[i]} start={side.histories.start} end={side.histories.timeNs} />
-                )}
-                <ZonesView node={n} series={side.histories.zones} start={side.histories.start} end={side.histories.timeNs} />
-              </div>
-            ))}
+          {view === 'system' && <SystemPanel frame={frame} histories={side.histories} />}
           {view === 'shadows' &&
             (frame.shadow ? (
               <ShadowsView shadow={frame.shadow} step={frame.step} selected={null} onSelect={NO_SELECTION} transitionMs={transitionMs} />
