@@ -49,7 +49,14 @@ describe('Experiments', () => {
       expect(await cell.getAttribute('data-value')).not.toBe('');
     }
     expect(await sleeps.locator('td.change').textContent()).toMatch(/%|from 0/);
-    expect(await sleeps.locator('[data-verdict]').textContent()).toMatch(/^[✓✗] (not )?lower/);
+    expect(await sleeps.locator('[data-verdict]').textContent()).toMatch(/^(✓ lower|✗ not lower|✗ no change)$/);
+    // Each headline's verdict agrees with the values shown: a tie says so.
+    for (const metric of ['kswapd_premature_sleeps', 'pgscan_direct', 'alloc_latency_p95_us', 'alloc_latency_p99_us']) {
+      const tr = table.locator(`tr[data-metric="${metric}"]`);
+      const [before, after] = await Promise.all(['before', 'after'].map(async (v) => Number(await tr.locator(`td[data-variant="${v}"]`).getAttribute('data-value'))));
+      const expected = after < before ? '✓ lower' : after === before ? '✗ no change' : '✗ not lower';
+      expect(await tr.locator('[data-verdict]').textContent(), metric).toBe(expected);
+    }
     const direct = (await table.locator('tr[data-metric="pgscan_direct"] td.author').allTextContents()).map((t) => t.trim());
     expect(direct).toEqual(['6,579,706', '6,256,811']);
     // A metric that is not a headline has no verdict and no author figures.

@@ -14,6 +14,7 @@ import {
   patchLabel,
   relativeChange,
   verdictOf,
+  verdictText,
 } from '../../web/src/views/comparison/model';
 
 const batching: ExperimentInfo = {
@@ -138,11 +139,19 @@ describe('comparison table', () => {
       verdictText: '✓ higher',
     });
     expect(row('overreclaim_pages').headline).toMatchObject({ verdict: 'held', verdictText: '✓ lower', baseline: 'whole' });
-    // Equal is not lower.
-    expect(row('time_s').headline).toMatchObject({ verdict: 'not-held', verdictText: '✗ not lower' });
+    // Equal is not lower: no change, said as such.
+    expect(row('time_s').headline).toMatchObject({ verdict: 'not-held', verdictText: '✗ no change' });
     expect(row('not_reported').headline).toMatchObject({ verdict: 'unknown', authorBefore: 'x', authorAfter: 'y' });
     expect(row('full_reclaim_rounds').headline).toBeNull();
     expect([table.held, table.notHeld]).toEqual([2, 1]);
+  });
+
+  it('tells a tie from a move the other way', () => {
+    expect(verdictText('not-held', 'lower', true)).toBe('✗ no change');
+    expect(verdictText('not-held', 'lower')).toBe('✗ not lower');
+    expect(verdictText('not-held', 'higher')).toBe('✗ not higher');
+    expect(verdictText('held', 'higher')).toBe('✓ higher');
+    expect(verdictText('unknown', 'higher')).toBe('? no value');
   });
 
   it('keeps the seed and the effective parameters, sorted', () => {

@@ -218,7 +218,7 @@ pub fn experiments_doc() -> Result<String, crate::scenario::ScenarioError> {
         out.push_str(".\n\n");
         let sweep = crate::sweep::sweep(e, &SEEDS, 2)?;
         out.push_str(&format!(
-            "Across the parameter ranges (`reclaim-sim sweep {}`): each parameter at the low and the high end of its range, the others at their defaults; a cell counts the seeds (of 1-5) on which the headline moved the expected way.\n\n",
+            "Across the parameter ranges (`reclaim-sim sweep {}`): each parameter at the low and the high end of its range, the others at their defaults; a cell counts the seeds (of 1-5) on which the headline moved the expected way, and where it did not on every seed, on how many before and after came out equal (tied: no effect either way, rather than the opposite one).\n\n",
             e.name
         ));
         out.push_str(&crate::sweep::markdown(e, &sweep));

@@ -12,12 +12,14 @@ use std::sync::Mutex;
 use crate::experiment::{Comparison, Experiment};
 use crate::scenario::ScenarioError;
 
-/// One parameter point of a sweep and, per headline, on how many seeds it held.
+/// One parameter point of a sweep and, per headline, on how many seeds it
+/// held and on how many the variants tied (a tie is no effect either way).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepRow {
     /// "defaults", or "name=value".
     pub point: String,
     pub held: Vec<usize>,
+    pub tied: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -62,18 +64,21 @@ pub fn sweep(e: &Experiment, seeds: &[u64], threads: usize) -> Result<Sweep, Sce
         }
     });
     let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    let mut rows: Vec<SweepRow> = pts.iter().map(|(name, _)| SweepRow { point: name.clone(), held: vec![0; e.headlines.len()] }).collect();
+    let mut rows: Vec<SweepRow> = pts.iter().map(|(name, _)| SweepRow { point: name.clone(), held: vec![0; e.headlines.len()], tied: vec![0; e.headlines.len()] }).collect();
     for (&(i, _), r) in jobs.iter().zip(results) {
         let c = r.expect("every job ran")?;
-        for (h, held) in e.headlines.iter().zip(rows[i].held.iter_mut()) {
-            *held += usize::from(c.held(h));
+        let row = &mut rows[i];
+        for (k, h) in e.headlines.iter().enumerate() {
+            row.held[k] += usize::from(c.held(h));
+            row.tied[k] += usize::from(c.tied(h));
         }
     }
     Ok(Sweep { seeds: seeds.to_vec(), rows })
 }
 
 /// The sweep as a Markdown table: a row per point, a column per headline,
-/// "5/5" where the effect held on every seed and bold where it did not.
+/// "5/5" where the effect held on every seed and bold where it did not,
+/// with the seeds on which before and after were equal ("3 tied").
 pub fn markdown(e: &Experiment, s: &Sweep) -> String {
     let n = s.seeds.len();
     let mut out = String::from("| parameter point |");
@@ -87,9 +92,11 @@ pub fn markdown(e: &Experiment, s: &Sweep) -> String {
     out.push('\n');
     for r in &s.rows {
         out.push_str(&format!("| {} |", r.point));
-        for &k in &r.held {
+        for (&k, &t) in r.held.iter().zip(&r.tied) {
             if k == n {
                 out.push_str(&format!(" {k}/{n} |"));
+            } else if t > 0 {
+                out.push_str(&format!(" **{k}/{n}** ({t} tied) |"));
             } else {
                 out.push_str(&format!(" **{k}/{n}** |"));
             }
@@ -112,5 +119,19 @@ mod tests {
             let ends = pts.iter().filter(|(_, m)| m.contains_key(p.name)).count();
             assert_eq!(ends, usize::from(p.min != p.default) + usize::from(p.max != p.default), "{}", p.name);
         }
+    }
+
+    #[test]
+    fn a_cell_names_ties_only_where_the_effect_did_not_hold_everywhere() {
+        let e = crate::experiment::find("proactive-reclaim-batching").expect("experiment");
+        let n = e.headlines.len();
+        let row = |point: &str, held: usize, tied: usize| SweepRow { point: point.into(), held: vec![held; n], tied: vec![tied; n] };
+        let s = Sweep { seeds: vec![1, 2, 3, 4, 5], rows: vec![row("defaults", 5, 0), row("a=1", 0, 5), row("b=2", 2, 1), row("c=3", 3, 0)] };
+        let md = markdown(e, &s);
+        let lines: Vec<&str> = md.lines().collect();
+        assert!(lines[2].ends_with("| 5/5 |"), "{md}");
+        assert!(lines[3].ends_with("| **0/5** (5 tied) |"), "{md}");
+        assert!(lines[4].ends_with("| **2/5** (1 tied) |"), "{md}");
+        assert!(lines[5].ends_with("| **3/5** |"), "{md}");
     }
 }

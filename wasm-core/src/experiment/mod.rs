@@ -154,6 +154,12 @@ impl Comparison {
             _ => false,
         }
     }
+
+    /// Whether the headline's metric came out equal in the baseline and
+    /// `after`: the patch made no difference either way.
+    pub fn tied(&self, h: &Headline) -> bool {
+        matches!((self.metric(h.baseline, h.metric), self.metric("after", h.metric)), (Some(b), Some(a)) if b == a)
+    }
 }
 
 /// stddev / mean of a set of values (0 for an empty or all-zero set).

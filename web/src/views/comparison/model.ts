@@ -26,7 +26,7 @@ export interface Headline {
   authorAfter: string;
   /** Whether our after moved that way from our baseline (unknown when a value is missing). */
   verdict: Verdict;
-  /** The verdict in words, with its sign: "✓ lower", "✗ not lower". */
+  /** The verdict in words, with its sign: "✓ lower", "✗ not lower", or "✗ no change" for a tie. */
   verdictText: string;
 }
 
@@ -77,12 +77,13 @@ export function verdictOf(dir: 'lower' | 'higher', after: number | null, baselin
   return (dir === 'lower' ? after < baseline : after > baseline) ? 'held' : 'not-held';
 }
 
-function verdictText(verdict: Verdict, dir: 'lower' | 'higher'): string {
+/** A verdict in words. A tie (after equal to the baseline) did not hold either, but it is no effect rather than the opposite one. */
+export function verdictText(verdict: Verdict, dir: 'lower' | 'higher', tied = false): string {
   switch (verdict) {
     case 'held':
       return `✓ ${dir}`;
     case 'not-held':
-      return `✗ not ${dir}`;
+      return tied ? '✗ no change' : `✗ not ${dir}`;
     case 'unknown':
       return '? no value';
   }
@@ -182,7 +183,7 @@ export function comparisonTable(experiment: ExperimentInfo, comparison: Comparis
         authorBefore: info.authorBefore,
         authorAfter: info.authorAfter,
         verdict,
-        verdictText: verdictText(verdict, dir),
+        verdictText: verdictText(verdict, dir, after !== null && after === base),
       };
     }
     return {
