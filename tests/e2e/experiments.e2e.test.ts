@@ -53,7 +53,9 @@ describe('Experiments', () => {
     // Each headline's verdict agrees with the values shown: a tie says so.
     for (const metric of ['kswapd_premature_sleeps', 'pgscan_direct', 'alloc_latency_p95_us', 'alloc_latency_p99_us']) {
       const tr = table.locator(`tr[data-metric="${metric}"]`);
-      const [before, after] = await Promise.all(['before', 'after'].map(async (v) => Number(await tr.locator(`td[data-variant="${v}"]`).getAttribute('data-value'))));
+      const value = async (variant: string) => Number(await tr.locator(`td[data-variant="${variant}"]`).getAttribute('data-value'));
+      const before = await value('before');
+      const after = await value('after');
       const expected = after < before ? '✓ lower' : after === before ? '✗ no change' : '✗ not lower';
       expect(await tr.locator('[data-verdict]').textContent(), metric).toBe(expected);
     }
