@@ -88,6 +88,50 @@ describe('Experiments', () => {
     for (const variant of ['before', 'after']) expect(shown[variant]).toEqual(native.variants[variant]!.metrics);
   });
 
+  it('counts, over seeds 1-5, where each headline held, as the native compare does', async () => {
+    if (!existsSync(SIM)) throw new Error(`${SIM} is missing: \`npm test\` builds it before the browser tests`);
+    // Three bursts keep the five comparisons short.
+    const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=2&bursts=3`, { ready: 'experiment' });
+    await page.getByRole('button', { name: 'Run comparison', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Comparison' });
+    await table.waitFor({ timeout: 30_000 });
+    await page.getByText('Running…').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Check seeds 1–5' }).click();
+    const column = table.locator('thead th', { hasText: 'seeds 1–5' });
+    await column.waitFor({ timeout: 60_000 });
+
+    // The oracle: the native compare on each seed, counted here.
+    const headlines = ['kswapd_premature_sleeps', 'pgscan_direct', 'alloc_latency_p95_us', 'alloc_latency_p99_us'];
+    const expected = Object.fromEntries(headlines.map((m) => [m, { held: 0, tied: 0 }]));
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const native = JSON.parse(execFileSync(SIM, ['compare', NAME, '--param', 'bursts=3', '--seed', String(seed), '--json'], { encoding: 'utf8' })) as {
+        variants: Record<string, { metrics: Record<string, number> }>;
+      };
+      for (const m of headlines) {
+        const before = native.variants.before!.metrics[m]!;
+        const after = native.variants.after!.metrics[m]!;
+        // Every headline of this experiment says "lower".
+        if (after < before) expected[m]!.held++;
+        else if (after === before) expected[m]!.tied++;
+      }
+    }
+    for (const m of headlines) {
+      const { held, tied } = expected[m]!;
+      const text = held < 5 && tied > 0 ? `${held}/5 (${tied} tied)` : `${held}/5`;
+      expect(await table.locator(`tr[data-metric="${m}"] td.tally`).textContent(), m).toBe(text);
+    }
+    // A metric that is not a headline has an empty cell.
+    expect(await table.locator('tr[data-metric="allocstall"] td.tally').textContent()).toBe('');
+    await page.screenshot({ path: path.join(SHOTS, 'experiment-seeds.png') });
+
+    // Other parameters: the column goes until it is checked again.
+    await page.getByLabel('bursts').fill('4');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('button', { name: 'Run comparison', exact: true }).click();
+    await column.waitFor({ state: 'detached', timeout: 30_000 });
+    expect(problems).toEqual([]);
+  });
+
   it('steps the variant chosen, and flips between before and after', async () => {
     const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=1&bursts=4`, { ready: 'experiment' });
     await page.getByRole('radio', { name: 'before' }).click({ force: true });

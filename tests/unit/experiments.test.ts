@@ -11,8 +11,10 @@ import {
   comparisonTable,
   formatChange,
   formatMetric,
+  formatTally,
   patchLabel,
   relativeChange,
+  seedTally,
   verdictOf,
   verdictText,
 } from '../../web/src/views/comparison/model';
@@ -136,11 +138,12 @@ describe('comparison table', () => {
       authorBefore: '105174',
       authorAfter: '233396',
       verdict: 'held',
+      tied: false,
       verdictText: '✓ higher',
     });
     expect(row('overreclaim_pages').headline).toMatchObject({ verdict: 'held', verdictText: '✓ lower', baseline: 'whole' });
     // Equal is not lower: no change, said as such.
-    expect(row('time_s').headline).toMatchObject({ verdict: 'not-held', verdictText: '✗ no change' });
+    expect(row('time_s').headline).toMatchObject({ verdict: 'not-held', tied: true, verdictText: '✗ no change' });
     expect(row('not_reported').headline).toMatchObject({ verdict: 'unknown', authorBefore: 'x', authorAfter: 'y' });
     expect(row('full_reclaim_rounds').headline).toBeNull();
     expect([table.held, table.notHeld]).toEqual([2, 1]);
@@ -152,6 +155,30 @@ describe('comparison table', () => {
     expect(verdictText('not-held', 'higher')).toBe('✗ not higher');
     expect(verdictText('held', 'higher')).toBe('✓ higher');
     expect(verdictText('unknown', 'higher')).toBe('? no value');
+  });
+
+  it('tallies each headline over several seeds: held, tied, or neither', () => {
+    // A second seed where after is slower than before and overreclaims like whole.
+    const worse: Comparison = {
+      ...result,
+      seed: 8,
+      variants: result.variants.map((v) =>
+        v.variant === 'after'
+          ? { ...v, metrics: v.metrics.map(([k, x]) => [k, k === 'pages_per_sec' ? 1 : k === 'overreclaim_pages' ? 3584 : x] as [string, number]) }
+          : v,
+      ),
+    };
+    const tally = seedTally(batching, [result, worse, result]);
+    expect(tally.get('pages_per_sec')).toEqual({ held: 2, tied: 0, seeds: 3 });
+    expect(tally.get('overreclaim_pages')).toEqual({ held: 2, tied: 1, seeds: 3 });
+    expect(tally.get('time_s')).toEqual({ held: 0, tied: 3, seeds: 3 });
+    // A headline no variant reports is neither held nor tied.
+    expect(tally.get('not_reported')).toEqual({ held: 0, tied: 0, seeds: 3 });
+    expect(tally.has('full_reclaim_rounds')).toBe(false);
+    expect(formatTally({ held: 5, tied: 0, seeds: 5 })).toBe('5/5');
+    expect(formatTally({ held: 3, tied: 0, seeds: 5 })).toBe('3/5');
+    expect(formatTally({ held: 0, tied: 5, seeds: 5 })).toBe('0/5 (5 tied)');
+    expect(formatTally({ held: 2, tied: 1, seeds: 5 })).toBe('2/5 (1 tied)');
   });
 
   it('keeps the seed and the effective parameters, sorted', () => {

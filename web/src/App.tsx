@@ -9,7 +9,7 @@ import { VariantSwitch } from './controls/VariantSwitch';
 import { completeRequest, findExperiment, findScenario } from './scenario/presets';
 import { withoutVariant } from './scenario/params';
 import { encodeScenarioUrl } from './scenario/url';
-import { useComparison } from './useComparison';
+import { useComparison, useSeedCheck } from './useComparison';
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
 import { LruPanel, MemcgsPanel, SystemPanel, tabsFor, type TabKey } from './panels';
@@ -66,6 +66,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
   const info = scenarios && request ? findScenario(scenarios, request.name) : undefined;
   const experiment = scenarios && request ? findExperiment(scenarios, request.name) : undefined;
   const comparison = useComparison();
+  const seedCheck = useSeedCheck();
   // Compare mode (an experiment's two variants side by side, in engines of their own).
   const compareMode = useCompareMode(experiment, request, comparison.state, comparison.run);
   const custom = request && isCustomRequest(request) ? customTitle(request) : null;
@@ -335,7 +336,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
                 aria-labelledby={tabId(TABS_ID, shownTab)}
               >
                 {shownTab === 'comparison' && experiment && request && (
-                  <ComparisonView experiment={experiment} state={comparison.state} current={request} />
+                  <ComparisonView experiment={experiment} state={comparison.state} current={request} seedCheck={seedCheck} />
                 )}
                 {shownTab === 'lru' && (
                   <LruPanel

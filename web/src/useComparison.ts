@@ -1,77 +1,34 @@
-// An experiment's comparison (every variant run to the end on one seed). It
-// runs in a worker of its own, started on the first request, so the stepped
-// engine stays responsive while a comparison takes its second or three. A
-// new request supersedes the one in flight: that worker is stopped (the
-// engine cannot be interrupted mid-call) and a fresh one takes the request.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { EngineClient } from './engine/client';
-import { errorMessage } from './engine/host';
-import type { Comparison, ScenarioRequest } from './engine/pkg/reclaim_core';
-import { withoutVariant } from './scenario/params';
+// An experiment's comparison (every variant run to the end on one seed), and
+// the check of its headlines over seeds 1 to 5 (what docs/experiments.md's
+// "held for seeds 1-5" column says). Each runs in a worker of its own.
+import type { Comparison } from './engine/pkg/reclaim_core';
+import { useWorkerJob, type Job, type JobRunner, type JobState } from './engine/useWorkerJob';
 
-export interface ComparisonState {
-  /** idle: never asked; running: `request` is being compared; done: `result` is its answer; failed: `error` says why. */
-  status: 'idle' | 'running' | 'done' | 'failed';
-  /** The last request asked for (without a variant). */
-  request: ScenarioRequest | null;
-  /** The last comparison that finished (kept while a newer one runs). */
-  result: Comparison | null;
-  error: string | null;
-}
+export type ComparisonState = JobState<Comparison>;
+export type ComparisonRunner = JobRunner<Comparison>;
 
-export interface ComparisonRunner {
-  state: ComparisonState;
-  run(request: ScenarioRequest): void;
-}
-
-const IDLE: ComparisonState = { status: 'idle', request: null, result: null, error: null };
+const compareOnce: Job<Comparison> = (client, request) => client.compare(request);
 
 export function useComparison(): ComparisonRunner {
-  const [state, setState] = useState<ComparisonState>(IDLE);
-  const clientRef = useRef<EngineClient | null>(null);
-  const busyRef = useRef(false);
-  const epochRef = useRef(0);
+  return useWorkerJob(compareOnce);
+}
 
-  useEffect(
-    () => () => {
-      epochRef.current++;
-      clientRef.current?.dispose();
-      clientRef.current = null;
-    },
-    [],
-  );
+/** The seeds the experiments' documentation checks every headline on. */
+export const CHECK_SEEDS = [1, 2, 3, 4, 5] as const;
 
-  const run = useCallback((asked: ScenarioRequest) => {
-    const request = withoutVariant(asked);
-    const epoch = ++epochRef.current;
-    // The worker answers in order: a stale comparison would hold this one up. Stop it.
-    if (busyRef.current && clientRef.current) {
-      clientRef.current.dispose();
-      clientRef.current = null;
-    }
-    const client = (clientRef.current ??= EngineClient.start());
-    busyRef.current = true;
-    setState((s) => ({ ...s, status: 'running', request, error: null }));
-    client.ready
-      .then(() => client.compare(request))
-      .then(
-        (result) => {
-          if (epochRef.current !== epoch) return;
-          busyRef.current = false;
-          setState({ status: 'done', request, result, error: null });
-        },
-        (error: unknown) => {
-          if (epochRef.current !== epoch) return;
-          busyRef.current = false;
-          // A worker that failed to load is no use for the next request either.
-          if (clientRef.current === client) {
-            client.dispose();
-            clientRef.current = null;
-          }
-          setState((s) => ({ ...s, status: 'failed', request, error: errorMessage(error) }));
-        },
-      );
-  }, []);
+export type SeedCheckState = JobState<Comparison[]>;
+export type SeedCheckRunner = JobRunner<Comparison[]>;
 
-  return useMemo(() => ({ state, run }), [state, run]);
+const compareEachSeed: Job<Comparison[]> = async (client, request, progress) => {
+  const out: Comparison[] = [];
+  for (const seed of CHECK_SEEDS) {
+    out.push(await client.compare({ ...request, seed }));
+    progress(out.length);
+  }
+  return out;
+};
+
+/** The comparison on each of seeds 1 to 5, one after the other. */
+export function useSeedCheck(): SeedCheckRunner {
+  return useWorkerJob(compareEachSeed);
 }

@@ -2,19 +2,31 @@
 // the patch author's figures beside the headline metrics. The comparison
 // itself is asked for from the form ("Run comparison"); this view shows its
 // state and its result.
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
 import { makeRequest, withoutVariant } from '../../scenario/params';
 import { encodeScenarioUrl } from '../../scenario/url';
-import type { ComparisonState } from '../../useComparison';
+import { CHECK_SEEDS, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
 import { formatCount } from '../../util/format';
-import { AFTER, DEFAULT_BASELINE, compareCommand, comparisonTable, formatMetric, type ComparisonTable } from './model';
+import {
+  AFTER,
+  DEFAULT_BASELINE,
+  compareCommand,
+  comparisonTable,
+  formatMetric,
+  formatTally,
+  seedTally,
+  type ComparisonTable,
+  type SeedTally,
+} from './model';
 
 export interface ComparisonViewProps {
   experiment: ExperimentInfo;
   state: ComparisonState;
   /** The run the form and the stepping views are on now (the table may be of another one). */
   current: ScenarioRequest;
+  /** The check of the table's parameters over seeds 1 to 5 (no check offered without it). */
+  seedCheck?: SeedCheckRunner;
 }
 
 function sameRun(a: ScenarioRequest, b: ScenarioRequest): boolean {
@@ -26,12 +38,19 @@ function sameRun(a: ScenarioRequest, b: ScenarioRequest): boolean {
   }
 }
 
+/** The same parameters, whatever the seed. */
+function sameParams(a: ScenarioRequest, b: ScenarioRequest): boolean {
+  return sameRun({ ...a, seed: 0 }, { ...b, seed: 0 });
+}
+
+const SEED_RANGE = `${CHECK_SEEDS[0]}–${CHECK_SEEDS[CHECK_SEEDS.length - 1]}`;
+
 function listNames(names: string[]): string {
   if (names.length <= 1) return names.join('');
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
-export function ComparisonView({ experiment, state, current }: ComparisonViewProps) {
+export function ComparisonView({ experiment, state, current, seedCheck }: ComparisonViewProps) {
   const result = state.result?.experiment === experiment.name ? state.result : null;
   const table = useMemo(() => (result ? comparisonTable(experiment, result) : null), [experiment, result]);
   const running = state.status === 'running' && state.request?.name === experiment.name;
@@ -39,6 +58,13 @@ export function ComparisonView({ experiment, state, current }: ComparisonViewPro
   const variants = listNames(experiment.variants.map((v) => v.name));
   const tableRun = table ? makeRequest(table.experiment, table.seed, Object.fromEntries(table.params)) : null;
   const outdated = tableRun !== null && !running && !sameRun(tableRun, current);
+  const check = seedCheck?.state;
+  const checkRunning = check?.status === 'running';
+  const checkMatches = check?.request != null && tableRun !== null && check.request.name === experiment.name && sameParams(check.request, tableRun);
+  const tally = useMemo(
+    () => (check?.status === 'done' && checkMatches && check.result ? seedTally(experiment, check.result) : null),
+    [check, checkMatches, experiment],
+  );
 
   return (
     <section className="card comparison" aria-labelledby="comparison-heading" data-tour="comparison">
@@ -78,12 +104,55 @@ export function ComparisonView({ experiment, state, current }: ComparisonViewPro
         ) : null}
       </div>
 
-      {table && <ResultTable table={table} experiment={experiment} busy={running} />}
+      {table && (
+        <ResultTable table={table} experiment={experiment} busy={running} tally={tally}>
+          {tableRun && seedCheck && (
+            <div className="seed-check">
+              <button type="button" className="button small" onClick={() => seedCheck.run(tableRun)} disabled={running || checkRunning}>
+                Check seeds {SEED_RANGE}
+              </button>
+              <p aria-live="polite">
+                {checkRunning ? (
+                  <>
+                    <span className="spinner" aria-hidden="true" />
+                    Running every variant on seed {CHECK_SEEDS[Math.min(check.progress, CHECK_SEEDS.length - 1)]} ({check.progress} of{' '}
+                    {CHECK_SEEDS.length} done)…
+                  </>
+                ) : check?.status === 'failed' && checkMatches ? (
+                  <span className="problem" role="alert">
+                    The check failed: {check.error}
+                  </span>
+                ) : tally ? (
+                  <>
+                    The column <em>seeds {SEED_RANGE}</em> counts the seeds on which each headline moved the way the patch
+                    says, with these parameters (docs/experiments.md counts the same at the defaults).
+                  </>
+                ) : (
+                  <>One seed can be a draw: run the comparison on seeds {SEED_RANGE} and count where each headline holds.</>
+                )}
+              </p>
+            </div>
+          )}
+        </ResultTable>
+      )}
     </section>
   );
 }
 
-function ResultTable({ table, experiment, busy }: { table: ComparisonTable; experiment: ExperimentInfo; busy: boolean }) {
+function ResultTable({
+  table,
+  experiment,
+  busy,
+  tally,
+  children,
+}: {
+  table: ComparisonTable;
+  experiment: ExperimentInfo;
+  busy: boolean;
+  tally: Map<string, SeedTally> | null;
+  /** Shown between the table and its notes. */
+  children?: ReactNode;
+}) {
   const otherBaselines = table.rows.some((r) => r.baseline !== DEFAULT_BASELINE);
   return (
     <>
@@ -109,6 +178,11 @@ function ResultTable({ table, experiment, busy }: { table: ComparisonTable; expe
               <th scope="col" title="Whether our after moved the way the patch says, on this seed">
                 as the patch says
               </th>
+              {tally && (
+                <th scope="col" className="num" title={`On how many of seeds ${SEED_RANGE} the headline moved the way the patch says`}>
+                  seeds {SEED_RANGE}
+                </th>
+              )}
               <th scope="col" className="author">
                 author before
               </th>
@@ -147,6 +221,7 @@ function ResultTable({ table, experiment, busy }: { table: ComparisonTable; expe
                     </span>
                   )}
                 </td>
+                {tally && <TallyCell tally={row.headline ? tally.get(row.metric) : undefined} />}
                 <td className="author">{row.headline?.authorBefore}</td>
                 <td className="author">{row.headline?.authorAfter}</td>
               </tr>
@@ -154,6 +229,7 @@ function ResultTable({ table, experiment, busy }: { table: ComparisonTable; expe
           </tbody>
         </table>
       </div>
+      {children}
       <div className="comparison-notes">
         <dl className="variant-legend">
           {table.columns.map((c) => (
@@ -186,5 +262,15 @@ function ResultTable({ table, experiment, busy }: { table: ComparisonTable; expe
         )}
       </div>
     </>
+  );
+}
+
+function TallyCell({ tally }: { tally: SeedTally | undefined }) {
+  if (!tally) return <td className="num tally" />;
+  const all = tally.held === tally.seeds;
+  return (
+    <td className={`num tally ${all ? 'held' : 'not-held'}`} data-tally={formatTally(tally)}>
+      {formatTally(tally)}
+    </td>
   );
 }

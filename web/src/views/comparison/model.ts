@@ -26,6 +26,8 @@ export interface Headline {
   authorAfter: string;
   /** Whether our after moved that way from our baseline (unknown when a value is missing). */
   verdict: Verdict;
+  /** Whether after came out equal to the baseline: no effect either way. */
+  tied: boolean;
   /** The verdict in words, with its sign: "✓ lower", "✗ not lower", or "✗ no change" for a tie. */
   verdictText: string;
 }
@@ -175,6 +177,7 @@ export function comparisonTable(experiment: ExperimentInfo, comparison: Comparis
     if (info) {
       const dir = direction(info);
       const verdict = verdictOf(dir, after, base);
+      const tied = after !== null && after === base;
       if (verdict === 'held') held++;
       else if (verdict === 'not-held') notHeld++;
       headline = {
@@ -183,7 +186,8 @@ export function comparisonTable(experiment: ExperimentInfo, comparison: Comparis
         authorBefore: info.authorBefore,
         authorAfter: info.authorAfter,
         verdict,
-        verdictText: verdictText(verdict, dir, after !== null && after === base),
+        tied,
+        verdictText: verdictText(verdict, dir, tied),
       };
     }
     return {
@@ -235,4 +239,32 @@ export function patchLabel(patch: string): PatchLabel {
     byline = by[2]!;
   }
   return { file, subject, byline };
+}
+
+/** On how many of several seeds a headline held, and on how many it tied. */
+export interface SeedTally {
+  held: number;
+  tied: number;
+  seeds: number;
+}
+
+/** Each headline's tally over the comparisons of several seeds (what docs/experiments.md's "held for seeds 1-5" counts). */
+export function seedTally(experiment: ExperimentInfo, results: Comparison[]): Map<string, SeedTally> {
+  const out = new Map<string, SeedTally>();
+  for (const result of results) {
+    for (const row of comparisonTable(experiment, result).rows) {
+      if (!row.headline) continue;
+      const t = out.get(row.metric) ?? { held: 0, tied: 0, seeds: 0 };
+      t.seeds++;
+      if (row.headline.verdict === 'held') t.held++;
+      else if (row.headline.tied) t.tied++;
+      out.set(row.metric, t);
+    }
+  }
+  return out;
+}
+
+/** A tally as the sweep tables write it: "5/5", "3/5", or "0/5 (5 tied)". */
+export function formatTally({ held, tied, seeds }: SeedTally): string {
+  return held < seeds && tied > 0 ? `${held}/${seeds} (${tied} tied)` : `${held}/${seeds}`;
 }
