@@ -91,7 +91,7 @@ describe('Experiments', () => {
   it('counts, over seeds 1-5, where each headline held, as the native compare does', async () => {
     if (!existsSync(SIM)) throw new Error(`${SIM} is missing: \`npm test\` builds it before the browser tests`);
     // Three bursts keep the five comparisons short.
-    const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=2&bursts=3`, { ready: 'experiment' });
+    const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=2&bursts=3`, { ready: 'experiment', clipboard: true });
     await page.getByRole('button', { name: 'Run comparison', exact: true }).click();
     const table = page.getByRole('table', { name: 'Comparison' });
     await table.waitFor({ timeout: 30_000 });
@@ -123,6 +123,19 @@ describe('Experiments', () => {
     // A metric that is not a headline has an empty cell.
     expect(await table.locator('tr[data-metric="allocstall"] td.tally').textContent()).toBe('');
     await page.screenshot({ path: path.join(SHOTS, 'experiment-seeds.png') });
+
+    // Copy link carries the check: the link opens the table and its seeds column again.
+    await page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    await page.getByRole('status').getByText('Link copied').waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toMatch(/\?v=2&s=[A-Za-z0-9_-]+$/);
+    const second = await open(new URL(link).search, { ready: 'experiment' });
+    const table2 = second.page.getByRole('table', { name: 'Comparison' });
+    await table2.locator('thead th', { hasText: 'seeds 1–5' }).waitFor({ timeout: 60_000 });
+    for (const m of headlines) {
+      expect(await table2.locator(`tr[data-metric="${m}"] td.tally`).textContent(), m).toBe(await table.locator(`tr[data-metric="${m}"] td.tally`).textContent());
+    }
+    expect(second.problems).toEqual([]);
 
     // Other parameters: the column goes until it is checked again.
     await page.getByLabel('bursts').fill('4');

@@ -9,6 +9,9 @@ import {
   type SharedView,
 } from '../../web/src/scenario/share';
 import { makeRequest as req } from '../../web/src/scenario/params';
+import type { Comparison, ExperimentInfo, Frame, ScenarioRequest } from '../../web/src/engine/pkg/reclaim_core';
+import type { JobState } from '../../web/src/engine/useWorkerJob';
+import { sharedViewOf, type PageSnapshot } from '../../web/src/share/ShareBar';
 
 const base: SharedView = { request: req('mglru-basic', 1, { memory_max: 2048 }), step: 25, tab: 'lru' };
 
@@ -50,6 +53,16 @@ describe('shared link codec: round trip', () => {
         previous: 110,
         tab: 'comparison',
         comparison: req('kswapd-classzone', 7, { bursts: 10, gap_ms: 250 }),
+      },
+    ],
+    [
+      'a comparison checked on seeds 1-5',
+      {
+        request: req('kswapd-classzone', 2, { bursts: 3 }, 'after'),
+        step: 0,
+        tab: 'comparison',
+        comparison: req('kswapd-classzone', 2, { bursts: 3 }),
+        seedCheck: true,
       },
     ],
     [
@@ -198,6 +211,8 @@ describe('shared link codec: tampering', () => {
     ['tab', { tab: 'zones' }, /^tab: "zones" is not a view \(comparison, lru, system, memcgs, shadows\)$/],
     ['comparison', { comparison: { seed: -2, params: {} } }, /^comparison\.seed: -2 is not a whole number/],
     ['comparison', { comparison: { seed: 1, variant: 'x' } }, /^comparison: unknown field "variant"$/],
+    ['comparison', { comparison: { seed: 1, seeds: false } }, /^comparison\.seeds: false is not true \(left out when the seeds were not checked\)$/],
+    ['comparison', { comparison: { seed: 1, seeds: 'yes' } }, /^comparison\.seeds: "yes" is not true/],
     ['folio', { folio: '' }, /^folio: not a key/],
     ['lruvec', { lruvec: 'x'.repeat(201) }, /^lruvec: not a key/],
     ['an unknown field', { colour: 'red' }, /^unknown field "colour"$/],
@@ -217,5 +232,37 @@ describe('shared link codec: tampering', () => {
     const search = await linkWithJson(padded);
     expect(search.length).toBeLessThan(MAX_PAYLOAD_CHARS);
     expect(await problemOf(search)).toBe(`payload too large: it inflates to more than ${MAX_JSON_BYTES} bytes`);
+  });
+});
+
+describe('the shared view of a page', () => {
+  const request = req('kswapd-classzone', 2, { bursts: 3 }, 'after');
+  const compared = req('kswapd-classzone', 2, { bursts: 3 });
+  const experiment = { name: 'kswapd-classzone' } as ExperimentInfo;
+  const job = <T>(status: JobState<T>['status'], asked: ScenarioRequest | null): JobState<T> => ({ status, request: asked, result: null, error: null, progress: 0 });
+  const page = (seedCheck?: JobState<Comparison[]>): PageSnapshot => ({
+    request,
+    frame: { step: 0 } as Frame,
+    previous: null,
+    tab: 'comparison',
+    tabLabel: 'Comparison',
+    panelId: 'panel',
+    experiment,
+    comparison: job<Comparison>('done', compared),
+    seedCheck,
+    selected: null,
+    lruvec: null,
+  });
+
+  it('keeps the comparison, and its check over seeds 1-5 when that was of the same parameters', () => {
+    expect(sharedViewOf(page())).toMatchObject({ comparison: compared });
+    expect(sharedViewOf(page()).seedCheck).toBeUndefined();
+    // The check ran its seeds from another seed's request: same parameters, so it counts.
+    expect(sharedViewOf(page(job('done', { ...compared, seed: 1 }))).seedCheck).toBe(true);
+    expect(sharedViewOf(page(job('running', compared))).seedCheck).toBe(true);
+    // Of other parameters, failed, or never asked: left out.
+    expect(sharedViewOf(page(job('done', req('kswapd-classzone', 2, { bursts: 4 })))).seedCheck).toBeUndefined();
+    expect(sharedViewOf(page(job('failed', compared))).seedCheck).toBeUndefined();
+    expect(sharedViewOf(page(job('idle', null))).seedCheck).toBeUndefined();
   });
 });

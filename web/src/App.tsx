@@ -133,8 +133,8 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
   const [chosenLruvec, setChosenLruvec] = useState<string | null>(null);
   // A shared link: once its run is up, its step, tab, selection and comparison.
   const restoreTargets = useMemo(
-    () => ({ setTab, chooseLruvec: setChosenLruvec, select: setSelected, runComparison, setCompare: compareMode.restore }),
-    [runComparison, compareMode.restore],
+    () => ({ setTab, chooseLruvec: setChosenLruvec, select: setSelected, runComparison, runSeedCheck: seedCheck.run, setCompare: compareMode.restore }),
+    [runComparison, seedCheck.run, compareMode.restore],
   );
   useRestoreShared(shared.kind === 'ok' ? shared.view : null, sim, restoreTargets);
   const snapshot: PageSnapshot | null =
@@ -148,6 +148,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
           panelId: compareMode.on ? COMPARE_PANEL_ID : tabPanelId(TABS_ID, shownTab),
           experiment,
           comparison: comparison.state,
+          seedCheck: seedCheck.state,
           selected,
           lruvec: chosenLruvec,
           compare: compareMode.view,

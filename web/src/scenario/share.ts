@@ -5,7 +5,8 @@
 //   payload = base64url( CRC-32 of the JSON (4 bytes) ++ deflate-raw(JSON) )
 //   JSON    = {"scenario":"mglru-basic","seed":1,"params":{"memory_max":2048},
 //              "step":25,"previous":24,"tab":"lru"}
-//             (+ "variant", "comparison": {"seed","params"}, "folio", "lruvec" when set)
+//             (+ "variant", "comparison": {"seed","params"}, "folio", "lruvec" when set;
+//              "comparison": {..., "seeds": true} when it was checked on seeds 1-5)
 //             (+ "compare": {"variants": ["before","after"], "step": 20} in compare mode)
 //   a custom scenario (custom.ts): "scenario": "custom", "custom": {...the document...}
 //             and no "params", "variant" or "comparison"
@@ -54,6 +55,8 @@ export interface SharedView {
   tab: ShareTab;
   /** The run an experiment's comparison table was of (no variant; same scenario), when one was shown. */
   comparison?: ScenarioRequest;
+  /** Whether that comparison was also checked on seeds 1 to 5 (the table's seeds column). */
+  seedCheck?: boolean;
   /** The selected tracked folio ("file:reader#120"). */
   folio?: string;
   /** The lruvec chosen from the list when there are many. */
@@ -167,8 +170,12 @@ function viewOf(json: unknown): SharedView {
   if (json.comparison !== undefined) {
     const c = json.comparison;
     if (!isObject(c)) return fail('comparison: not an object');
-    for (const key of Object.keys(c)) if (key !== 'seed' && key !== 'params') fail(`comparison: unknown field ${JSON.stringify(key)}`);
+    for (const key of Object.keys(c)) if (key !== 'seed' && key !== 'params' && key !== 'seeds') fail(`comparison: unknown field ${JSON.stringify(key)}`);
     view.comparison = makeRequest(name, seedOf(c.seed, 'comparison.seed'), paramsOf(c.params ?? {}, 'comparison.params'));
+    if (c.seeds !== undefined) {
+      if (c.seeds !== true) fail(`comparison.seeds: ${JSON.stringify(c.seeds)} is not true (left out when the seeds were not checked)`);
+      view.seedCheck = true;
+    }
   }
   if (json.folio !== undefined) view.folio = keyOf(json.folio, 'folio');
   if (json.lruvec !== undefined) view.lruvec = keyOf(json.lruvec, 'lruvec');
@@ -191,7 +198,9 @@ function jsonOf(view: SharedView): Record<string, unknown> {
   json.step = view.step;
   if (view.previous !== undefined) json.previous = view.previous;
   json.tab = view.tab;
-  if (view.comparison) json.comparison = { seed: view.comparison.seed, params: sortedParams(view.comparison) };
+  if (view.comparison) {
+    json.comparison = { seed: view.comparison.seed, params: sortedParams(view.comparison), ...(view.seedCheck ? { seeds: true } : {}) };
+  }
   if (view.folio !== undefined) json.folio = view.folio;
   if (view.lruvec !== undefined) json.lruvec = view.lruvec;
   if (view.compare) json.compare = { variants: [...view.compare.variants], step: view.compare.step };

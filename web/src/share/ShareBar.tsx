@@ -9,7 +9,7 @@ import { composeFigure, download, figurePng } from '../export/figure';
 import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
-import type { ComparisonState } from '../useComparison';
+import { sameRun, type ComparisonState, type SeedCheckState } from '../useComparison';
 import { comparisonTable } from '../views/comparison/model';
 
 /** What the page shows now: what a link reproduces and what an export writes. */
@@ -24,6 +24,8 @@ export interface PageSnapshot {
   panelId: string;
   experiment: ExperimentInfo | undefined;
   comparison: ComparisonState;
+  /** The check over seeds 1 to 5, when the page has one. */
+  seedCheck?: SeedCheckState;
   selected: string | null;
   lruvec: string | null;
   /** Compare mode, when it is on (its variants and step). */
@@ -38,7 +40,12 @@ export function sharedViewOf(page: PageSnapshot): SharedView {
   const view: SharedView = { request, step: frame.step, tab: page.tab };
   if (previous && previous.step < frame.step) view.previous = previous.step;
   const compared = comparison.status === 'done' || comparison.status === 'running';
-  if (page.experiment && compared && comparison.request?.name === request.name) view.comparison = comparison.request;
+  if (page.experiment && compared && comparison.request?.name === request.name) {
+    view.comparison = comparison.request;
+    // The seeds column is shown for the table's parameters (any seed).
+    const check = page.seedCheck;
+    if ((check?.status === 'done' || check?.status === 'running') && check.request && sameRun(check.request, comparison.request, true)) view.seedCheck = true;
+  }
   if (page.selected) view.folio = page.selected;
   if (page.lruvec) view.lruvec = page.lruvec;
   if (page.compare) view.compare = page.compare;

@@ -5,7 +5,7 @@
 // counters' Δ column matches too; the engine is deterministic, so this is
 // the same state; a long way shows its progress), selects the tab and the
 // lruvec, reruns the comparison the
-// link showed, opens compare mode as the link had it, and once the step is
+// link showed (and its check over seeds 1-5, if it had one), opens compare mode as the link had it, and once the step is
 // reached selects the folio. If the engine refused the run (unknown
 // scenario, parameter out of range), it has said why and runs the default
 // scenario; the rest of the link is then dropped.
@@ -21,6 +21,8 @@ export interface RestoreTargets {
   chooseLruvec(key: string): void;
   select(page: string): void;
   runComparison(request: ScenarioRequest): void;
+  /** Checks that comparison on seeds 1 to 5 too. */
+  runSeedCheck?(request: ScenarioRequest): void;
   /** Opens compare mode with the link's variants, at its step. */
   setCompare?(view: CompareView): void;
 }
@@ -55,7 +57,10 @@ export function useRestoreShared(view: SharedView | null, sim: Simulation, targe
     if (p.stage === 'start') {
       targets.setTab(view.tab);
       if (view.lruvec) targets.chooseLruvec(view.lruvec);
-      if (view.comparison && findExperiment(scenarios, request.name)) targets.runComparison(view.comparison);
+      if (view.comparison && findExperiment(scenarios, request.name)) {
+        targets.runComparison(view.comparison);
+        if (view.seedCheck) targets.runSeedCheck?.(view.comparison);
+      }
       if (view.compare && findExperiment(scenarios, request.name)) targets.setCompare?.(view.compare);
       p.stage = 'previous';
       if (first !== frame.step) {

@@ -4,9 +4,8 @@
 // state and its result.
 import { useMemo, type ReactNode } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
-import { makeRequest, withoutVariant } from '../../scenario/params';
-import { encodeScenarioUrl } from '../../scenario/url';
-import { CHECK_SEEDS, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
+import { makeRequest } from '../../scenario/params';
+import { CHECK_SEEDS, sameRun, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
 import { formatCount } from '../../util/format';
 import {
   AFTER,
@@ -29,20 +28,6 @@ export interface ComparisonViewProps {
   seedCheck?: SeedCheckRunner;
 }
 
-function sameRun(a: ScenarioRequest, b: ScenarioRequest): boolean {
-  const key = (r: ScenarioRequest) => encodeScenarioUrl(withoutVariant(r));
-  try {
-    return key(a) === key(b);
-  } catch {
-    return false;
-  }
-}
-
-/** The same parameters, whatever the seed. */
-function sameParams(a: ScenarioRequest, b: ScenarioRequest): boolean {
-  return sameRun({ ...a, seed: 0 }, { ...b, seed: 0 });
-}
-
 const SEED_RANGE = `${CHECK_SEEDS[0]}–${CHECK_SEEDS[CHECK_SEEDS.length - 1]}`;
 
 function listNames(names: string[]): string {
@@ -60,7 +45,7 @@ export function ComparisonView({ experiment, state, current, seedCheck }: Compar
   const outdated = tableRun !== null && !running && !sameRun(tableRun, current);
   const check = seedCheck?.state;
   const checkRunning = check?.status === 'running';
-  const checkMatches = check?.request != null && tableRun !== null && check.request.name === experiment.name && sameParams(check.request, tableRun);
+  const checkMatches = check?.request != null && tableRun !== null && check.request.name === experiment.name && sameRun(check.request, tableRun, true);
   const tally = useMemo(
     () => (check?.status === 'done' && checkMatches && check.result ? seedTally(experiment, check.result) : null),
     [check, checkMatches, experiment],
