@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Comparison, Counter, ExperimentInfo } from '../../web/src/engine/pkg/reclaim_core';
 import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun, type ExportedSide } from '../../web/src/export/tables';
 import { makeRequest } from '../../web/src/scenario/params';
-import { comparisonTable } from '../../web/src/views/comparison/model';
+import { comparisonTable, withSeedCheck } from '../../web/src/views/comparison/model';
 
 const counters = (values: Record<string, number>): Counter[] => Object.entries(values).map(([name, value]) => ({ name, value }));
 
@@ -73,6 +73,49 @@ describe('comparison CSV', () => {
     expect(rows[1]).toEqual(['pgscan_direct', '29961', '31926', 'before', String((31926 - 29961) / 29961), 'lower', '6,579,706', '6,256,811', 'not-held']);
     // A metric one variant did not report: an empty cell, no change.
     expect(rows[2]).toEqual(['alloc_latency_p95_us', '0.125', '', 'before', '', '', '', '', '']);
+  });
+});
+
+describe('after a check over seeds 1-5', () => {
+  // Seed 2 with the same parameters: after below before, so the headline held there.
+  const seed2: Comparison = {
+    ...comparison,
+    seed: 2,
+    variants: [
+      { variant: 'before', metrics: [['pgscan_direct', 30000]] },
+      { variant: 'after', metrics: [['pgscan_direct', 29000]] },
+    ],
+  };
+  const check = {
+    status: 'done' as const,
+    request: makeRequest('kswapd-classzone', 1, { bursts: 10 }),
+    result: [comparison, seed2, seed2],
+    error: null,
+    progress: 0,
+  };
+  const table = withSeedCheck(experiment, comparisonTable(experiment, comparison), check);
+
+  it('marks the table checked and gives each headline row its count', () => {
+    expect(table.seedsChecked).toBe(true);
+    expect(table.rows[0]!.seeds).toEqual({ held: 2, tied: 0, seeds: 3 });
+    expect(table.rows[1]!.seeds).toBeNull();
+  });
+
+  it('leaves the table alone for a check of other parameters, one still running, or none', () => {
+    const plain = comparisonTable(experiment, comparison);
+    expect(withSeedCheck(experiment, plain, { ...check, request: makeRequest('kswapd-classzone', 1, { bursts: 4 }) })).toBe(plain);
+    expect(withSeedCheck(experiment, plain, { ...check, status: 'running' })).toBe(plain);
+    expect(withSeedCheck(experiment, plain, undefined)).toBe(plain);
+    expect(plain.rows[0]!.seeds).toBeNull();
+  });
+
+  it('adds the counts to the CSV and the JSON', () => {
+    const rows = csvParseRows(comparisonCsv(table).trimEnd());
+    expect(rows[0]!.slice(-3)).toEqual(['seeds_held', 'seeds_tied', 'seeds']);
+    expect(rows[1]!.slice(-3)).toEqual(['2', '0', '3']);
+    expect(rows[2]!.slice(-3)).toEqual(['', '', '']);
+    const data = JSON.parse(exportJson(run, table));
+    expect(data.comparison.metrics[0].headline.seeds).toEqual({ held: 2, tied: 0, of: 3 });
   });
 });
 

@@ -326,7 +326,14 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
                 </div>
               )}
               {compareMode.on && experiment && request ? (
-                <CompareMode experiment={experiment} mode={compareMode} request={request} comparison={comparison.state} transitionMs={STEP_TRANSITION_MS} />
+                <CompareMode
+                  experiment={experiment}
+                  mode={compareMode}
+                  request={request}
+                  comparison={comparison.state}
+                  seedCheck={seedCheck}
+                  transitionMs={STEP_TRANSITION_MS}
+                />
               ) : (
               <>
               <Tabs label="Views" idPrefix={TABS_ID} tabs={tabs} selected={shownTab} onSelect={(key) => setTab(key)} />

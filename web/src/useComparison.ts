@@ -1,10 +1,8 @@
 // An experiment's comparison (every variant run to the end on one seed), and
 // the check of its headlines over seeds 1 to 5 (what docs/experiments.md's
 // "held for seeds 1-5" column says). Each runs in a worker of its own.
-import type { Comparison, ScenarioRequest } from './engine/pkg/reclaim_core';
+import type { Comparison } from './engine/pkg/reclaim_core';
 import { useWorkerJob, type Job, type JobRunner, type JobState } from './engine/useWorkerJob';
-import { withoutVariant } from './scenario/params';
-import { encodeScenarioUrl } from './scenario/url';
 
 export type ComparisonState = JobState<Comparison>;
 export type ComparisonRunner = JobRunner<Comparison>;
@@ -33,14 +31,4 @@ const compareEachSeed: Job<Comparison[]> = async (client, request, progress) => 
 /** The comparison on each of seeds 1 to 5, one after the other. */
 export function useSeedCheck(): SeedCheckRunner {
   return useWorkerJob(compareEachSeed);
-}
-
-/** Whether two requests are the same run, whatever their variant (and, with `anySeed`, their seed). */
-export function sameRun(a: ScenarioRequest, b: ScenarioRequest, anySeed = false): boolean {
-  const key = (r: ScenarioRequest) => encodeScenarioUrl(withoutVariant(anySeed ? { ...r, seed: 0 } : r));
-  try {
-    return key(a) === key(b);
-  } catch {
-    return false;
-  }
 }

@@ -7,7 +7,7 @@ import type { ExperimentInfo, ScenarioRequest } from '../engine/pkg/reclaim_core
 import { PauseIcon, PlayIcon, ResetIcon, StepBackIcon, StepIcon } from '../controls/icons';
 import { SpeedSelect } from '../controls/StepControls';
 import { TimelineControls } from '../controls/TimelineControls';
-import type { ComparisonState } from '../useComparison';
+import type { ComparisonState, SeedCheckRunner } from '../useComparison';
 import { formatCount } from '../util/format';
 import { ComparisonView } from '../views/comparison/ComparisonView';
 import { lruvecKey } from '../views/generations/model';
@@ -50,10 +50,12 @@ export interface CompareModeProps {
   mode: Mode;
   request: ScenarioRequest;
   comparison: ComparisonState;
+  /** The check of that comparison over seeds 1 to 5. */
+  seedCheck?: SeedCheckRunner;
   transitionMs: number;
 }
 
-export function CompareMode({ experiment, mode, request, comparison, transitionMs }: CompareModeProps) {
+export function CompareMode({ experiment, mode, request, comparison, seedCheck, transitionMs }: CompareModeProps) {
   const id = useId();
   const [view, setView] = useState<CompareViewKey>('lru');
   const [lruvec, setLruvec] = useState<string | null>(null);
@@ -163,7 +165,7 @@ export function CompareMode({ experiment, mode, request, comparison, transitionM
           />
         ))}
       </div>
-      <ComparisonView experiment={experiment} state={comparison} current={request} />
+      <ComparisonView experiment={experiment} state={comparison} current={request} seedCheck={seedCheck} />
     </section>
   );
 }

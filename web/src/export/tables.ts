@@ -31,7 +31,11 @@ export function countersCsv(run: ExportedRun): string {
   return `${csvFormatRows([['name', 'value', 'delta'], ...rows.map((r) => [r.name, String(r.value), r.delta === null ? '' : String(r.delta)])])}\n`;
 }
 
-/** The comparison table as CSV: a row per metric, a column per variant, then the change and the headline. */
+/**
+ * The comparison table as CSV: a row per metric, a column per variant, then
+ * the change and the headline; after a check over seeds 1 to 5, on how many
+ * seeds each headline held and tied.
+ */
 export function comparisonCsv(table: ComparisonTable): string {
   const header = [
     'metric',
@@ -42,6 +46,7 @@ export function comparisonCsv(table: ComparisonTable): string {
     'author_before',
     'author_after',
     'verdict',
+    ...(table.seedsChecked ? ['seeds_held', 'seeds_tied', 'seeds'] : []),
   ];
   const rows = table.rows.map((r) => [
     r.metric,
@@ -52,6 +57,7 @@ export function comparisonCsv(table: ComparisonTable): string {
     r.headline?.authorBefore ?? '',
     r.headline?.authorAfter ?? '',
     r.headline?.verdict ?? '',
+    ...(table.seedsChecked ? (r.seeds ? [String(r.seeds.held), String(r.seeds.tied), String(r.seeds.seeds)] : ['', '', '']) : []),
   ]);
   return `${csvFormatRows([header, ...rows])}\n`;
 }
@@ -76,6 +82,7 @@ function comparisonData(table: ComparisonTable) {
             authorBefore: r.headline.authorBefore,
             authorAfter: r.headline.authorAfter,
             verdict: r.headline.verdict,
+            ...(r.seeds ? { seeds: { held: r.seeds.held, tied: r.seeds.tied, of: r.seeds.seeds } } : {}),
           }
         : null,
     })),

@@ -23,7 +23,7 @@
 // DOM-free: it takes and returns strings and plain objects.
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { isCustomName, MAX_CUSTOM_CHARS } from './custom';
-import { makeRequest, paramEntries } from './params';
+import { makeRequest, paramEntries, withoutVariant } from './params';
 
 /** The version this build writes and reads. Bump it when the meaning of a key changes. */
 export const URL_CODEC_VERSION = 1;
@@ -160,4 +160,14 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
 
   const request = makeRequest(name, seed, params, variant);
   return errors.length === 0 ? { ok: true, request } : { ok: false, errors, request };
+}
+
+/** Whether two requests are the same run, whatever their variant (and, with `anySeed`, their seed). */
+export function sameRun(a: ScenarioRequest, b: ScenarioRequest, anySeed = false): boolean {
+  const key = (r: ScenarioRequest) => encodeScenarioUrl(withoutVariant(anySeed ? { ...r, seed: 0 } : r));
+  try {
+    return key(a) === key(b);
+  } catch {
+    return false;
+  }
 }

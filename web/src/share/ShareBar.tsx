@@ -9,8 +9,9 @@ import { composeFigure, download, figurePng } from '../export/figure';
 import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
-import { sameRun, type ComparisonState, type SeedCheckState } from '../useComparison';
-import { comparisonTable } from '../views/comparison/model';
+import { sameRun } from '../scenario/url';
+import type { ComparisonState, SeedCheckState } from '../useComparison';
+import { comparisonTable, withSeedCheck } from '../views/comparison/model';
 
 /** What the page shows now: what a link reproduces and what an export writes. */
 export interface PageSnapshot {
@@ -54,7 +55,9 @@ export function sharedViewOf(page: PageSnapshot): SharedView {
 
 function tableOf(page: PageSnapshot) {
   const result = page.comparison.result;
-  return page.experiment && result?.experiment === page.experiment.name ? comparisonTable(page.experiment, result) : null;
+  return page.experiment && result?.experiment === page.experiment.name
+    ? withSeedCheck(page.experiment, comparisonTable(page.experiment, result), page.seedCheck)
+    : null;
 }
 
 function runOf(page: PageSnapshot): ExportedRun {

@@ -4,8 +4,8 @@
 // state and its result.
 import { useMemo, type ReactNode } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
-import { makeRequest } from '../../scenario/params';
-import { CHECK_SEEDS, sameRun, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
+import { sameRun } from '../../scenario/url';
+import { CHECK_SEEDS, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
 import { formatCount } from '../../util/format';
 import {
   AFTER,
@@ -14,7 +14,8 @@ import {
   comparisonTable,
   formatMetric,
   formatTally,
-  seedTally,
+  tableRequest,
+  withSeedCheck,
   type ComparisonTable,
   type SeedTally,
 } from './model';
@@ -37,19 +38,15 @@ function listNames(names: string[]): string {
 
 export function ComparisonView({ experiment, state, current, seedCheck }: ComparisonViewProps) {
   const result = state.result?.experiment === experiment.name ? state.result : null;
-  const table = useMemo(() => (result ? comparisonTable(experiment, result) : null), [experiment, result]);
+  const check = seedCheck?.state;
+  const table = useMemo(() => (result ? withSeedCheck(experiment, comparisonTable(experiment, result), check) : null), [experiment, result, check]);
   const running = state.status === 'running' && state.request?.name === experiment.name;
   const failed = state.status === 'failed' && state.request?.name === experiment.name;
   const variants = listNames(experiment.variants.map((v) => v.name));
-  const tableRun = table ? makeRequest(table.experiment, table.seed, Object.fromEntries(table.params)) : null;
+  const tableRun = table ? tableRequest(table) : null;
   const outdated = tableRun !== null && !running && !sameRun(tableRun, current);
-  const check = seedCheck?.state;
   const checkRunning = check?.status === 'running';
   const checkMatches = check?.request != null && tableRun !== null && check.request.name === experiment.name && sameRun(check.request, tableRun, true);
-  const tally = useMemo(
-    () => (check?.status === 'done' && checkMatches && check.result ? seedTally(experiment, check.result) : null),
-    [check, checkMatches, experiment],
-  );
 
   return (
     <section className="card comparison" aria-labelledby="comparison-heading" data-tour="comparison">
@@ -90,7 +87,7 @@ export function ComparisonView({ experiment, state, current, seedCheck }: Compar
       </div>
 
       {table && (
-        <ResultTable table={table} experiment={experiment} busy={running} tally={tally}>
+        <ResultTable table={table} experiment={experiment} busy={running}>
           {tableRun && seedCheck && (
             <div className="seed-check">
               <button type="button" className="button small" onClick={() => seedCheck.run(tableRun)} disabled={running || checkRunning}>
@@ -107,7 +104,7 @@ export function ComparisonView({ experiment, state, current, seedCheck }: Compar
                   <span className="problem" role="alert">
                     The check failed: {check.error}
                   </span>
-                ) : tally ? (
+                ) : table?.seedsChecked ? (
                   <>
                     The column <em>seeds {SEED_RANGE}</em> counts the seeds on which each headline moved the way the patch
                     says, with these parameters (docs/experiments.md counts the same at the defaults).
@@ -128,13 +125,11 @@ function ResultTable({
   table,
   experiment,
   busy,
-  tally,
   children,
 }: {
   table: ComparisonTable;
   experiment: ExperimentInfo;
   busy: boolean;
-  tally: Map<string, SeedTally> | null;
   /** Shown between the table and its notes. */
   children?: ReactNode;
 }) {
@@ -163,7 +158,7 @@ function ResultTable({
               <th scope="col" title="Whether our after moved the way the patch says, on this seed">
                 as the patch says
               </th>
-              {tally && (
+              {table.seedsChecked && (
                 <th scope="col" className="num" title={`On how many of seeds ${SEED_RANGE} the headline moved the way the patch says`}>
                   seeds {SEED_RANGE}
                 </th>
@@ -206,7 +201,7 @@ function ResultTable({
                     </span>
                   )}
                 </td>
-                {tally && <TallyCell tally={row.headline ? tally.get(row.metric) : undefined} />}
+                {table.seedsChecked && <TallyCell tally={row.seeds} />}
                 <td className="author">{row.headline?.authorBefore}</td>
                 <td className="author">{row.headline?.authorAfter}</td>
               </tr>
@@ -250,7 +245,7 @@ function ResultTable({
   );
 }
 
-function TallyCell({ tally }: { tally: SeedTally | undefined }) {
+function TallyCell({ tally }: { tally: SeedTally | null }) {
   if (!tally) return <td className="num tally" />;
   const all = tally.held === tally.seeds;
   return (

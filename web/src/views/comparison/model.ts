@@ -4,6 +4,9 @@
 // moved the way the patch says. The same numbers `reclaim-sim compare NAME
 // --json` prints. DOM-free.
 import type { Comparison, ExperimentInfo, HeadlineInfo } from '../../engine/pkg/reclaim_core';
+import type { JobState } from '../../engine/useWorkerJob';
+import { makeRequest } from '../../scenario/params';
+import { sameRun } from '../../scenario/url';
 
 /** The variant whose change against the baseline the table shows. */
 export const AFTER = 'after';
@@ -43,6 +46,8 @@ export interface ComparisonRow {
   /** The change as a signed percentage ("+12.3 %", "−100 %", "0 %", "from 0", "—"). */
   changeText: string;
   headline: Headline | null;
+  /** A headline's count over seeds 1 to 5, once they were checked (else null). */
+  seeds: SeedTally | null;
 }
 
 export interface ComparisonTable {
@@ -55,6 +60,8 @@ export interface ComparisonTable {
   /** Headline rows whose verdict is held / not held. */
   held: number;
   notHeld: number;
+  /** Whether the headlines were also checked on seeds 1 to 5 (the rows' `seeds`). */
+  seedsChecked: boolean;
 }
 
 /** A comparison's parameters as sorted name/value pairs (the bindings hand over a Map; a plain object is accepted too). */
@@ -197,6 +204,7 @@ export function comparisonTable(experiment: ExperimentInfo, comparison: Comparis
       change,
       changeText: changeText(change, after, base),
       headline,
+      seeds: null,
     };
   });
 
@@ -208,6 +216,7 @@ export function comparisonTable(experiment: ExperimentInfo, comparison: Comparis
     rows,
     held,
     notHeld,
+    seedsChecked: false,
   };
 }
 
@@ -262,6 +271,23 @@ export function seedTally(experiment: ExperimentInfo, results: Comparison[]): Ma
     }
   }
   return out;
+}
+
+/** The run a table is of (the experiment, its seed and parameters). */
+export function tableRequest(table: ComparisonTable) {
+  return makeRequest(table.experiment, table.seed, Object.fromEntries(table.params));
+}
+
+/**
+ * The table with each headline's count over seeds 1 to 5, when `check` is a
+ * finished check of the same parameters (the seed does not matter); else the
+ * table as it is.
+ */
+export function withSeedCheck(experiment: ExperimentInfo, table: ComparisonTable, check: JobState<Comparison[]> | undefined): ComparisonTable {
+  if (check?.status !== 'done' || !check.result || !check.request || check.request.name !== table.experiment) return table;
+  if (!sameRun(check.request, tableRequest(table), true)) return table;
+  const tally = seedTally(experiment, check.result);
+  return { ...table, seedsChecked: true, rows: table.rows.map((r) => ({ ...r, seeds: r.headline ? (tally.get(r.metric) ?? null) : null })) };
 }
 
 /** A tally as the sweep tables write it: "5/5", "3/5", or "0/5 (5 tied)". */
