@@ -1,7 +1,8 @@
 // An experiment's before/after table: what `reclaim-sim compare` prints, with
 // the patch author's figures beside the headline metrics. The comparison
 // itself is asked for from the form ("Run comparison"); this view shows its
-// state and its result.
+// state and its result, and offers to check it on seeds 1 to 5 ("Check
+// seeds 1–5"), which adds a column counting where each headline held.
 import { useMemo, type ReactNode } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
 import { sameRun } from '../../scenario/url';
