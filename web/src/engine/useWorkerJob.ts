@@ -28,13 +28,12 @@ export interface JobRunner<T> {
 /** The work: answers `request` with `client`, calling `progress` with the parts done so far. */
 export type Job<T> = (client: EngineClient, request: ScenarioRequest, progress: (done: number) => void) => Promise<T>;
 
+/** `job` should be stable (a module-level function): a new one makes a new `run`. */
 export function useWorkerJob<T>(job: Job<T>): JobRunner<T> {
   const [state, setState] = useState<JobState<T>>({ status: 'idle', request: null, result: null, error: null, progress: 0 });
   const clientRef = useRef<EngineClient | null>(null);
   const busyRef = useRef(false);
   const epochRef = useRef(0);
-  const jobRef = useRef(job);
-  jobRef.current = job;
 
   useEffect(
     () => () => {
@@ -60,7 +59,7 @@ export function useWorkerJob<T>(job: Job<T>): JobRunner<T> {
       if (epochRef.current === epoch) setState((s) => ({ ...s, progress: done }));
     };
     client.ready
-      .then(() => jobRef.current(client, request, progress))
+      .then(() => job(client, request, progress))
       .then(
         (result) => {
           if (epochRef.current !== epoch) return;
@@ -78,7 +77,7 @@ export function useWorkerJob<T>(job: Job<T>): JobRunner<T> {
           setState((s) => ({ ...s, status: 'failed', request, error: errorMessage(error), progress: 0 }));
         },
       );
-  }, []);
+  }, [job]);
 
   return useMemo(() => ({ state, run }), [state, run]);
 }

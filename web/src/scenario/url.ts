@@ -162,9 +162,12 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
   return errors.length === 0 ? { ok: true, request } : { ok: false, errors, request };
 }
 
-/** Whether two requests are the same run, whatever their variant (and, with `anySeed`, their seed). */
-export function sameRun(a: ScenarioRequest, b: ScenarioRequest, anySeed = false): boolean {
-  const key = (r: ScenarioRequest) => encodeScenarioUrl(withoutVariant(anySeed ? { ...r, seed: 0 } : r));
+/** Whether two requests are the same run (as their URLs say), optionally whatever their variant or seed. */
+export function sameRun(a: ScenarioRequest, b: ScenarioRequest, ignore: { variant?: boolean; seed?: boolean } = {}): boolean {
+  const key = (r: ScenarioRequest) => {
+    const run = ignore.seed ? { ...r, seed: 0 } : r;
+    return encodeScenarioUrl(ignore.variant ? withoutVariant(run) : run);
+  };
   try {
     return key(a) === key(b);
   } catch {

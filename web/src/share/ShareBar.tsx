@@ -9,9 +9,8 @@ import { composeFigure, download, figurePng } from '../export/figure';
 import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
-import { sameRun } from '../scenario/url';
 import type { ComparisonState, SeedCheckState } from '../useComparison';
-import { comparisonTable, withSeedCheck } from '../views/comparison/model';
+import { comparisonTable, isCheckOf, withSeedCheck } from '../views/comparison/model';
 
 /** What the page shows now: what a link reproduces and what an export writes. */
 export interface PageSnapshot {
@@ -45,7 +44,7 @@ export function sharedViewOf(page: PageSnapshot): SharedView {
     view.comparison = comparison.request;
     // The seeds column is shown for the table's parameters (any seed).
     const check = page.seedCheck;
-    if ((check?.status === 'done' || check?.status === 'running') && check.request && sameRun(check.request, comparison.request, true)) view.seedCheck = true;
+    if ((check?.status === 'done' || check?.status === 'running') && isCheckOf(check, comparison.request)) view.seedCheck = true;
   }
   if (page.selected) view.folio = page.selected;
   if (page.lruvec) view.lruvec = page.lruvec;

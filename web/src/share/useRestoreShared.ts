@@ -13,7 +13,7 @@ import { useEffect, useRef } from 'react';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { completeRequest, findExperiment } from '../scenario/presets';
 import type { CompareView, ShareTab, SharedView } from '../scenario/share';
-import { encodeScenarioUrl } from '../scenario/url';
+import { sameRun } from '../scenario/url';
 import type { Simulation } from '../useSimulation';
 
 export interface RestoreTargets {
@@ -25,14 +25,6 @@ export interface RestoreTargets {
   runSeedCheck?(request: ScenarioRequest): void;
   /** Opens compare mode with the link's variants, at its step. */
   setCompare?(view: CompareView): void;
-}
-
-function sameRun(a: ScenarioRequest, b: ScenarioRequest): boolean {
-  try {
-    return encodeScenarioUrl(a) === encodeScenarioUrl(b);
-  } catch {
-    return false;
-  }
 }
 
 export function useRestoreShared(view: SharedView | null, sim: Simulation, targets: RestoreTargets): void {

@@ -15,6 +15,7 @@ import {
   comparisonTable,
   formatMetric,
   formatTally,
+  isCheckOf,
   tableRequest,
   withSeedCheck,
   type ComparisonTable,
@@ -45,9 +46,9 @@ export function ComparisonView({ experiment, state, current, seedCheck }: Compar
   const failed = state.status === 'failed' && state.request?.name === experiment.name;
   const variants = listNames(experiment.variants.map((v) => v.name));
   const tableRun = table ? tableRequest(table) : null;
-  const outdated = tableRun !== null && !running && !sameRun(tableRun, current);
+  const outdated = tableRun !== null && !running && !sameRun(tableRun, current, { variant: true });
   const checkRunning = check?.status === 'running';
-  const checkMatches = check?.request != null && tableRun !== null && check.request.name === experiment.name && sameRun(check.request, tableRun, true);
+  const checkMatches = tableRun !== null && isCheckOf(check, tableRun);
 
   return (
     <section className="card comparison" aria-labelledby="comparison-heading" data-tour="comparison">

@@ -3,7 +3,7 @@
 // for the patch's headline metrics the author's figures and whether our run
 // moved the way the patch says. The same numbers `reclaim-sim compare NAME
 // --json` prints. DOM-free.
-import type { Comparison, ExperimentInfo, HeadlineInfo } from '../../engine/pkg/reclaim_core';
+import type { Comparison, ExperimentInfo, HeadlineInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
 import type { JobState } from '../../engine/useWorkerJob';
 import { makeRequest } from '../../scenario/params';
 import { sameRun } from '../../scenario/url';
@@ -273,6 +273,11 @@ export function seedTally(experiment: ExperimentInfo, results: Comparison[]): Ma
   return out;
 }
 
+/** Whether a check over seeds 1 to 5 was asked for `run`'s experiment and parameters (its seed does not matter). */
+export function isCheckOf(check: JobState<Comparison[]> | undefined, run: ScenarioRequest): boolean {
+  return check?.request != null && sameRun(check.request, run, { variant: true, seed: true });
+}
+
 /** The run a table is of (the experiment, its seed and parameters). */
 export function tableRequest(table: ComparisonTable) {
   return makeRequest(table.experiment, table.seed, Object.fromEntries(table.params));
@@ -284,8 +289,7 @@ export function tableRequest(table: ComparisonTable) {
  * table as it is.
  */
 export function withSeedCheck(experiment: ExperimentInfo, table: ComparisonTable, check: JobState<Comparison[]> | undefined): ComparisonTable {
-  if (check?.status !== 'done' || !check.result || !check.request || check.request.name !== table.experiment) return table;
-  if (!sameRun(check.request, tableRequest(table), true)) return table;
+  if (check?.status !== 'done' || !check.result || !isCheckOf(check, tableRequest(table))) return table;
   const tally = seedTally(experiment, check.result);
   return { ...table, seedsChecked: true, rows: table.rows.map((r) => ({ ...r, seeds: r.headline ? (tally.get(r.metric) ?? null) : null })) };
 }
