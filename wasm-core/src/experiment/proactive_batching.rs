@@ -30,9 +30,9 @@ pub static EXPERIMENT: Experiment = Experiment {
         ParamSpec { name: "anon_percent", default: 50.0, min: 0.0, max: 100.0, integer: true, help: "share of each app's pages that are anonymous (the rest is page cache)" },
     ],
     variants: &[
-        Variant { name: "before", description: "at most SWAP_CLUSTER_MAX (32) pages a round (0388536ac291, v6.7-v6.12)" },
-        Variant { name: "after", description: "(request - reclaimed) / 4 a round (the patch, v6.13+)" },
-        Variant { name: "whole", description: "the whole remaining request a round (before 0388536ac291, up to v6.6)" },
+        Variant { name: "before", description: "at most SWAP_CLUSTER_MAX (32) pages a round (0388536ac291, v6.6-v6.8)" },
+        Variant { name: "after", description: "(request - reclaimed) / 4 a round (the patch, v6.9+)" },
+        Variant { name: "whole", description: "the whole remaining request a round (before 0388536ac291, up to v6.5)" },
     ],
     headlines: &[
         Headline { metric: "pages_per_sec", direction: Direction::Higher, author_before: "105174 (1G), 13742 (root full)", author_after: "233396 (1G), 67352 (root full)", baseline: "before" },

@@ -78,12 +78,12 @@ impl MemCgroup {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 pub enum ProactiveBatch {
-    /// The whole remaining request each round (v5.19 to v6.6).
+    /// The whole remaining request each round (v5.19 to v6.5).
     Whole,
-    /// At most SWAP_CLUSTER_MAX (32) pages a round (0388536ac291, v6.7 to v6.12).
+    /// At most SWAP_CLUSTER_MAX (32) pages a round (0388536ac291, v6.6 to v6.8).
     SwapClusterMax,
     /// (request - reclaimed) / 4 a round, at least SWAP_CLUSTER_MAX by the
-    /// reclaim side (patch 003, v6.13 and later).
+    /// reclaim side (patch 003, 287d5fedb377, v6.9 and later).
     #[default]
     Decaying,
 }

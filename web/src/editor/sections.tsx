@@ -133,7 +133,7 @@ const KNOB_HELP: Record<BoolKnob, string> = {
 
 const BATCH_OPTIONS = BATCHES.map((b) => ({
   value: b,
-  label: { decaying: 'decaying (v6.13+)', swapClusterMax: 'swapClusterMax (v6.7-6.12)', whole: 'whole (v5.19-v6.6)' }[b],
+  label: { decaying: 'decaying (v6.9+)', swapClusterMax: 'swapClusterMax (v6.6-6.8)', whole: 'whole (v5.19-v6.5)' }[b],
 }));
 
 export function SwitchesSection({ knobs, update }: { knobs: KnobsDraft; update: Update }) {

@@ -27,7 +27,7 @@ export const PROACTIVE_RECLAIM_BATCHING_TOUR: Tour = {
     {
       title: 'The whole request at once',
       text:
-        'Up to v6.6, memory_reclaim() passed the whole remaining request to try_to_free_mem_cgroup_pages(). Below /uid_0, shrink_node_memcgs() walks the children and each gives its share at the current priority before do_try_to_free_pages() checks the total, so the single round overshot the request by about a fifth (the overreclaim column).',
+        'Up to v6.5, memory_reclaim() passed the whole remaining request to try_to_free_mem_cgroup_pages(). Below /uid_0, shrink_node_memcgs() walks the children and each gives its share at the current priority before do_try_to_free_pages() checks the total, so the single round overshot the request by about a fifth (the overreclaim column).',
       variant: 'whole',
       at: { from: 0, until: 'reclaim' },
       tab: 'memcgs',
@@ -43,7 +43,7 @@ export const PROACTIVE_RECLAIM_BATCHING_TOUR: Tour = {
     {
       title: '32 pages a round: accurate, slow',
       text:
-        'Commit 0388536ac291 (v6.7 to v6.12) capped every round at SWAP_CLUSTER_MAX, 32 pages: /uid_0\'s write now lands within a few pages of its request, but the root\'s full reclaim takes about 1,800 rounds. Each round is a new try_to_free_mem_cgroup_pages() call that starts again at DEF_PRIORITY and flushes the tree\'s statistics; the "took" column adds that fixed cost up (docs/cost-model.md).',
+        'Commit 0388536ac291 (v6.6 to v6.8) capped every round at SWAP_CLUSTER_MAX, 32 pages: /uid_0\'s write now lands within a few pages of its request, but the root\'s full reclaim takes about 1,800 rounds. Each round is a new try_to_free_mem_cgroup_pages() call that starts again at DEF_PRIORITY and flushes the tree\'s statistics; the "took" column adds that fixed cost up (docs/cost-model.md).',
       variant: 'before',
       at: { from: 0, until: 'reclaim' },
       tab: 'memcgs',
