@@ -250,6 +250,16 @@ describe('Reclaim Lab in a browser', () => {
         // It played: the engine did work (pages came in), and the page shows it.
         expect(Object.values(shown).some((v) => v > 0), `${search}: all counters zero`).toBe(true);
         expect((shown.pgpgin ?? 0) + (shown.pgfault ?? 0), `${search}: no page came in`).toBeGreaterThan(0);
+        if (variant) {
+          // The LRU tab opens on an lruvec with pages of its own (a parent memcg's lists can be empty).
+          const described = await run.getByTestId('generations-chart').evaluateAll((charts) =>
+            charts.map((c) => document.getElementById(c.getAttribute('aria-describedby') ?? '')?.textContent ?? ''),
+          );
+          // MGLRU: "… 1200 anon and 300 file pages; …"; classic: "inactive_anon 10, active_anon 20, …".
+          const pages = described.map((d) => [...d.matchAll(/(\d+) (?:anon|file)\b|_(?:anon|file) (\d+)/g)].reduce((n, m) => n + Number(m[1] ?? m[2]), 0));
+          expect(pages.length, `${search}: no LRU chart`).toBeGreaterThan(0);
+          expect(Math.max(...pages), `${search}: the LRU tab shows empty lists (${described.join(' | ')})`).toBeGreaterThan(0);
+        }
         if (variant === 'after') await run.screenshot({ path: path.join(SHOTS, `played-${name}.png`) });
         expect(opened.problems, search).toEqual([]);
         await run.context().close();

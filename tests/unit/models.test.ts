@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LruvecView } from '../../web/src/engine/pkg/reclaim_core';
 import { counterRows } from '../../web/src/views/counters/model';
 import { groupEvents } from '../../web/src/views/events/model';
-import { classicListsModel, generationsModel, lruvecModel } from '../../web/src/views/generations/model';
+import { classicListsModel, defaultLruvec, generationsModel, lruvecModel, lruvecOption } from '../../web/src/views/generations/model';
 import { makeRequest as req } from '../../web/src/scenario/params';
 import { completeRequest, defaultRequest, paramProblem } from '../../web/src/scenario/presets';
 import { formatDelta, formatDuration, formatMs, formatPages } from '../../web/src/util/format';
@@ -159,6 +159,34 @@ describe('classic lists model', () => {
     expect(model.label).toBe('LRU lists of /job on node 1');
     expect(model.summary).toBe('Classic LRU: inactive_anon 10, active_anon 20, inactive_file 30, active_file 40 pages.');
     expect(model.columns[1]!.bars[1]!.title).toBe('active_file: 40 file pages');
+  });
+});
+
+describe('which lruvec the LRU tab shows unasked', () => {
+  const at = (memcg: string, lists: [number, number, number, number], memoryCurrent = lists.reduce((a, b) => a + b, 0)) => ({ memcg, node: 0, lists, memoryCurrent });
+  // A parent charged for its children's pages, with nothing on its own lists (proactive-reclaim-batching's /uid_0).
+  const parent = at('/uid_0', [0, 0, 0, 0], 300);
+  const app0 = at('/uid_0/app0', [0, 0, 0, 0]);
+  const app1 = at('/uid_0/app1', [10, 0, 90, 0]);
+  const app2 = at('/uid_0/app2', [0, 200, 0, 0]);
+
+  it('passes over lruvecs whose own lists are empty, in tree order, not by size', () => {
+    expect(defaultLruvec([parent, app0, app1, app2])?.memcg).toBe('/uid_0/app1');
+  });
+
+  it('prefers the lruvec of the selected folio, if it holds pages', () => {
+    expect(defaultLruvec([parent, app1, app2], '/uid_0/app2')?.memcg).toBe('/uid_0/app2');
+    expect(defaultLruvec([parent, app0, app1], '/uid_0/app0')?.memcg).toBe('/uid_0/app1');
+  });
+
+  it('falls back to the first when every list is empty, and to nothing when there are none', () => {
+    expect(defaultLruvec([parent, app0])?.memcg).toBe('/uid_0');
+    expect(defaultLruvec([])).toBeUndefined();
+  });
+
+  it("labels an lruvec by its own lists, and a parent's charge beside them", () => {
+    expect(lruvecOption(app1)).toBe('/uid_0/app1 on node 0 — 100 pages on its lists');
+    expect(lruvecOption(parent)).toBe('/uid_0 on node 0 — 0 pages on its lists (memcg charged 300)');
   });
 });
 

@@ -4,7 +4,7 @@ import type { TabInfo } from './controls/Tabs';
 import { formatCount } from './util/format';
 import type { TrackedFolios } from './views/generations/useTrackedFolios';
 import { GenerationsView } from './views/generations/GenerationsView';
-import { lruvecKey } from './views/generations/model';
+import { defaultLruvec, lruvecKey, lruvecOption } from './views/generations/model';
 import type { FrameHistories } from './views/history';
 import { KswapdTimeline } from './views/kswapd/KswapdTimeline';
 import { MemcgUsage, memcgUsage } from './views/memcg/MemcgUsage';
@@ -50,7 +50,9 @@ interface LruPanelProps {
 /** The generations (or classic lists) of each lruvec; one at a time, chosen from a list, when there are many. */
 export function LruPanel({ frame, folios, selected, onSelect, transitionMs, chosenLruvec, onChooseLruvec }: LruPanelProps) {
   const many = frame.lruvecs.length > MAX_LRUVECS_SHOWN;
-  const chosen = many ? (frame.lruvecs.find((l) => lruvecKey(l) === chosenLruvec) ?? frame.lruvecs[0]) : undefined;
+  const chosen = many
+    ? (frame.lruvecs.find((l) => lruvecKey(l) === chosenLruvec) ?? defaultLruvec(frame.lruvecs, folios.record(selected)?.memcg))
+    : undefined;
   const shown = many ? (chosen ? [chosen] : []) : frame.lruvecs;
   const showUsage = memcgUsage(frame.lruvecs).length <= MAX_USAGE_ROWS;
   return (
@@ -62,7 +64,7 @@ export function LruPanel({ frame, folios, selected, onSelect, transitionMs, chos
           <select id="lruvec-select" value={lruvecKey(chosen)} onChange={(e) => onChooseLruvec(e.target.value)}>
             {frame.lruvecs.map((l) => (
               <option key={lruvecKey(l)} value={lruvecKey(l)}>
-                {l.memcg} on node {l.node} — {formatCount(l.memoryCurrent)} pages
+                {lruvecOption(l)}
               </option>
             ))}
           </select>

@@ -10,7 +10,7 @@ import { TimelineControls } from '../controls/TimelineControls';
 import type { ComparisonState, SeedCheckRunner } from '../useComparison';
 import { formatCount } from '../util/format';
 import { ComparisonView } from '../views/comparison/ComparisonView';
-import { lruvecKey } from '../views/generations/model';
+import { defaultLruvec, lruvecKey } from '../views/generations/model';
 import { CompareSide, type CompareViewKey } from './CompareSide';
 import { differingCounters, pairStep } from './lockstep';
 import type { CompareMode as Mode } from './useCompareMode';
@@ -66,6 +66,9 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
   const sides = state.sides;
   const differing = sides ? differingCounters(sides[0].frame, sides[1].frame) : [];
   const lruvecs = sides?.[0].frame.lruvecs ?? [];
+  // Both sides show the same lruvec: the one chosen, else the left side's default.
+  const fallback = defaultLruvec(lruvecs);
+  const shownLruvec = lruvec ?? (fallback ? lruvecKey(fallback) : null);
   if (!variants) return null;
   return (
     <section className="compare-mode" id={COMPARE_PANEL_ID} aria-label="Compare mode" aria-busy={state.inFlight > 0 || state.status === 'starting'} data-testid="compare-mode">
@@ -113,7 +116,7 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
         {view === 'lru' && lruvecs.length > MAX_LRUVECS && (
           <label className="compare-lruvec">
             <span>Lruvec</span>
-            <select value={lruvec ?? lruvecKey(lruvecs[0]!)} onChange={(e) => setLruvec(e.target.value)}>
+            <select value={shownLruvec ?? ''} onChange={(e) => setLruvec(e.target.value)}>
               {lruvecs.map((l) => (
                 <option key={lruvecKey(l)} value={lruvecKey(l)}>
                   {l.memcg} on node {l.node}
@@ -158,7 +161,7 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
             variants={experiment.variants}
             onVariant={(v) => mode.chooseVariant(i, v)}
             view={view}
-            lruvec={lruvec}
+            lruvec={shownLruvec}
             maxLruvecs={MAX_LRUVECS}
             transitionMs={state.playing ? 0 : transitionMs}
             disabled={state.status === 'starting'}

@@ -77,6 +77,29 @@ export function lruvecKey(lruvec: Pick<LruvecView, 'memcg' | 'node'>): string {
   return `${lruvec.memcg}@${lruvec.node}`;
 }
 
+/** Pages on the lruvec's own lists (a parent memcg's charge counts its children's pages; its lists may be empty). */
+export function lruvecPages(lruvec: Pick<LruvecView, 'lists'>): number {
+  return lruvec.lists.reduce((n, p) => n + p, 0);
+}
+
+/**
+ * The lruvec the LRU tab shows when the user has chosen none: the one holding
+ * the selected folio, else the first (in tree order) with pages on its own
+ * lists, else the first. A function of the frame alone, so a shared link
+ * opens on the same one, and it moves on only when its lruvec empties.
+ */
+export function defaultLruvec<L extends Pick<LruvecView, 'memcg' | 'node' | 'lists'>>(lruvecs: readonly L[], selectedMemcg?: string): L | undefined {
+  const holding = selectedMemcg === undefined ? undefined : lruvecs.find((l) => l.memcg === selectedMemcg && lruvecPages(l) > 0);
+  return holding ?? lruvecs.find((l) => lruvecPages(l) > 0) ?? lruvecs[0];
+}
+
+/** The picker's text for an lruvec: what its lists hold, and the memcg's charge when that differs (a parent's). */
+export function lruvecOption(lruvec: Pick<LruvecView, 'memcg' | 'node' | 'lists' | 'memoryCurrent'>): string {
+  const own = lruvecPages(lruvec);
+  const charged = own === lruvec.memoryCurrent ? '' : ` (memcg charged ${formatCount(lruvec.memoryCurrent)})`;
+  return `${lruvec.memcg} on node ${lruvec.node} — ${formatCount(own)} pages on its lists${charged}`;
+}
+
 /** The column key of a generation. */
 export function seqKey(seq: number): string {
   return `seq:${seq}`;
