@@ -1,7 +1,7 @@
 // Light and dark themes. The page follows the system's colour scheme
 // (prefers-color-scheme) unless the reader picks one; the pick is kept in
 // localStorage. The resolved theme is written to <html data-theme>, which
-// styles.css keys its colour variables on (the views read their colours from
+// styles/theme.css keys its colour variables on (the views read their colours from
 // those variables, so every chart follows).
 import { useEffect, useState } from 'react';
 
