@@ -145,6 +145,42 @@ describe('Experiments', () => {
     expect(problems).toEqual([]);
   });
 
+  it('checks the headlines across the parameter ranges, as `reclaim-sim sweep --json` does', async () => {
+    // The experiment with the quickest sweep (about 9 s native on one thread).
+    const SWEPT = 'proactive-reclaim-batching';
+    const { page, problems } = await open(`?v=1&scenario=${SWEPT}&seed=1&tab=comparison`, { ready: 'experiment' });
+    const card = page.getByRole('region', { name: 'Across the parameter ranges' });
+    await card.getByRole('button', { name: 'Check the ranges' }).click();
+    await card.getByText(/runs done/).waitFor();
+    const table = card.getByRole('table', { name: 'Across the parameter ranges' });
+    await table.waitFor({ timeout: 240_000 });
+
+    // The oracle: the native sweep over the same points and seeds.
+    const native = JSON.parse(execFileSync(SIM, ['sweep', SWEPT, '--json', '--threads', '2'], { encoding: 'utf8' })) as {
+      seeds: number[];
+      headlines: string[];
+      rows: { point: string; held: number[]; tied: number[] }[];
+    };
+    expect(native.seeds).toEqual([1, 2, 3, 4, 5]);
+    const points = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-point')));
+    expect(points).toEqual(native.rows.map((r) => r.point));
+    for (const row of native.rows) {
+      for (const [i, metric] of native.headlines.entries()) {
+        const held = row.held[i]!;
+        const tied = row.tied[i]!;
+        const text = held < 5 && tied > 0 ? `${held}/5 (${tied} tied)` : `${held}/5`;
+        const cell = table.locator(`tr[data-point="${row.point}"] td[data-metric="${metric}"]`);
+        expect(await cell.textContent(), `${row.point} ${metric}`).toBe(text);
+        expect(await cell.getAttribute('class'), `${row.point} ${metric}`).toContain(held === 5 ? 'held' : 'not-held');
+      }
+    }
+    const cells = native.rows.length * native.headlines.length;
+    const held = native.rows.reduce((n, r) => n + r.held.filter((h) => h === 5).length, 0);
+    expect(await card.locator('.badge').textContent()).toBe(`${held} of ${cells} cells held on seeds 1–5`);
+    await card.screenshot({ path: path.join(SHOTS, 'experiment-ranges.png') });
+    expect(problems).toEqual([]);
+  }, 300_000);
+
   it('steps the variant chosen, and flips between before and after', async () => {
     const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=1&bursts=4`, { ready: 'experiment' });
     await page.getByRole('radio', { name: 'before' }).click({ force: true });

@@ -18,6 +18,7 @@ import {
   verdictOf,
   verdictText,
 } from '../../web/src/views/comparison/model';
+import { rangeProgress, rangeRow, rangeShortfalls } from '../../web/src/views/comparison/ranges';
 
 const batching: ExperimentInfo = {
   name: 'batching',
@@ -39,6 +40,11 @@ const batching: ExperimentInfo = {
     { metric: 'overreclaim_pages', direction: 'lower', baseline: 'whole', authorBefore: '107.8 MiB (whole)', authorAfter: '-7.4 MiB' },
     { metric: 'time_s', direction: 'lower', baseline: 'before', authorBefore: '', authorAfter: '' },
     { metric: 'not_reported', direction: 'higher', baseline: 'before', authorBefore: 'x', authorAfter: 'y' },
+  ],
+  ranges: [
+    { point: 'defaults', params: new Map() },
+    { point: 'request=256', params: new Map([['request', 256]]) },
+    { point: 'children=2', params: new Map([['children', 2]]) },
   ],
 };
 
@@ -179,6 +185,35 @@ describe('comparison table', () => {
     expect(formatTally({ held: 3, tied: 0, seeds: 5 })).toBe('3/5');
     expect(formatTally({ held: 0, tied: 5, seeds: 5 })).toBe('0/5 (5 tied)');
     expect(formatTally({ held: 2, tied: 1, seeds: 5 })).toBe('2/5 (1 tied)');
+  });
+
+  it('makes a row of the range check per point: each headline tallied over its seeds, in the experiment order', () => {
+    const worse: Comparison = {
+      ...result,
+      variants: result.variants.map((v) =>
+        v.variant === 'after' ? { ...v, metrics: v.metrics.map(([k, x]) => [k, k === 'pages_per_sec' ? 1 : x] as [string, number]) } : v,
+      ),
+    };
+    const good = rangeRow(batching, 'defaults', [result, result]);
+    const mixed = rangeRow(batching, 'request=256', [result, worse]);
+    expect(good.point).toBe('defaults');
+    expect(good.tallies).toEqual([
+      { held: 2, tied: 0, seeds: 2 },
+      { held: 2, tied: 0, seeds: 2 },
+      { held: 0, tied: 2, seeds: 2 },
+      { held: 0, tied: 0, seeds: 2 },
+    ]);
+    expect(mixed.tallies[0]).toEqual({ held: 1, tied: 0, seeds: 2 });
+    // Four headline cells a row: time_s ties on every seed, not_reported neither holds nor ties.
+    expect(rangeShortfalls({ experiment: 'batching', rows: [good, mixed] })).toEqual({ cells: 8, short: 5, tiesOnly: 2 });
+  });
+
+  it('says which point and seed a running range check is at', () => {
+    const seeds = [1, 2, 3, 4, 5];
+    expect(rangeProgress(batching, 0, seeds)).toEqual({ point: 'defaults', seed: 1, total: 15 });
+    expect(rangeProgress(batching, 7, seeds)).toEqual({ point: 'request=256', seed: 3, total: 15 });
+    // Done: it stays on the last run rather than naming a point past the end.
+    expect(rangeProgress(batching, 15, seeds)).toEqual({ point: 'children=2', seed: 5, total: 15 });
   });
 
   it('keeps the seed and the effective parameters, sorted', () => {

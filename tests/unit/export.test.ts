@@ -28,6 +28,7 @@ const experiment: ExperimentInfo = {
   ],
   limits: 'Direct reclaim does not move.',
   headlines: [{ metric: 'pgscan_direct', direction: 'lower', baseline: 'before', authorBefore: '6,579,706', authorAfter: '6,256,811' }],
+  ranges: [{ point: 'defaults', params: new Map() }],
 };
 
 const comparison: Comparison = {

@@ -175,7 +175,8 @@ pub fn experiments_doc() -> Result<String, crate::scenario::ScenarioError> {
          parameter at the low and the high end of its range), and where a headline\n\
          does not hold, why. Run one yourself with\n\
          `npm run sim -- compare NAME [--param k=v]... [--seed N]` or\n\
-         `npm run sim -- sweep NAME`.\n\n",
+         `npm run sim -- sweep NAME`, or on the experiment's page in the app\n\
+         with *Check seeds 1–5* and *Check the ranges*.\n\n",
     );
     for e in ALL {
         let params = BTreeMap::new();

@@ -106,6 +106,17 @@ pub fn markdown(e: &Experiment, s: &Sweep) -> String {
     out
 }
 
+/// The sweep as JSON: `{"experiment", "seeds", "headlines": [metric...],
+/// "rows": [{"point", "held": [...], "tied": [...]}]}`, a count per headline.
+pub fn json(e: &Experiment, s: &Sweep) -> serde_json::Value {
+    serde_json::json!({
+        "experiment": e.name,
+        "seeds": s.seeds,
+        "headlines": e.headlines.iter().map(|h| h.metric).collect::<Vec<_>>(),
+        "rows": s.rows.iter().map(|r| serde_json::json!({"point": r.point, "held": r.held, "tied": r.tied})).collect::<Vec<_>>(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +144,20 @@ mod tests {
         assert!(lines[3].ends_with("| **0/5** (5 tied) |"), "{md}");
         assert!(lines[4].ends_with("| **2/5** (1 tied) |"), "{md}");
         assert!(lines[5].ends_with("| **3/5** |"), "{md}");
+        let j = json(e, &s);
+        assert_eq!(j["headlines"].as_array().map(Vec::len), Some(n));
+        assert_eq!(j["rows"][2]["point"], "b=2");
+        assert_eq!(j["rows"][2]["held"][0], 2);
+        assert_eq!(j["rows"][2]["tied"][0], 1);
+    }
+
+    #[test]
+    fn the_app_gets_the_same_points() {
+        let list = crate::scenario::list();
+        for e in crate::experiment::ALL {
+            let info = list.experiments.iter().find(|i| i.name == e.name).expect("listed");
+            let pts: Vec<(String, BTreeMap<String, f64>)> = info.ranges.iter().map(|r| (r.point.clone(), r.params.clone())).collect();
+            assert_eq!(pts, points(e), "{}", e.name);
+        }
     }
 }

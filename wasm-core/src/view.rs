@@ -95,6 +95,19 @@ pub struct ExperimentInfo {
     pub headlines: Vec<HeadlineInfo>,
     /// Where a headline does not hold, and why (empty if it always does).
     pub limits: String,
+    /// The parameter points `reclaim-sim sweep` checks the headlines at: the
+    /// defaults, then each parameter at the low and the high end of its range.
+    pub ranges: Vec<RangePoint>,
+}
+
+/// One point of an experiment's range check: its name ("defaults" or
+/// "name=value") and the parameters it sets (the others keep their defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct RangePoint {
+    pub point: String,
+    pub params: BTreeMap<String, f64>,
 }
 
 /// One counter under its kernel name, as /proc/vmstat or memory.stat prints it.

@@ -146,6 +146,34 @@ fn sweep_prints_a_row_per_range_end() {
 }
 
 #[test]
+fn sweep_json_counts_the_same_as_the_table() {
+    let args = ["sweep", "proactive-reclaim-batching", "--seeds", "2"];
+    let (code, table, err) = sim(&args);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = sim(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(j["experiment"], "proactive-reclaim-batching");
+    assert_eq!(j["seeds"], serde_json::json!([1, 2]));
+    let rows = j["rows"].as_array().expect("rows");
+    let lines: Vec<&str> = table.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| parameter")).collect();
+    assert_eq!(rows.len(), lines.len(), "{out}");
+    for (row, line) in rows.iter().zip(&lines) {
+        // The table's cells, rebuilt from the JSON counts.
+        let mut cells = format!("| {} |", row["point"].as_str().expect("point"));
+        for (h, t) in row["held"].as_array().expect("held").iter().zip(row["tied"].as_array().expect("tied")) {
+            let (h, t) = (h.as_u64().expect("count"), t.as_u64().expect("count"));
+            cells += &match (h, t) {
+                (2, _) => " 2/2 |".to_string(),
+                (h, 0) => format!(" **{h}/2** |"),
+                (h, t) => format!(" **{h}/2** ({t} tied) |"),
+            };
+        }
+        assert_eq!(&cells, line);
+    }
+}
+
+#[test]
 fn a_reader_that_stops_reading_ends_the_command_quietly() {
     use std::process::Stdio;
     // As with `reclaim-sim run ... | head`: the pipe's read end is closed

@@ -9,7 +9,7 @@ import { VariantSwitch } from './controls/VariantSwitch';
 import { completeRequest, findExperiment, findScenario } from './scenario/presets';
 import { withoutVariant } from './scenario/params';
 import { encodeScenarioUrl } from './scenario/url';
-import { useComparison, useSeedCheck } from './useComparison';
+import { useComparison, useRangeCheck, useSeedCheck } from './useComparison';
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
 import { LruPanel, MemcgsPanel, SystemPanel, tabsFor, type TabKey } from './panels';
@@ -18,6 +18,7 @@ import { CountersTable } from './views/counters/CountersTable';
 import type { FolioHistory as History, ScenarioRequest } from './engine/pkg/reclaim_core';
 import { errorMessage } from './engine/host';
 import { ComparisonView } from './views/comparison/ComparisonView';
+import { RangeCheck } from './views/comparison/RangeCheck';
 import { EventList } from './views/events/EventList';
 import { FolioHistory } from './views/folio/FolioHistory';
 import { useTrackedFolios } from './views/generations/useTrackedFolios';
@@ -67,6 +68,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
   const experiment = scenarios && request ? findExperiment(scenarios, request.name) : undefined;
   const comparison = useComparison();
   const seedCheck = useSeedCheck();
+  const rangeCheck = useRangeCheck(experiment);
   // Compare mode (an experiment's two variants side by side, in engines of their own).
   const compareMode = useCompareMode(experiment, request, comparison.state, comparison.run);
   const custom = request && isCustomRequest(request) ? customTitle(request) : null;
@@ -344,7 +346,10 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
                 aria-labelledby={tabId(TABS_ID, shownTab)}
               >
                 {shownTab === 'comparison' && experiment && request && (
-                  <ComparisonView experiment={experiment} state={comparison.state} current={request} seedCheck={seedCheck} />
+                  <>
+                    <ComparisonView experiment={experiment} state={comparison.state} current={request} seedCheck={seedCheck} />
+                    <RangeCheck experiment={experiment} check={rangeCheck} />
+                  </>
                 )}
                 {shownTab === 'lru' && (
                   <LruPanel

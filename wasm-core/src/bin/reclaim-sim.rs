@@ -2,6 +2,7 @@
 //!
 //!     reclaim-sim list [--params]
 //!     reclaim-sim compare EXPERIMENT [--param k=v]... [--seed N] [--json]
+//!     reclaim-sim sweep EXPERIMENT [--seeds N] [--threads N] [--json]
 //!     reclaim-sim run NAME|FILE.json [--param k=v]... [--seed N] [--steps N] [--json] [--lru-gen]
 //!     reclaim-sim replay TRACE --cache-pages N [--policy P|all] [--format F] [--json]
 //!     reclaim-sim gen-trace OUT [--requests N] [--pages N] [--zipf S] [--seed N] [--format F]
@@ -61,6 +62,9 @@ enum Cmd {
         /// Comparisons run at a time.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
         threads: u64,
+        /// Print one JSON object: the headlines and, per point, the seeds held and tied.
+        #[arg(long)]
+        json: bool,
     },
     /// Runs every experiment at its defaults for seeds 1-5 and prints
     /// docs/experiments.md (medians next to the patch authors' figures).
@@ -145,11 +149,11 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             let cmp = exp.compare(&params, seed).map_err(|e| UsageError(e.to_string()))?;
             out = if json { pretty_json(&report::compare_json(&cmp)) } else { report::compare_text(exp, &cmp) };
         }
-        Cmd::Sweep { name, seeds, threads } => {
+        Cmd::Sweep { name, seeds, threads, json } => {
             let exp = find_experiment(&name)?;
             let seeds: Vec<u64> = (1..=seeds).collect();
             let s = reclaim_core::sweep::sweep(exp, &seeds, threads as usize).map_err(|e| UsageError(e.to_string()))?;
-            out = reclaim_core::sweep::markdown(exp, &s);
+            out = if json { pretty_json(&reclaim_core::sweep::json(exp, &s)) } else { reclaim_core::sweep::markdown(exp, &s) };
         }
         Cmd::ExperimentsDoc => out = report::experiments_doc().map_err(|e| UsageError(e.to_string()))?,
         Cmd::List { params } => {
