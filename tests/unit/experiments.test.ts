@@ -18,7 +18,7 @@ import {
   verdictOf,
   verdictText,
 } from '../../web/src/views/comparison/model';
-import { rangeProgress, rangeRow, rangeShortfalls } from '../../web/src/views/comparison/ranges';
+import { rangeProgress, rangeRow, rangeShortfalls, timeLeft } from '../../web/src/views/comparison/ranges';
 
 const batching: ExperimentInfo = {
   name: 'batching',
@@ -214,6 +214,13 @@ describe('comparison table', () => {
     expect(rangeProgress(batching, 7, seeds)).toEqual({ point: 'request=256', seed: 3, total: 15 });
     // Done: it stays on the last run rather than naming a point past the end.
     expect(rangeProgress(batching, 15, seeds)).toEqual({ point: 'children=2', seed: 5, total: 15 });
+  });
+
+  it('estimates what is left of a range check from the runs done', () => {
+    expect(timeLeft(5_000, 0, 65)).toBeNull();
+    expect(timeLeft(10_000, 5, 65)).toBe('about 2 min left');
+    expect(timeLeft(10_000, 60, 65)).toBe('under a minute left');
+    expect(timeLeft(10_000, 65, 65)).toBeNull();
   });
 
   it('keeps the seed and the effective parameters, sorted', () => {

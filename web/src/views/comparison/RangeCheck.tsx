@@ -2,12 +2,13 @@
 // parameter at the low and the high end of its range, on seeds 1 to 5, in a
 // worker of its own. The table is the one docs/experiments.md prints below
 // each experiment (`reclaim-sim sweep NAME`), made here from the same engine.
+import { useEffect, useState } from 'react';
 import type { ExperimentInfo } from '../../engine/pkg/reclaim_core';
 import { makeRequest } from '../../scenario/params';
 import { CHECK_SEEDS, type RangeCheckRunner } from '../../useComparison';
 import { formatCount } from '../../util/format';
 import { formatTally, type SeedTally } from './model';
-import { rangeProgress, rangeShortfalls } from './ranges';
+import { rangeProgress, rangeShortfalls, timeLeft } from './ranges';
 
 const SEED_RANGE = `${CHECK_SEEDS[0]}–${CHECK_SEEDS[CHECK_SEEDS.length - 1]}`;
 
@@ -19,6 +20,12 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
   const runs = experiment.ranges.length * CHECK_SEEDS.length;
   const at = running ? rangeProgress(experiment, state.progress, CHECK_SEEDS) : null;
   const summary = result ? rangeShortfalls(result) : null;
+  // When the running check started (wall clock, for the estimate of what is left).
+  const [startedAt, setStartedAt] = useState<number | null>(null);
+  useEffect(() => {
+    setStartedAt(running ? performance.now() : null);
+  }, [running, state.request]);
+  const left = running && startedAt !== null && at ? timeLeft(performance.now() - startedAt, state.progress, at.total) : null;
 
   return (
     <section className="card range-check" aria-labelledby="range-check-heading">
@@ -46,7 +53,7 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
             <>
               <span className="spinner" aria-hidden="true" />
               Running every variant at <span className="mono">{at.point}</span> on seed {at.seed} ({formatCount(state.progress)} of{' '}
-              {formatCount(at.total)} runs done)…
+              {formatCount(at.total)} runs done{left ? `, ${left}` : ''})…
             </>
           ) : mine && state.status === 'failed' ? (
             <span className="problem" role="alert">

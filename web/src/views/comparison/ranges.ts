@@ -46,3 +46,15 @@ export function rangeProgress(experiment: ExperimentInfo, done: number, seeds: r
   const next = Math.min(done, total - 1);
   return { point: experiment.ranges[Math.floor(next / seeds.length)]?.point ?? '', seed: seeds[next % seeds.length] ?? 0, total };
 }
+
+/**
+ * What is left of a running check, from the runs done so far and the time
+ * they took: "about 3 min left", "under a minute left"; nothing before the
+ * first run is done. Points differ in cost, so it is a rough guide.
+ */
+export function timeLeft(elapsedMs: number, done: number, total: number): string | null {
+  if (done < 1 || done >= total || elapsedMs <= 0) return null;
+  const left = (elapsedMs / done) * (total - done);
+  if (left < 60_000) return 'under a minute left';
+  return `about ${Math.round(left / 60_000)} min left`;
+}
