@@ -148,7 +148,8 @@ describe('Experiments', () => {
   it('checks the headlines across the parameter ranges, as `reclaim-sim sweep --json` does', async () => {
     // The experiment with the quickest sweep (about 9 s native on one thread).
     const SWEPT = 'proactive-reclaim-batching';
-    const { page, problems } = await open(`?v=1&scenario=${SWEPT}&seed=1&tab=comparison`, { ready: 'experiment' });
+    if (!existsSync(SIM)) throw new Error(`${SIM} is missing: \`npm test\` builds it before the browser tests`);
+    const { page, problems } = await open(`?v=1&scenario=${SWEPT}&seed=1&tab=comparison`, { ready: 'experiment', clipboard: true });
     const card = page.getByRole('region', { name: 'Across the parameter ranges' });
     await card.getByRole('button', { name: 'Check the ranges' }).click();
     await card.getByText(/runs done/).waitFor();
@@ -178,8 +179,19 @@ describe('Experiments', () => {
     const held = native.rows.reduce((n, r) => n + r.held.filter((h) => h === 5).length, 0);
     expect(await card.locator('.badge').textContent()).toBe(`${held} of ${cells} cells held on seeds 1–5`);
     await card.screenshot({ path: path.join(SHOTS, 'experiment-ranges.png') });
+
+    // Copy link carries the check: the link opens the page and checks the ranges again.
+    await page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    await page.getByRole('status').getByText('Link copied').waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    const second = await open(new URL(link).search, { ready: 'experiment' });
+    const table2 = second.page.getByRole('table', { name: 'Across the parameter ranges' });
+    await table2.waitFor({ timeout: 240_000 });
+    const cellsOf = (t: typeof table) => t.locator('td.tally').evaluateAll((tds) => tds.map((td) => td.textContent));
+    expect(await cellsOf(table2)).toEqual(await cellsOf(table));
+    expect(second.problems).toEqual([]);
     expect(problems).toEqual([]);
-  }, 300_000);
+  }, 420_000);
 
   it('steps the variant chosen, and flips between before and after', async () => {
     const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=1&bursts=4`, { ready: 'experiment' });

@@ -12,6 +12,7 @@ import { makeRequest as req } from '../../web/src/scenario/params';
 import type { Comparison, ExperimentInfo, Frame, ScenarioRequest } from '../../web/src/engine/pkg/reclaim_core';
 import type { JobState } from '../../web/src/engine/useWorkerJob';
 import { sharedViewOf, type PageSnapshot } from '../../web/src/share/ShareBar';
+import type { RangeCheckResult } from '../../web/src/views/comparison/ranges';
 
 const base: SharedView = { request: req('mglru-basic', 1, { memory_max: 2048 }), step: 25, tab: 'lru' };
 
@@ -63,6 +64,15 @@ describe('shared link codec: round trip', () => {
         tab: 'comparison',
         comparison: req('kswapd-classzone', 2, { bursts: 3 }),
         seedCheck: true,
+      },
+    ],
+    [
+      'an experiment checked across its parameter ranges',
+      {
+        request: req('proactive-reclaim-batching', 1, { children: 64 }, 'after'),
+        step: 0,
+        tab: 'comparison',
+        rangeCheck: true,
       },
     ],
     [
@@ -213,6 +223,8 @@ describe('shared link codec: tampering', () => {
     ['comparison', { comparison: { seed: 1, variant: 'x' } }, /^comparison: unknown field "variant"$/],
     ['comparison', { comparison: { seed: 1, seeds: false } }, /^comparison\.seeds: false is not true \(left out when the seeds were not checked\)$/],
     ['comparison', { comparison: { seed: 1, seeds: 'yes' } }, /^comparison\.seeds: "yes" is not true/],
+    ['ranges', { ranges: false }, /^ranges: false is not true \(left out when the ranges were not checked\)$/],
+    ['ranges', { ranges: 1 }, /^ranges: 1 is not true/],
     ['folio', { folio: '' }, /^folio: not a key/],
     ['lruvec', { lruvec: 'x'.repeat(201) }, /^lruvec: not a key/],
     ['an unknown field', { colour: 'red' }, /^unknown field "colour"$/],
@@ -264,5 +276,16 @@ describe('the shared view of a page', () => {
     expect(sharedViewOf(page(job('done', req('kswapd-classzone', 2, { bursts: 4 })))).seedCheck).toBeUndefined();
     expect(sharedViewOf(page(job('failed', compared))).seedCheck).toBeUndefined();
     expect(sharedViewOf(page(job('idle', null))).seedCheck).toBeUndefined();
+  });
+
+  it('keeps the check across the parameter ranges when it was of this experiment', () => {
+    const ranged = (check: JobState<RangeCheckResult>): PageSnapshot => ({ ...page(), rangeCheck: check });
+    expect(sharedViewOf(page()).rangeCheck).toBeUndefined();
+    expect(sharedViewOf(ranged(job('done', req('kswapd-classzone', 1)))).rangeCheck).toBe(true);
+    expect(sharedViewOf(ranged(job('running', req('kswapd-classzone', 1)))).rangeCheck).toBe(true);
+    // Of another experiment, failed, or never asked: left out.
+    expect(sharedViewOf(ranged(job('done', req('memcg-lru-fairness', 1)))).rangeCheck).toBeUndefined();
+    expect(sharedViewOf(ranged(job('failed', req('kswapd-classzone', 1)))).rangeCheck).toBeUndefined();
+    expect(sharedViewOf(ranged(job('idle', null))).rangeCheck).toBeUndefined();
   });
 });

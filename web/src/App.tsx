@@ -7,9 +7,9 @@ import { ScenarioForm } from './controls/ScenarioForm';
 import { Tabs, tabId, tabPanelId } from './controls/Tabs';
 import { VariantSwitch } from './controls/VariantSwitch';
 import { completeRequest, findExperiment, findScenario } from './scenario/presets';
-import { withoutVariant } from './scenario/params';
+import { makeRequest, withoutVariant } from './scenario/params';
 import { encodeScenarioUrl } from './scenario/url';
-import { useComparison, useRangeCheck, useSeedCheck } from './useComparison';
+import { CHECK_SEEDS, useComparison, useRangeCheck, useSeedCheck } from './useComparison';
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
 import { LruPanel, MemcgsPanel, SystemPanel, tabsFor, type TabKey } from './panels';
@@ -135,8 +135,16 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
   const [chosenLruvec, setChosenLruvec] = useState<string | null>(null);
   // A shared link: once its run is up, its step, tab, selection and comparison.
   const restoreTargets = useMemo(
-    () => ({ setTab, chooseLruvec: setChosenLruvec, select: setSelected, runComparison, runSeedCheck: seedCheck.run, setCompare: compareMode.restore }),
-    [runComparison, seedCheck.run, compareMode.restore],
+    () => ({
+      setTab,
+      chooseLruvec: setChosenLruvec,
+      select: setSelected,
+      runComparison,
+      runSeedCheck: seedCheck.run,
+      runRangeCheck: (name: string) => rangeCheck.run(makeRequest(name, CHECK_SEEDS[0])),
+      setCompare: compareMode.restore,
+    }),
+    [runComparison, seedCheck.run, rangeCheck.run, compareMode.restore],
   );
   useRestoreShared(shared.kind === 'ok' ? shared.view : null, sim, restoreTargets);
   const snapshot: PageSnapshot | null =
@@ -151,6 +159,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
           experiment,
           comparison: comparison.state,
           seedCheck: seedCheck.state,
+          rangeCheck: rangeCheck.state,
           selected,
           lruvec: chosenLruvec,
           compare: compareMode.view,

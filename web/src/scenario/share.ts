@@ -57,6 +57,8 @@ export interface SharedView {
   comparison?: ScenarioRequest;
   /** Whether that comparison was also checked on seeds 1 to 5 (the table's seeds column). */
   seedCheck?: boolean;
+  /** Whether the experiment's headlines were checked across its parameter ranges (Check the ranges). */
+  rangeCheck?: boolean;
   /** The selected tracked folio ("file:reader#120"). */
   folio?: string;
   /** The lruvec chosen from the list when there are many. */
@@ -123,7 +125,7 @@ function keyOf(value: unknown, field: string): string {
   return value;
 }
 
-const FIELDS = ['scenario', 'seed', 'params', 'variant', 'step', 'previous', 'tab', 'comparison', 'folio', 'lruvec', 'compare', 'custom'];
+const FIELDS = ['scenario', 'seed', 'params', 'variant', 'step', 'previous', 'tab', 'comparison', 'ranges', 'folio', 'lruvec', 'compare', 'custom'];
 
 function compareOf(value: unknown): CompareView {
   if (!isObject(value)) return fail('compare: not an object');
@@ -177,6 +179,11 @@ function viewOf(json: unknown): SharedView {
       view.seedCheck = true;
     }
   }
+  if (json.ranges !== undefined) {
+    if (json.ranges !== true) fail(`ranges: ${JSON.stringify(json.ranges)} is not true (left out when the ranges were not checked)`);
+    if (json.custom !== undefined) fail('ranges: a custom scenario has no parameter ranges to check');
+    view.rangeCheck = true;
+  }
   if (json.folio !== undefined) view.folio = keyOf(json.folio, 'folio');
   if (json.lruvec !== undefined) view.lruvec = keyOf(json.lruvec, 'lruvec');
   if (json.compare !== undefined) view.compare = compareOf(json.compare);
@@ -201,6 +208,7 @@ function jsonOf(view: SharedView): Record<string, unknown> {
   if (view.comparison) {
     json.comparison = { seed: view.comparison.seed, params: sortedParams(view.comparison), ...(view.seedCheck ? { seeds: true } : {}) };
   }
+  if (view.rangeCheck) json.ranges = true;
   if (view.folio !== undefined) json.folio = view.folio;
   if (view.lruvec !== undefined) json.lruvec = view.lruvec;
   if (view.compare) json.compare = { variants: [...view.compare.variants], step: view.compare.step };

@@ -9,7 +9,7 @@ import { composeFigure, download, figurePng } from '../export/figure';
 import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
-import type { ComparisonState, SeedCheckState } from '../useComparison';
+import type { ComparisonState, RangeCheckState, SeedCheckState } from '../useComparison';
 import { comparisonTable, isCheckOf, withSeedCheck } from '../views/comparison/model';
 
 /** What the page shows now: what a link reproduces and what an export writes. */
@@ -26,6 +26,8 @@ export interface PageSnapshot {
   comparison: ComparisonState;
   /** The check over seeds 1 to 5, when the page has one. */
   seedCheck?: SeedCheckState;
+  /** The check across the parameter ranges, when the page has one. */
+  rangeCheck?: RangeCheckState;
   selected: string | null;
   lruvec: string | null;
   /** Compare mode, when it is on (its variants and step). */
@@ -46,6 +48,8 @@ export function sharedViewOf(page: PageSnapshot): SharedView {
     const check = page.seedCheck;
     if ((check?.status === 'done' || check?.status === 'running') && isCheckOf(check, comparison.request)) view.seedCheck = true;
   }
+  const ranges = page.rangeCheck;
+  if (page.experiment && (ranges?.status === 'done' || ranges?.status === 'running') && ranges.request?.name === request.name) view.rangeCheck = true;
   if (page.selected) view.folio = page.selected;
   if (page.lruvec) view.lruvec = page.lruvec;
   if (page.compare) view.compare = page.compare;

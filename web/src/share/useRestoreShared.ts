@@ -5,7 +5,8 @@
 // counters' Δ column matches too; the engine is deterministic, so this is
 // the same state; a long way shows its progress), selects the tab and the
 // lruvec, reruns the comparison the
-// link showed (and its check over seeds 1-5, if it had one), opens compare mode as the link had it, and once the step is
+// link showed (and its check over seeds 1-5, if it had one), reruns the
+// check across the parameter ranges if it had one, opens compare mode as the link had it, and once the step is
 // reached selects the folio. If the engine refused the run (unknown
 // scenario, parameter out of range), it has said why and runs the default
 // scenario; the rest of the link is then dropped.
@@ -23,6 +24,8 @@ export interface RestoreTargets {
   runComparison(request: ScenarioRequest): void;
   /** Checks that comparison on seeds 1 to 5 too. */
   runSeedCheck?(request: ScenarioRequest): void;
+  /** Checks the experiment's headlines across its parameter ranges. */
+  runRangeCheck?(name: string): void;
   /** Opens compare mode with the link's variants, at its step. */
   setCompare?(view: CompareView): void;
 }
@@ -53,6 +56,7 @@ export function useRestoreShared(view: SharedView | null, sim: Simulation, targe
         targets.runComparison(view.comparison);
         if (view.seedCheck) targets.runSeedCheck?.(view.comparison);
       }
+      if (view.rangeCheck && findExperiment(scenarios, request.name)) targets.runRangeCheck?.(request.name);
       if (view.compare && findExperiment(scenarios, request.name)) targets.setCompare?.(view.compare);
       p.stage = 'previous';
       if (first !== frame.step) {
