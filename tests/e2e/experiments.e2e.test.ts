@@ -63,7 +63,10 @@ describe('Experiments', () => {
     expect(direct).toEqual(['6,579,706', '6,256,811']);
     // A metric that is not a headline has no verdict and no author figures.
     expect(await table.locator('tr[data-metric="allocstall"] [data-verdict]').count()).toBe(0);
-    expect(await page.locator('code.command').textContent()).toBe(`npm run sim -- compare ${NAME} --seed 1`);
+    expect(await page.locator('.comparison code.command').textContent()).toBe(`npm run sim -- compare ${NAME} --seed 1`);
+    // Below it, the range check names its own command.
+    const ranges = page.getByRole('region', { name: 'Across the parameter ranges' });
+    expect(await ranges.locator('code.command').textContent()).toBe(`npm run sim -- sweep ${NAME}`);
 
     shown = Object.fromEntries(
       await Promise.all(
