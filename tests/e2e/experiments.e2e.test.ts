@@ -4,7 +4,7 @@
 // flipping variants, and a variant an experiment does not have.
 // Alone: npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/experiments.e2e.test.ts
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, SHOTS, counters, open, playTo, query, stepForward, useBrowser, waitForStep } from './harness';
@@ -182,6 +182,16 @@ describe('Experiments', () => {
     const held = native.rows.reduce((n, r) => n + r.held.filter((h) => h === 5).length, 0);
     expect(await card.locator('.badge').textContent()).toBe(`${held} of ${cells} cells held on seeds 1–5`);
     await card.screenshot({ path: path.join(SHOTS, 'experiment-ranges.png') });
+
+    // Export JSON carries the same counts.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON', exact: true }).click()]);
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { ranges: { point: string; headlines: Record<string, { held: number; tied: number; of: number }> }[] };
+    expect(exported.ranges).toEqual(
+      native.rows.map((r) => ({
+        point: r.point,
+        headlines: Object.fromEntries(native.headlines.map((m, i) => [m, { held: r.held[i], tied: r.tied[i], of: 5 }])),
+      })),
+    );
 
     // Copy link carries the check: the link opens the page and checks the ranges again.
     await page.getByRole('button', { name: 'Copy link', exact: true }).click();

@@ -149,6 +149,22 @@ describe('JSON export', () => {
       headline: { direction: 'lower', authorBefore: '6,579,706', authorAfter: '6,256,811', verdict: 'not-held' },
     });
     expect(data.comparison.metrics[1].values).toEqual({ before: 0.125, after: null });
+    expect(data.ranges).toBeUndefined();
+  });
+
+  it("carries a finished range check: per point, each headline's seeds held and tied", () => {
+    const result = {
+      experiment: 'kswapd-classzone',
+      rows: [
+        { point: 'defaults', tallies: [{ held: 4, tied: 0, seeds: 5 }] },
+        { point: 'readers=1', tallies: [null] },
+      ],
+    };
+    const data = JSON.parse(exportJson(run, null, { headlines: ['pgscan_direct'], result }));
+    expect(data.ranges).toEqual([
+      { point: 'defaults', headlines: { pgscan_direct: { held: 4, tied: 0, of: 5 } } },
+      { point: 'readers=1', headlines: { pgscan_direct: null } },
+    ]);
   });
 });
 

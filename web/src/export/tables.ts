@@ -6,6 +6,7 @@ import { csvFormatRows } from 'd3';
 import type { Counter, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { paramEntries } from '../scenario/params';
 import type { ComparisonTable } from '../views/comparison/model';
+import type { RangeCheckResult } from '../views/comparison/ranges';
 import { counterRows } from '../views/counters/model';
 import { customDocument, isCustomRequest, runLabel } from '../scenario/custom';
 
@@ -89,12 +90,33 @@ function comparisonData(table: ComparisonTable) {
   };
 }
 
+/** A finished range check as the JSON export writes it. */
+export interface ExportedRanges {
+  /** The experiment's headline metrics, in the order of each row's tallies. */
+  headlines: readonly string[];
+  result: RangeCheckResult;
+}
+
+/** The range check as JSON-ready data: per point, each headline's seeds held and tied (`reclaim-sim sweep --json`'s counts). */
+function rangesData({ headlines, result }: ExportedRanges) {
+  return result.rows.map((row) => ({
+    point: row.point,
+    headlines: Object.fromEntries(
+      headlines.map((metric, i) => {
+        const t = row.tallies[i];
+        return [metric, t ? { held: t.held, tied: t.tied, of: t.seeds } : null];
+      }),
+    ),
+  }));
+}
+
 /**
  * Everything as one JSON document: the run (scenario, seed, variant,
  * parameters, step, simulated time), the counters by /proc/vmstat name (in
- * the kernel's order) with their deltas, and the comparison when there is one.
+ * the kernel's order) with their deltas, the comparison when there is one,
+ * and the check across the parameter ranges when one has finished.
  */
-export function exportJson(run: ExportedRun, comparison: ComparisonTable | null): string {
+export function exportJson(run: ExportedRun, comparison: ComparisonTable | null, ranges: ExportedRanges | null = null): string {
   const rows = counterRows(run.counters, run.previous?.counters ?? null);
   const document = {
     scenario: runLabel(run.request),
@@ -110,6 +132,7 @@ export function exportJson(run: ExportedRun, comparison: ComparisonTable | null)
       ? { sinceStep: run.previous.step, values: Object.fromEntries(rows.map((r) => [r.name, r.delta])) }
       : null,
     comparison: comparison ? comparisonData(comparison) : null,
+    ...(ranges ? { ranges: rangesData(ranges) } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

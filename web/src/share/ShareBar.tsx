@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExperimentInfo, Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { errorMessage } from '../engine/host';
 import { composeFigure, download, figurePng } from '../export/figure';
-import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun, type ExportedSide } from '../export/tables';
+import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRanges, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
 import type { ComparisonState, RangeCheckState, SeedCheckState } from '../useComparison';
@@ -61,6 +61,12 @@ function tableOf(page: PageSnapshot) {
   return page.experiment && result?.experiment === page.experiment.name
     ? withSeedCheck(page.experiment, comparisonTable(page.experiment, result), page.seedCheck)
     : null;
+}
+
+/** The finished range check of the page's experiment, for the JSON export. */
+function rangesOf(page: PageSnapshot): ExportedRanges | null {
+  const result = page.rangeCheck?.result;
+  return page.experiment && result?.experiment === page.experiment.name ? { headlines: page.experiment.headlines.map((h) => h.metric), result } : null;
 }
 
 function runOf(page: PageSnapshot): ExportedRun {
@@ -157,7 +163,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
     let blob: Blob;
     if (kind === 'json') {
       name = exportFileName(page.request, run.step, 'json');
-      blob = new Blob([exportJson(run, table)], { type: 'application/json' });
+      blob = new Blob([exportJson(run, table, rangesOf(page))], { type: 'application/json' });
     } else if (page.tab === 'comparison' && table) {
       name = exportFileName(page.request, 'comparison', 'csv');
       blob = new Blob([comparisonCsv(table)], { type: 'text/csv' });
@@ -196,7 +202,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
           CSV
         </button>
         <button type="button" className="button small" aria-label="Export JSON" disabled={disabled}
-          onClick={() => exportData('json')} title="The run, its counters and any comparison as JSON">
+          onClick={() => exportData('json')} title="The run, its counters, any comparison and range check as JSON">
           JSON
         </button>
       </div>
