@@ -206,6 +206,37 @@ describe('Experiments', () => {
     expect(problems).toEqual([]);
   }, 420_000);
 
+  it('stops a range check on Stop, or when the page leaves its experiment, not when the variant flips', async () => {
+    const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=1&tab=comparison`, { ready: 'experiment' });
+    const card = page.getByRole('region', { name: 'Across the parameter ranges' });
+    const check = card.getByRole('button', { name: 'Check the ranges' });
+    const idle = card.getByText(/^Each parameter at the low and the high end/);
+    await check.click();
+    await card.getByText(/runs done/).waitFor();
+    expect(await check.isDisabled()).toBe(true);
+    // Another variant of the same experiment: the check goes on.
+    await page.getByRole('radiogroup', { name: 'Variant' }).getByRole('radio', { name: 'before' }).check();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('variant') === 'before');
+    expect(await card.getByText(/runs done/).count()).toBe(1);
+    await card.getByRole('button', { name: 'Stop', exact: true }).click();
+    await idle.waitFor();
+    expect(await check.isEnabled()).toBe(true);
+    expect(await card.getByRole('table').count()).toBe(0);
+
+    // Another experiment: the check stops; back on this one, nothing is running and no table is shown.
+    await check.click();
+    await card.getByText(/runs done/).waitFor();
+    await page.getByRole('combobox', { name: 'Scenario' }).selectOption('proactive-reclaim-batching');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'proactive-reclaim-batching');
+    await page.getByRole('combobox', { name: 'Scenario' }).selectOption(NAME);
+    await page.waitForFunction((name) => new URL(location.href).searchParams.get('scenario') === name, NAME);
+    await page.getByRole('tab', { name: 'Comparison' }).click();
+    await idle.waitFor();
+    expect(await check.isEnabled()).toBe(true);
+    expect(await card.getByRole('table').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
   it('steps the variant chosen, and flips between before and after', async () => {
     const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=1&bursts=4`, { ready: 'experiment' });
     await page.getByRole('radio', { name: 'before' }).click({ force: true });

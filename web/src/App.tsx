@@ -69,6 +69,12 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
   const comparison = useComparison();
   const seedCheck = useSeedCheck();
   const rangeCheck = useRangeCheck(experiment);
+  // A range check can take minutes: leaving its experiment stops it.
+  const { cancel: cancelRangeCheck } = rangeCheck;
+  const rangeCheckOf = rangeCheck.state.status === 'running' ? rangeCheck.state.request?.name : undefined;
+  useEffect(() => {
+    if (rangeCheckOf !== undefined && rangeCheckOf !== request?.name) cancelRangeCheck();
+  }, [rangeCheckOf, request?.name, cancelRangeCheck]);
   // Compare mode (an experiment's two variants side by side, in engines of their own).
   const compareMode = useCompareMode(experiment, request, comparison.state, comparison.run);
   const custom = request && isCustomRequest(request) ? customTitle(request) : null;

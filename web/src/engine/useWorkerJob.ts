@@ -23,6 +23,8 @@ export interface JobState<T> {
 export interface JobRunner<T> {
   state: JobState<T>;
   run(request: ScenarioRequest): void;
+  /** Stops the job in flight (its worker with it) and forgets it: the state goes back to idle. */
+  cancel(): void;
 }
 
 /** The work: answers `request` with `client`, calling `progress` with the parts done so far. */
@@ -79,5 +81,15 @@ export function useWorkerJob<T>(job: Job<T>): JobRunner<T> {
       );
   }, [job]);
 
-  return useMemo(() => ({ state, run }), [state, run]);
+  const cancel = useCallback(() => {
+    epochRef.current++;
+    if (busyRef.current && clientRef.current) {
+      clientRef.current.dispose();
+      clientRef.current = null;
+    }
+    busyRef.current = false;
+    setState({ status: 'idle', request: null, result: null, error: null, progress: 0 });
+  }, []);
+
+  return useMemo(() => ({ state, run, cancel }), [state, run, cancel]);
 }

@@ -48,6 +48,11 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
         >
           Check the ranges
         </button>
+        {running && (
+          <button type="button" className="button small" onClick={check.cancel}>
+            Stop
+          </button>
+        )}
         <p aria-live="polite">
           {running && at ? (
             <>
