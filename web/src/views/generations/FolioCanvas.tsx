@@ -233,7 +233,8 @@ export function FolioCanvas(props: FolioCanvasProps) {
       />
       <div
         ref={listRef}
-        className="folio-canvas-list"
+        // On screen only as the ring on the canvas.
+        className="folio-canvas-list visually-hidden"
         role="listbox"
         tabIndex={0}
         aria-label={`${label}: ${dots.ids.length.toLocaleString('en-US')} drawn`}
