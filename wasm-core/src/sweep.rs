@@ -11,6 +11,7 @@ use std::sync::Mutex;
 
 use crate::experiment::{Comparison, Experiment};
 use crate::scenario::ScenarioError;
+use crate::view::RangePoint;
 
 /// One parameter point of a sweep and, per headline, on how many seeds it
 /// held and on how many the variants tied (a tie is no effect either way).
@@ -29,13 +30,13 @@ pub struct Sweep {
 }
 
 /// The points of a sweep: the defaults, then each parameter at the low and
-/// the high end of its range.
-pub fn points(e: &Experiment) -> Vec<(String, BTreeMap<String, f64>)> {
-    let mut out = vec![("defaults".to_string(), BTreeMap::new())];
+/// the high end of its range. The app lists the same (`ExperimentInfo::ranges`).
+pub fn points(e: &Experiment) -> Vec<RangePoint> {
+    let mut out = vec![RangePoint { point: "defaults".to_string(), params: BTreeMap::new() }];
     for p in e.params {
         for v in [p.min, p.max] {
             if v != p.default {
-                out.push((format!("{}={}", p.name, v), BTreeMap::from([(p.name.to_string(), v)])));
+                out.push(RangePoint { point: format!("{}={}", p.name, v), params: BTreeMap::from([(p.name.to_string(), v)]) });
             }
         }
     }
@@ -58,13 +59,13 @@ pub fn sweep(e: &Experiment, seeds: &[u64], threads: usize) -> Result<Sweep, Sce
                     j
                 };
                 let Some(&(i, seed)) = jobs.get(j) else { break };
-                let r = e.compare(&pts[i].1, seed);
+                let r = e.compare(&pts[i].params, seed);
                 results.lock().unwrap_or_else(|p| p.into_inner())[j] = Some(r);
             });
         }
     });
     let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    let mut rows: Vec<SweepRow> = pts.iter().map(|(name, _)| SweepRow { point: name.clone(), held: vec![0; e.headlines.len()], tied: vec![0; e.headlines.len()] }).collect();
+    let mut rows: Vec<SweepRow> = pts.iter().map(|p| SweepRow { point: p.point.clone(), held: vec![0; e.headlines.len()], tied: vec![0; e.headlines.len()] }).collect();
     for (&(i, _), r) in jobs.iter().zip(results) {
         let c = r.expect("every job ran")?;
         let row = &mut rows[i];
@@ -125,9 +126,9 @@ mod tests {
     fn points_cover_each_range_end_once() {
         let e = crate::experiment::find("proactive-reclaim-batching").expect("experiment");
         let pts = points(e);
-        assert_eq!(pts[0].0, "defaults");
+        assert_eq!(pts[0].point, "defaults");
         for p in e.params {
-            let ends = pts.iter().filter(|(_, m)| m.contains_key(p.name)).count();
+            let ends = pts.iter().filter(|r| r.params.contains_key(p.name)).count();
             assert_eq!(ends, usize::from(p.min != p.default) + usize::from(p.max != p.default), "{}", p.name);
         }
     }
@@ -156,8 +157,7 @@ mod tests {
         let list = crate::scenario::list();
         for e in crate::experiment::ALL {
             let info = list.experiments.iter().find(|i| i.name == e.name).expect("listed");
-            let pts: Vec<(String, BTreeMap<String, f64>)> = info.ranges.iter().map(|r| (r.point.clone(), r.params.clone())).collect();
-            assert_eq!(pts, points(e), "{}", e.name);
+            assert_eq!(info.ranges, points(e), "{}", e.name);
         }
     }
 }

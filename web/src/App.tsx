@@ -7,9 +7,9 @@ import { ScenarioForm } from './controls/ScenarioForm';
 import { Tabs, tabId, tabPanelId } from './controls/Tabs';
 import { VariantSwitch } from './controls/VariantSwitch';
 import { completeRequest, findExperiment, findScenario } from './scenario/presets';
-import { makeRequest, withoutVariant } from './scenario/params';
+import { withoutVariant } from './scenario/params';
 import { encodeScenarioUrl } from './scenario/url';
-import { CHECK_SEEDS, useComparison, useRangeCheck, useSeedCheck } from './useComparison';
+import { rangeCheckRequest, useComparison, useRangeCheck, useSeedCheck } from './useComparison';
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
 import { LruPanel, MemcgsPanel, SystemPanel, tabsFor, type TabKey } from './panels';
@@ -147,7 +147,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
       select: setSelected,
       runComparison,
       runSeedCheck: seedCheck.run,
-      runRangeCheck: (name: string) => rangeCheck.run(makeRequest(name, CHECK_SEEDS[0])),
+      runRangeCheck: (name: string) => rangeCheck.run(rangeCheckRequest(name)),
       setCompare: compareMode.restore,
     }),
     [runComparison, seedCheck.run, rangeCheck.run, compareMode.restore],

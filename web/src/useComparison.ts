@@ -4,7 +4,7 @@
 // parameter's range (its "Across the parameter ranges" table). Each runs in
 // a worker of its own.
 import { useMemo } from 'react';
-import type { Comparison, ExperimentInfo } from './engine/pkg/reclaim_core';
+import type { Comparison, ExperimentInfo, ScenarioRequest } from './engine/pkg/reclaim_core';
 import { useWorkerJob, type Job, type JobRunner, type JobState } from './engine/useWorkerJob';
 import { makeRequest, paramRecord } from './scenario/params';
 import { rangeRow, type RangeCheckResult, type RangeRow } from './views/comparison/ranges';
@@ -20,6 +20,8 @@ export function useComparison(): ComparisonRunner {
 
 /** The seeds the experiments' documentation checks every headline on. */
 export const CHECK_SEEDS = [1, 2, 3, 4, 5] as const;
+/** Those seeds as the page names them: "1–5". */
+export const SEED_RANGE = `${CHECK_SEEDS[0]}–${CHECK_SEEDS[CHECK_SEEDS.length - 1]}`;
 
 export type SeedCheckState = JobState<Comparison[]>;
 export type SeedCheckRunner = JobRunner<Comparison[]>;
@@ -40,6 +42,11 @@ export function useSeedCheck(): SeedCheckRunner {
 
 export type RangeCheckState = JobState<RangeCheckResult>;
 export type RangeCheckRunner = JobRunner<RangeCheckResult>;
+
+/** The request a range check runs with: the experiment at its defaults (each point sets its own parameters and seeds). */
+export function rangeCheckRequest(name: string): ScenarioRequest {
+  return makeRequest(name, CHECK_SEEDS[0]);
+}
 
 /**
  * The experiment's range check: every point the engine lists (the defaults,

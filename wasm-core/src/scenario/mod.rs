@@ -333,7 +333,7 @@ pub fn parent_path(path: &str) -> &str {
 /// The built-in scenarios and experiments with their parameters.
 pub fn list() -> ScenarioList {
     use crate::experiment::{Direction, ALL as EXPERIMENTS};
-    use crate::view::{ExperimentInfo, HeadlineInfo, RangePoint, VariantInfo};
+    use crate::view::{ExperimentInfo, HeadlineInfo, VariantInfo};
     ScenarioList {
         default_scenario: builtin::DEFAULT.to_string(),
         scenarios: builtin::ALL
@@ -353,7 +353,7 @@ pub fn list() -> ScenarioList {
                 patch: e.patch.to_string(),
                 description: e.description.to_string(),
                 limits: e.limits.to_string(),
-                ranges: crate::sweep::points(e).into_iter().map(|(point, params)| RangePoint { point, params }).collect(),
+                ranges: crate::sweep::points(e),
                 params: e.params.iter().map(ParamSpec::info).collect(),
                 variants: e.variants.iter().map(|v| VariantInfo { name: v.name.to_string(), description: v.description.to_string() }).collect(),
                 headlines: e

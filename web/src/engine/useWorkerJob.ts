@@ -46,14 +46,20 @@ export function useWorkerJob<T>(job: Job<T>): JobRunner<T> {
     [],
   );
 
-  const run = useCallback((asked: ScenarioRequest) => {
-    const request = withoutVariant(asked);
-    const epoch = ++epochRef.current;
-    // The worker answers in order: a stale job would hold this one up. Stop it.
+  /** Makes the job in flight stale (its answer is dropped) and stops its worker; returns the new epoch. */
+  const supersede = useCallback(() => {
     if (busyRef.current && clientRef.current) {
       clientRef.current.dispose();
       clientRef.current = null;
     }
+    busyRef.current = false;
+    return ++epochRef.current;
+  }, []);
+
+  const run = useCallback((asked: ScenarioRequest) => {
+    const request = withoutVariant(asked);
+    // The worker answers in order: a stale job would hold this one up. Stop it.
+    const epoch = supersede();
     const client = (clientRef.current ??= EngineClient.start());
     busyRef.current = true;
     setState((s) => ({ ...s, status: 'running', request, error: null, progress: 0 }));
@@ -79,17 +85,12 @@ export function useWorkerJob<T>(job: Job<T>): JobRunner<T> {
           setState((s) => ({ ...s, status: 'failed', request, error: errorMessage(error), progress: 0 }));
         },
       );
-  }, [job]);
+  }, [job, supersede]);
 
   const cancel = useCallback(() => {
-    epochRef.current++;
-    if (busyRef.current && clientRef.current) {
-      clientRef.current.dispose();
-      clientRef.current = null;
-    }
-    busyRef.current = false;
+    supersede();
     setState({ status: 'idle', request: null, result: null, error: null, progress: 0 });
-  }, []);
+  }, [supersede]);
 
   return useMemo(() => ({ state, run, cancel }), [state, run, cancel]);
 }

@@ -6,10 +6,11 @@
 //   JSON    = {"scenario":"mglru-basic","seed":1,"params":{"memory_max":2048},
 //              "step":25,"previous":24,"tab":"lru"}
 //             (+ "variant", "comparison": {"seed","params"}, "folio", "lruvec" when set;
-//              "comparison": {..., "seeds": true} when it was checked on seeds 1-5)
+//              "comparison": {..., "seeds": true} when it was checked on seeds 1-5;
+//              "ranges": true when the experiment was checked across its parameter ranges)
 //             (+ "compare": {"variants": ["before","after"], "step": 20} in compare mode)
 //   a custom scenario (custom.ts): "scenario": "custom", "custom": {...the document...}
-//             and no "params", "variant" or "comparison"
+//             and no "params", "variant", "comparison" or "ranges"
 //
 // The compression is the browser's own (CompressionStream 'deflate-raw').
 // The check is the CRC-32 that CompressionStream('gzip') writes in its

@@ -36,20 +36,22 @@ export interface PageSnapshot {
   compareSides?: readonly ExportedSide[];
 }
 
+/** Whether a job's answer is on the page or on its way (what a link asks to be done again). */
+function shownOrComing(job: { status: string } | undefined): boolean {
+  return job?.status === 'done' || job?.status === 'running';
+}
+
 /** The shared view of a snapshot. */
 export function sharedViewOf(page: PageSnapshot): SharedView {
   const { request, frame, previous, comparison } = page;
   const view: SharedView = { request, step: frame.step, tab: page.tab };
   if (previous && previous.step < frame.step) view.previous = previous.step;
-  const compared = comparison.status === 'done' || comparison.status === 'running';
-  if (page.experiment && compared && comparison.request?.name === request.name) {
+  if (page.experiment && shownOrComing(comparison) && comparison.request?.name === request.name) {
     view.comparison = comparison.request;
     // The seeds column is shown for the table's parameters (any seed).
-    const check = page.seedCheck;
-    if ((check?.status === 'done' || check?.status === 'running') && isCheckOf(check, comparison.request)) view.seedCheck = true;
+    if (shownOrComing(page.seedCheck) && isCheckOf(page.seedCheck, comparison.request)) view.seedCheck = true;
   }
-  const ranges = page.rangeCheck;
-  if (page.experiment && (ranges?.status === 'done' || ranges?.status === 'running') && ranges.request?.name === request.name) view.rangeCheck = true;
+  if (page.experiment && shownOrComing(page.rangeCheck) && page.rangeCheck?.request?.name === request.name) view.rangeCheck = true;
   if (page.selected) view.folio = page.selected;
   if (page.lruvec) view.lruvec = page.lruvec;
   if (page.compare) view.compare = page.compare;

@@ -6,7 +6,7 @@
 import { useMemo, type ReactNode } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
 import { sameRun } from '../../scenario/url';
-import { CHECK_SEEDS, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
+import { CHECK_SEEDS, SEED_RANGE, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
 import { formatCount } from '../../util/format';
 import {
   AFTER,
@@ -14,13 +14,12 @@ import {
   compareCommand,
   comparisonTable,
   formatMetric,
-  formatTally,
   isCheckOf,
   tableRequest,
   withSeedCheck,
   type ComparisonTable,
-  type SeedTally,
 } from './model';
+import { TallyCell } from './TallyCell';
 
 export interface ComparisonViewProps {
   experiment: ExperimentInfo;
@@ -30,8 +29,6 @@ export interface ComparisonViewProps {
   /** The check of the table's parameters over seeds 1 to 5 (no check offered without it). */
   seedCheck?: SeedCheckRunner;
 }
-
-const SEED_RANGE = `${CHECK_SEEDS[0]}–${CHECK_SEEDS[CHECK_SEEDS.length - 1]}`;
 
 function listNames(names: string[]): string {
   if (names.length <= 1) return names.join('');
@@ -244,15 +241,5 @@ function ResultTable({
         )}
       </div>
     </>
-  );
-}
-
-function TallyCell({ tally }: { tally: SeedTally | null }) {
-  if (!tally) return <td className="num tally" />;
-  const all = tally.held === tally.seeds;
-  return (
-    <td className={`num tally ${all ? 'held' : 'not-held'}`} data-tally={formatTally(tally)}>
-      {formatTally(tally)}
-    </td>
   );
 }

@@ -4,20 +4,17 @@
 // each experiment (`reclaim-sim sweep NAME`), made here from the same engine.
 import { useEffect, useState } from 'react';
 import type { ExperimentInfo } from '../../engine/pkg/reclaim_core';
-import { makeRequest } from '../../scenario/params';
-import { CHECK_SEEDS, type RangeCheckRunner } from '../../useComparison';
+import { CHECK_SEEDS, SEED_RANGE, rangeCheckRequest, type RangeCheckRunner } from '../../useComparison';
 import { formatCount } from '../../util/format';
-import { formatTally, type SeedTally } from './model';
-import { rangeProgress, rangeShortfalls, timeLeft } from './ranges';
-
-const SEED_RANGE = `${CHECK_SEEDS[0]}–${CHECK_SEEDS[CHECK_SEEDS.length - 1]}`;
+import { rangeProgress, rangeRuns, rangeShortfalls, timeLeft } from './ranges';
+import { TallyCell } from './TallyCell';
 
 export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; check: RangeCheckRunner }) {
   const { state } = check;
   const mine = state.request?.name === experiment.name;
   const running = mine && state.status === 'running';
   const result = state.result?.experiment === experiment.name ? state.result : null;
-  const runs = experiment.ranges.length * CHECK_SEEDS.length;
+  const runs = rangeRuns(experiment, CHECK_SEEDS);
   const at = running ? rangeProgress(experiment, state.progress, CHECK_SEEDS) : null;
   const summary = result ? rangeShortfalls(result) : null;
   // When the running check started (wall clock, for the estimate of what is left).
@@ -43,7 +40,7 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
         <button
           type="button"
           className="button small"
-          onClick={() => check.run(makeRequest(experiment.name, CHECK_SEEDS[0]))}
+          onClick={() => check.run(rangeCheckRequest(experiment.name))}
           disabled={running}
         >
           Check the ranges
@@ -94,7 +91,7 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
                     {row.point}
                   </th>
                   {row.tallies.map((t, i) => (
-                    <RangeCell key={experiment.headlines[i]?.metric ?? i} tally={t} metric={experiment.headlines[i]?.metric ?? ''} />
+                    <TallyCell key={experiment.headlines[i]?.metric ?? i} tally={t} metric={experiment.headlines[i]?.metric ?? ''} />
                   ))}
                 </tr>
               ))}
@@ -113,15 +110,5 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
         )}
       </p>
     </section>
-  );
-}
-
-function RangeCell({ tally, metric }: { tally: SeedTally | null; metric: string }) {
-  if (!tally) return <td className="num tally" data-metric={metric} />;
-  const all = tally.held === tally.seeds;
-  return (
-    <td className={`num tally ${all ? 'held' : 'not-held'}`} data-metric={metric} data-tally={formatTally(tally)}>
-      {formatTally(tally)}
-    </td>
   );
 }

@@ -40,9 +40,14 @@ export function rangeShortfalls(result: RangeCheckResult): { cells: number; shor
   return { cells, short, tiesOnly };
 }
 
+/** How many comparisons a range check runs: every point on every seed. */
+export function rangeRuns(experiment: ExperimentInfo, seeds: readonly number[]): number {
+  return experiment.ranges.length * seeds.length;
+}
+
 /** What the check is at while it runs: the point and seed of the next run, from the runs done so far. */
 export function rangeProgress(experiment: ExperimentInfo, done: number, seeds: readonly number[]): { point: string; seed: number; total: number } {
-  const total = experiment.ranges.length * seeds.length;
+  const total = rangeRuns(experiment, seeds);
   const next = Math.min(done, total - 1);
   return { point: experiment.ranges[Math.floor(next / seeds.length)]?.point ?? '', seed: seeds[next % seeds.length] ?? 0, total };
 }
