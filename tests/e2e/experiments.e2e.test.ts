@@ -157,7 +157,8 @@ describe('Experiments', () => {
     await card.getByRole('button', { name: 'Check the ranges' }).click();
     await card.getByText(/runs done/).waitFor();
     const table = card.getByRole('table', { name: 'Across the parameter ranges' });
-    await table.waitFor({ timeout: 240_000 });
+    // The badge comes with the finished table (the table itself fills in while the check runs).
+    await card.locator('.badge').waitFor({ timeout: 240_000 });
 
     // The oracle: the native sweep over the same points and seeds.
     const native = JSON.parse(execFileSync(SIM, ['sweep', SWEPT, '--json', '--threads', '2'], { encoding: 'utf8' })) as {
@@ -193,13 +194,21 @@ describe('Experiments', () => {
       })),
     );
 
+    // The card's CSV: a row per point and headline, the same counts.
+    const [csv] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Save table as CSV' }).click()]);
+    expect(csv.suggestedFilename()).toBe(`${SWEPT}-ranges.csv`);
+    expect(readFileSync((await csv.path())!, 'utf8').trim().split('\n')).toEqual([
+      'point,headline,held,tied,seeds',
+      ...native.rows.flatMap((r) => native.headlines.map((m, i) => `${r.point},${m},${r.held[i]},${r.tied[i]},5`)),
+    ]);
+
     // Copy link carries the check: the link opens the page and checks the ranges again.
     await page.getByRole('button', { name: 'Copy link', exact: true }).click();
     await page.getByRole('status').getByText('Link copied').waitFor();
     const link = await page.evaluate(() => navigator.clipboard.readText());
     const second = await open(new URL(link).search, { ready: 'experiment' });
     const table2 = second.page.getByRole('table', { name: 'Across the parameter ranges' });
-    await table2.waitFor({ timeout: 240_000 });
+    await second.page.getByRole('region', { name: 'Across the parameter ranges' }).locator('.badge').waitFor({ timeout: 240_000 });
     const cellsOf = (t: typeof table) => t.locator('td.tally').evaluateAll((tds) => tds.map((td) => td.textContent));
     expect(await cellsOf(table2)).toEqual(await cellsOf(table));
     expect(second.problems).toEqual([]);
@@ -214,6 +223,16 @@ describe('Experiments', () => {
     await check.click();
     await card.getByText(/runs done/).waitFor();
     expect(await check.isDisabled()).toBe(true);
+    // The table fills in as points finish: every point has a row from the first run back, the unfinished ones pending.
+    const table = card.getByRole('table', { name: 'Across the parameter ranges' });
+    await table.locator('tr.pending').first().waitFor();
+    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-point'), tr.classList.contains('pending')]));
+    expect(rows[0]?.[0]).toBe('defaults');
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.filter(([, pending]) => pending).length).toBeGreaterThan(0);
+    expect(await table.getAttribute('aria-busy')).toBe('true');
+    expect(await card.locator('.badge').count()).toBe(0);
+    await card.screenshot({ path: path.join(SHOTS, 'experiment-ranges-running.png') });
     // Another variant of the same experiment: the check goes on.
     await page.getByRole('radiogroup', { name: 'Variant' }).getByRole('radio', { name: 'before' }).check();
     await page.waitForFunction(() => new URL(location.href).searchParams.get('variant') === 'before');

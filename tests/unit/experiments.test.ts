@@ -18,7 +18,7 @@ import {
   verdictOf,
   verdictText,
 } from '../../web/src/views/comparison/model';
-import { rangeProgress, rangeRow, rangeShortfalls, timeLeft } from '../../web/src/views/comparison/ranges';
+import { rangeRow, rangeRows, rangeShortfalls, timeLeft } from '../../web/src/views/comparison/ranges';
 
 const batching: ExperimentInfo = {
   name: 'batching',
@@ -208,12 +208,23 @@ describe('comparison table', () => {
     expect(rangeShortfalls({ experiment: 'batching', rows: [good, mixed] })).toEqual({ cells: 8, short: 5, tiesOnly: 2 });
   });
 
-  it('says which point and seed a running range check is at', () => {
-    const seeds = [1, 2, 3, 4, 5];
-    expect(rangeProgress(batching, 0, seeds)).toEqual({ point: 'defaults', seed: 1, total: 15 });
-    expect(rangeProgress(batching, 7, seeds)).toEqual({ point: 'request=256', seed: 3, total: 15 });
-    // Done: it stays on the last run rather than naming a point past the end.
-    expect(rangeProgress(batching, 15, seeds)).toEqual({ point: 'children=2', seed: 5, total: 15 });
+  it('fills the range table in point by point while the runs come back, in any order', () => {
+    const seeds = [1, 2];
+    const none = rangeRows(batching, seeds, new Array(6).fill(undefined));
+    expect(none.map((r) => [r.point, r.pending])).toEqual([
+      ['defaults', true],
+      ['request=256', true],
+      ['children=2', true],
+    ]);
+    expect(none[0]!.tallies).toEqual([null, null, null, null]);
+    // The second point's two runs are back, the first point's second is not (a pool finishes out of order).
+    const some = rangeRows(batching, seeds, [result, undefined, result, result, undefined, undefined]);
+    expect(some.map((r) => r.pending ?? false)).toEqual([true, false, true]);
+    expect(some[1]).toEqual(rangeRow(batching, 'request=256', [result, result]));
+    // All back: every row is what rangeRow makes of its seeds, and none is pending.
+    const all = rangeRows(batching, seeds, new Array(6).fill(result));
+    expect(all).toEqual(batching.ranges.map(({ point }) => rangeRow(batching, point, [result, result])));
+    expect(rangeShortfalls({ experiment: 'batching', rows: some }).cells).toBe(4);
   });
 
   it('estimates what is left of a range check from the runs done', () => {

@@ -2,7 +2,7 @@
 import { csvParseRows } from 'd3';
 import { describe, expect, it } from 'vitest';
 import type { Comparison, Counter, ExperimentInfo } from '../../web/src/engine/pkg/reclaim_core';
-import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRun, type ExportedSide } from '../../web/src/export/tables';
+import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, rangesCsv, type ExportedRun, type ExportedSide } from '../../web/src/export/tables';
 import { makeRequest } from '../../web/src/scenario/params';
 import { comparisonTable, withSeedCheck } from '../../web/src/views/comparison/model';
 
@@ -93,6 +93,7 @@ describe('after a check over seeds 1-5', () => {
     result: [comparison, seed2, seed2],
     error: null,
     progress: 0,
+    partial: null,
   };
   const table = withSeedCheck(experiment, comparisonTable(experiment, comparison), check);
 
@@ -164,6 +165,26 @@ describe('JSON export', () => {
     expect(data.ranges).toEqual([
       { point: 'defaults', headlines: { pgscan_direct: { held: 4, tied: 0, of: 5 } } },
       { point: 'readers=1', headlines: { pgscan_direct: null } },
+    ]);
+  });
+});
+
+describe('range check CSV', () => {
+  it('has a row per point and headline, in the table order, with the seeds held, tied and checked', () => {
+    const result = {
+      experiment: 'kswapd-classzone',
+      rows: [
+        { point: 'defaults', tallies: [{ held: 4, tied: 0, seeds: 5 }, { held: 0, tied: 5, seeds: 5 }] },
+        { point: 'readers=1', tallies: [null, { held: 5, tied: 0, seeds: 5 }] },
+      ],
+    };
+    const rows = csvParseRows(rangesCsv({ headlines: ['pgscan_direct', 'alloc_latency_p99_us'], result }));
+    expect(rows).toEqual([
+      ['point', 'headline', 'held', 'tied', 'seeds'],
+      ['defaults', 'pgscan_direct', '4', '0', '5'],
+      ['defaults', 'alloc_latency_p99_us', '0', '5', '5'],
+      ['readers=1', 'pgscan_direct', '', '', ''],
+      ['readers=1', 'alloc_latency_p99_us', '5', '0', '5'],
     ]);
   });
 });

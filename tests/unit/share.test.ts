@@ -251,7 +251,7 @@ describe('the shared view of a page', () => {
   const request = req('kswapd-classzone', 2, { bursts: 3 }, 'after');
   const compared = req('kswapd-classzone', 2, { bursts: 3 });
   const experiment = { name: 'kswapd-classzone' } as ExperimentInfo;
-  const job = <T>(status: JobState<T>['status'], asked: ScenarioRequest | null): JobState<T> => ({ status, request: asked, result: null, error: null, progress: 0 });
+  const job = <T>(status: JobState<T>['status'], asked: ScenarioRequest | null): JobState<T> => ({ status, request: asked, result: null, error: null, progress: 0, partial: null });
   const page = (seedCheck?: JobState<Comparison[]>): PageSnapshot => ({
     request,
     frame: { step: 0 } as Frame,

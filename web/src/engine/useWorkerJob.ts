@@ -1,7 +1,8 @@
-// A job for a worker of its own: started on the first request, so the
-// stepped engine stays responsive while the job takes its seconds. A new
-// request supersedes the one in flight: that worker is stopped (the engine
-// cannot be interrupted mid-call) and a fresh one takes the request.
+// A job for workers of its own (one, or a pool for a long batch of runs):
+// started on the first request, so the stepped engine stays responsive while
+// the job takes its seconds. A new request supersedes the one in flight: its
+// workers are stopped (the engine cannot be interrupted mid-call) and fresh
+// ones take the request.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { EngineClient } from './client';
 import { errorMessage } from './host';
@@ -18,6 +19,8 @@ export interface JobState<T> {
   error: string | null;
   /** How many parts of the running job are done (a job of one part leaves it at 0). */
   progress: number;
+  /** What the running job has to show so far, if it shows anything before it is done. */
+  partial: T | null;
 }
 
 export interface JobRunner<T> {
@@ -27,30 +30,44 @@ export interface JobRunner<T> {
   cancel(): void;
 }
 
-/** The work: answers `request` with `client`, calling `progress` with the parts done so far. */
-export type Job<T> = (client: EngineClient, request: ScenarioRequest, progress: (done: number) => void) => Promise<T>;
+/**
+ * The work: answers `request` with `clients` (as many as the hook was asked
+ * for, at least one), calling `progress` with the parts done so far and,
+ * if it has one, the answer so far.
+ */
+export type Job<T> = (clients: readonly EngineClient[], request: ScenarioRequest, progress: (done: number, partial?: T) => void) => Promise<T>;
 
-/** `job` should be stable (a module-level function): a new one makes a new `run`. */
-export function useWorkerJob<T>(job: Job<T>): JobRunner<T> {
-  const [state, setState] = useState<JobState<T>>({ status: 'idle', request: null, result: null, error: null, progress: 0 });
-  const clientRef = useRef<EngineClient | null>(null);
+const IDLE = { status: 'idle', request: null, result: null, error: null, progress: 0, partial: null } as const;
+
+function dispose(clients: readonly EngineClient[]): void {
+  for (const c of clients) c.dispose();
+}
+
+/**
+ * `job` should be stable (a module-level function): a new one makes a new
+ * `run`. `workers` is how many engine workers it gets (they start on the
+ * first request and are kept for the next).
+ */
+export function useWorkerJob<T>(job: Job<T>, workers = 1): JobRunner<T> {
+  const [state, setState] = useState<JobState<T>>(IDLE);
+  const clientsRef = useRef<EngineClient[] | null>(null);
   const busyRef = useRef(false);
   const epochRef = useRef(0);
 
   useEffect(
     () => () => {
       epochRef.current++;
-      clientRef.current?.dispose();
-      clientRef.current = null;
+      dispose(clientsRef.current ?? []);
+      clientsRef.current = null;
     },
     [],
   );
 
-  /** Makes the job in flight stale (its answer is dropped) and stops its worker; returns the new epoch. */
+  /** Makes the job in flight stale (its answer is dropped) and stops its workers; returns the new epoch. */
   const supersede = useCallback(() => {
-    if (busyRef.current && clientRef.current) {
-      clientRef.current.dispose();
-      clientRef.current = null;
+    if (busyRef.current && clientsRef.current) {
+      dispose(clientsRef.current);
+      clientsRef.current = null;
     }
     busyRef.current = false;
     return ++epochRef.current;
@@ -58,38 +75,38 @@ export function useWorkerJob<T>(job: Job<T>): JobRunner<T> {
 
   const run = useCallback((asked: ScenarioRequest) => {
     const request = withoutVariant(asked);
-    // The worker answers in order: a stale job would hold this one up. Stop it.
+    // A worker answers in order: a stale job would hold this one up. Stop it.
     const epoch = supersede();
-    const client = (clientRef.current ??= EngineClient.start());
+    const clients = (clientsRef.current ??= Array.from({ length: Math.max(1, workers) }, () => EngineClient.start()));
     busyRef.current = true;
-    setState((s) => ({ ...s, status: 'running', request, error: null, progress: 0 }));
-    const progress = (done: number) => {
-      if (epochRef.current === epoch) setState((s) => ({ ...s, progress: done }));
+    setState((s) => ({ ...s, status: 'running', request, error: null, progress: 0, partial: null }));
+    const progress = (done: number, partial?: T) => {
+      if (epochRef.current === epoch) setState((s) => ({ ...s, progress: done, partial: partial ?? null }));
     };
-    client.ready
-      .then(() => job(client, request, progress))
+    Promise.all(clients.map((c) => c.ready))
+      .then(() => job(clients, request, progress))
       .then(
         (result) => {
           if (epochRef.current !== epoch) return;
           busyRef.current = false;
-          setState({ status: 'done', request, result, error: null, progress: 0 });
+          setState({ status: 'done', request, result, error: null, progress: 0, partial: null });
         },
         (error: unknown) => {
           if (epochRef.current !== epoch) return;
           busyRef.current = false;
-          // A worker that failed to load is no use for the next request either.
-          if (clientRef.current === client) {
-            client.dispose();
-            clientRef.current = null;
+          // A worker that failed (to load, or mid-run) is no use for the next request either.
+          if (clientsRef.current === clients) {
+            dispose(clients);
+            clientsRef.current = null;
           }
-          setState((s) => ({ ...s, status: 'failed', request, error: errorMessage(error), progress: 0 }));
+          setState((s) => ({ ...s, status: 'failed', request, error: errorMessage(error), progress: 0, partial: null }));
         },
       );
-  }, [job, supersede]);
+  }, [job, workers, supersede]);
 
   const cancel = useCallback(() => {
     supersede();
-    setState({ status: 'idle', request: null, result: null, error: null, progress: 0 });
+    setState(IDLE);
   }, [supersede]);
 
   return useMemo(() => ({ state, run, cancel }), [state, run, cancel]);

@@ -1,7 +1,8 @@
 // What "Export CSV" and "Export JSON" write: the /proc/vmstat counters of
 // the frame shown (kernel names, kernel order, the change since the previous
 // frame) and, on an experiment's page, its comparison table (the numbers of
-// `reclaim-sim compare NAME --json`, unformatted). DOM-free.
+// `reclaim-sim compare NAME --json`, unformatted) and its check across the
+// parameter ranges (the counts of `reclaim-sim sweep NAME --json`). DOM-free.
 import { csvFormatRows } from 'd3';
 import type { Counter, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { paramEntries } from '../scenario/params';
@@ -108,6 +109,21 @@ function rangesData({ headlines, result }: ExportedRanges) {
       }),
     ),
   }));
+}
+
+/**
+ * The range check as CSV, a row per point and headline: point, headline,
+ * held, tied, seeds (the counts of `reclaim-sim sweep --json`; held and tied
+ * empty where a variant did not report the headline).
+ */
+export function rangesCsv({ headlines, result }: ExportedRanges): string {
+  const rows = result.rows.flatMap((row) =>
+    headlines.map((metric, i) => {
+      const t = row.tallies[i];
+      return [row.point, metric, t ? String(t.held) : '', t ? String(t.tied) : '', t ? String(t.seeds) : ''];
+    }),
+  );
+  return `${csvFormatRows([['point', 'headline', 'held', 'tied', 'seeds'], ...rows])}\n`;
 }
 
 /**

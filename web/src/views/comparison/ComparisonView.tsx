@@ -6,7 +6,7 @@
 import { useMemo, type ReactNode } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
 import { sameRun } from '../../scenario/url';
-import { CHECK_SEEDS, SEED_RANGE, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
+import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
 import { formatCount } from '../../util/format';
 import {
   AFTER,
@@ -96,8 +96,7 @@ export function ComparisonView({ experiment, state, current, seedCheck }: Compar
                 {checkRunning ? (
                   <>
                     <span className="spinner" aria-hidden="true" />
-                    Running every variant on seed {CHECK_SEEDS[Math.min(check.progress, CHECK_SEEDS.length - 1)]} ({check.progress} of{' '}
-                    {CHECK_SEEDS.length} done)…
+                    Running every variant on seeds {SEED_RANGE}, {CHECK_PACE} ({check.progress} of {CHECK_SEEDS.length} done)…
                   </>
                 ) : check?.status === 'failed' && checkMatches ? (
                   <span className="problem" role="alert">

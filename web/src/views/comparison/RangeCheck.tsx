@@ -1,12 +1,15 @@
 // "Across the parameter ranges": the experiment's headlines checked with each
-// parameter at the low and the high end of its range, on seeds 1 to 5, in a
-// worker of its own. The table is the one docs/experiments.md prints below
-// each experiment (`reclaim-sim sweep NAME`), made here from the same engine.
+// parameter at the low and the high end of its range, on seeds 1 to 5, in
+// workers of its own (one per core). The table is the one docs/experiments.md
+// prints below each experiment (`reclaim-sim sweep NAME`), made here from the
+// same engine; it fills in point by point while the check runs.
 import { useEffect, useState } from 'react';
 import type { ExperimentInfo } from '../../engine/pkg/reclaim_core';
-import { CHECK_SEEDS, SEED_RANGE, rangeCheckRequest, type RangeCheckRunner } from '../../useComparison';
+import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, rangeCheckRequest, type RangeCheckRunner } from '../../useComparison';
+import { download } from '../../export/figure';
+import { rangesCsv } from '../../export/tables';
 import { formatCount } from '../../util/format';
-import { rangeProgress, rangeRuns, rangeShortfalls, timeLeft } from './ranges';
+import { rangeRuns, rangeShortfalls, timeLeft } from './ranges';
 import { TallyCell } from './TallyCell';
 
 export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; check: RangeCheckRunner }) {
@@ -14,15 +17,16 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
   const mine = state.request?.name === experiment.name;
   const running = mine && state.status === 'running';
   const result = state.result?.experiment === experiment.name ? state.result : null;
+  // While it runs, the rows done so far (the others pending); else the last finished check.
+  const shown = running ? state.partial : result;
   const runs = rangeRuns(experiment, CHECK_SEEDS);
-  const at = running ? rangeProgress(experiment, state.progress, CHECK_SEEDS) : null;
-  const summary = result ? rangeShortfalls(result) : null;
+  const summary = result && !running ? rangeShortfalls(result) : null;
   // When the running check started (wall clock, for the estimate of what is left).
   const [startedAt, setStartedAt] = useState<number | null>(null);
   useEffect(() => {
     setStartedAt(running ? performance.now() : null);
   }, [running, state.request]);
-  const left = running && startedAt !== null && at ? timeLeft(performance.now() - startedAt, state.progress, at.total) : null;
+  const left = running && startedAt !== null ? timeLeft(performance.now() - startedAt, state.progress, runs) : null;
 
   return (
     <section className="card range-check" aria-labelledby="range-check-heading">
@@ -50,12 +54,26 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
             Stop
           </button>
         )}
+        {summary && result && (
+          <button
+            type="button"
+            className="button small"
+            onClick={() =>
+              download(
+                new Blob([rangesCsv({ headlines: experiment.headlines.map((h) => h.metric), result })], { type: 'text/csv' }),
+                `${experiment.name}-ranges.csv`,
+              )
+            }
+          >
+            Save table as CSV
+          </button>
+        )}
         <p aria-live="polite">
-          {running && at ? (
+          {running ? (
             <>
               <span className="spinner" aria-hidden="true" />
-              Running every variant at <span className="mono">{at.point}</span> on seed {at.seed} ({formatCount(state.progress)} of{' '}
-              {formatCount(at.total)} runs done{left ? `, ${left}` : ''})…
+              Running every variant at each point on seeds {SEED_RANGE}, {CHECK_PACE} ({formatCount(state.progress)} of{' '}
+              {formatCount(runs)} runs done{left ? `, ${left}` : ''})…
             </>
           ) : mine && state.status === 'failed' ? (
             <span className="problem" role="alert">
@@ -64,16 +82,16 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
           ) : (
             <>
               Each parameter at the low and the high end of its range, the others at their defaults, on seeds {SEED_RANGE}:{' '}
-              {formatCount(experiment.ranges.length)} points, {formatCount(runs)} comparisons, one after the other (as long as
-              pressing <strong>Run comparison</strong> {formatCount(runs)} times). A cell counts the seeds on which the headline
-              moved the way the patch says, and how many of the others tied (no change either way).
+              {formatCount(experiment.ranges.length)} points, {formatCount(runs)} comparisons, {CHECK_PACE} (a comparison is what{' '}
+              <strong>Run comparison</strong> runs). A cell counts the seeds on which the headline moved the way the patch says, and
+              how many of the others tied (no change either way).
             </>
           )}
         </p>
       </div>
-      {result && (
+      {shown && (
         <div className="table-scroll range-scroll">
-          <table className="comparison-table range-table" aria-label="Across the parameter ranges">
+          <table className="comparison-table range-table" aria-label="Across the parameter ranges" aria-busy={running}>
             <thead>
               <tr>
                 <th scope="col">parameter point</th>
@@ -85,8 +103,8 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
               </tr>
             </thead>
             <tbody>
-              {result.rows.map((row) => (
-                <tr key={row.point} data-point={row.point}>
+              {shown.rows.map((row) => (
+                <tr key={row.point} data-point={row.point} className={row.pending ? 'pending' : undefined}>
                   <th scope="row" className="mono">
                     {row.point}
                   </th>

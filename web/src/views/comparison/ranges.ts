@@ -10,6 +10,8 @@ import { seedTally, type SeedTally } from './model';
 export interface RangeRow {
   point: string;
   tallies: (SeedTally | null)[];
+  /** While the check runs: some of this point's seeds are not done, so it has no tallies yet. */
+  pending?: boolean;
 }
 
 export interface RangeCheckResult {
@@ -45,11 +47,19 @@ export function rangeRuns(experiment: ExperimentInfo, seeds: readonly number[]):
   return experiment.ranges.length * seeds.length;
 }
 
-/** What the check is at while it runs: the point and seed of the next run, from the runs done so far. */
-export function rangeProgress(experiment: ExperimentInfo, done: number, seeds: readonly number[]): { point: string; seed: number; total: number } {
-  const total = rangeRuns(experiment, seeds);
-  const next = Math.min(done, total - 1);
-  return { point: experiment.ranges[Math.floor(next / seeds.length)]?.point ?? '', seed: seeds[next % seeds.length] ?? 0, total };
+/**
+ * The table from the comparisons done so far, given point by point and seed
+ * by seed (`seeds.length` results a point, in `experiment.ranges`' order,
+ * undefined where a run is not done): a point whose seeds are all done gets
+ * its tallies, the others are pending.
+ */
+export function rangeRows(experiment: ExperimentInfo, seeds: readonly number[], results: readonly (Comparison | undefined)[]): RangeRow[] {
+  return experiment.ranges.map(({ point }, i) => {
+    const mine = results.slice(i * seeds.length, (i + 1) * seeds.length);
+    const done = mine.filter((r): r is Comparison => r !== undefined);
+    if (done.length === seeds.length) return rangeRow(experiment, point, done);
+    return { point, tallies: experiment.headlines.map(() => null), pending: true };
+  });
 }
 
 /**
