@@ -212,6 +212,23 @@ describe('Experiments', () => {
     const cellsOf = (t: typeof table) => t.locator('td.tally').evaluateAll((tds) => tds.map((td) => td.textContent));
     expect(await cellsOf(table2)).toEqual(await cellsOf(table));
     expect(second.problems).toEqual([]);
+
+    // A point runs the comparison there: its parameter in the form and the URL, the others at their defaults,
+    // and the table the native compare prints at that point. The range table stays.
+    await table.getByRole('button', { name: 'anon_percent=0', exact: true }).click();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('anon_percent') === '0');
+    expect(await page.getByLabel('anon_percent', { exact: true }).inputValue()).toBe('0');
+    expect(await page.getByLabel('children', { exact: true }).inputValue()).toBe('64');
+    await page.getByText('Running…').waitFor({ state: 'detached', timeout: 60_000 });
+    const atPoint = JSON.parse(execFileSync(SIM, ['compare', SWEPT, '--param', 'anon_percent=0', '--seed', '1', '--json'], { encoding: 'utf8' })) as {
+      variants: Record<string, { metrics: Record<string, number> }>;
+    };
+    const comparisonTable = page.getByRole('table', { name: 'Comparison' });
+    for (const variant of ['before', 'after', 'whole']) {
+      const shown = await comparisonTable.locator(`tr[data-metric="overreclaim_pages"] td[data-variant="${variant}"]`).getAttribute('data-value');
+      expect(Number(shown), variant).toBe(atPoint.variants[variant]!.metrics.overreclaim_pages);
+    }
+    expect(await cellsOf(table)).toEqual(await cellsOf(table2));
     expect(problems).toEqual([]);
   }, 420_000);
 

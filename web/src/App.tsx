@@ -7,7 +7,7 @@ import { ScenarioForm } from './controls/ScenarioForm';
 import { Tabs, tabId, tabPanelId } from './controls/Tabs';
 import { VariantSwitch } from './controls/VariantSwitch';
 import { completeRequest, findExperiment, findScenario } from './scenario/presets';
-import { withoutVariant } from './scenario/params';
+import { makeRequest, withoutVariant } from './scenario/params';
 import { encodeScenarioUrl } from './scenario/url';
 import { rangeCheckRequest, useComparison, useRangeCheck, useSeedCheck } from './useComparison';
 import { useSimulation, TICK_MS } from './useSimulation';
@@ -363,7 +363,11 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
                 {shownTab === 'comparison' && experiment && request && (
                   <>
                     <ComparisonView experiment={experiment} state={comparison.state} current={request} seedCheck={seedCheck} />
-                    <RangeCheck experiment={experiment} check={rangeCheck} />
+                    <RangeCheck
+                      experiment={experiment}
+                      check={rangeCheck}
+                      onOpenPoint={(params) => compare(makeRequest(experiment.name, request.seed, Object.fromEntries(params), request.variant))}
+                    />
                   </>
                 )}
                 {shownTab === 'lru' && (

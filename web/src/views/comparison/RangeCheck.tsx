@@ -12,7 +12,14 @@ import { formatCount } from '../../util/format';
 import { rangeRuns, rangeShortfalls, timeLeft } from './ranges';
 import { TallyCell } from './TallyCell';
 
-export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; check: RangeCheckRunner }) {
+export interface RangeCheckProps {
+  experiment: ExperimentInfo;
+  check: RangeCheckRunner;
+  /** Runs the comparison at a point (its parameters, the others at their defaults), to watch why a cell came out as it did. */
+  onOpenPoint?: (params: Map<string, number>) => void;
+}
+
+export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) {
   const { state } = check;
   const mine = state.request?.name === experiment.name;
   const running = mine && state.status === 'running';
@@ -106,7 +113,21 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
               {shown.rows.map((row) => (
                 <tr key={row.point} data-point={row.point} className={row.pending ? 'pending' : undefined}>
                   <th scope="row" className="mono">
-                    {row.point}
+                    {onOpenPoint ? (
+                      <button
+                        type="button"
+                        className="point-button"
+                        title={`Run the comparison with ${row.point === 'defaults' ? 'the default parameters' : row.point} (the others at their defaults)`}
+                        onClick={() => {
+                          onOpenPoint(experiment.ranges.find((r) => r.point === row.point)?.params ?? new Map());
+                          document.getElementById('comparison-heading')?.scrollIntoView({ block: 'start' });
+                        }}
+                      >
+                        {row.point}
+                      </button>
+                    ) : (
+                      row.point
+                    )}
                   </th>
                   {row.tallies.map((t, i) => (
                     <TallyCell key={experiment.headlines[i]?.metric ?? i} tally={t} metric={experiment.headlines[i]?.metric ?? ''} />
@@ -118,6 +139,7 @@ export function RangeCheck({ experiment, check }: { experiment: ExperimentInfo; 
         </div>
       )}
       <p className="range-note">
+        {onOpenPoint && shown && <>Press a point to run the comparison with its parameters and watch why a cell came out as it did. </>}
         The same table from the command line: <code className="command">npm run sim -- sweep {experiment.name}</code>
         {summary && summary.short > 0 && (
           <>
