@@ -7,9 +7,9 @@ import { ScenarioForm } from './controls/ScenarioForm';
 import { Tabs, tabId, tabPanelId } from './controls/Tabs';
 import { VariantSwitch } from './controls/VariantSwitch';
 import { completeRequest, findExperiment, findScenario } from './scenario/presets';
-import { makeRequest, withoutVariant } from './scenario/params';
+import { withoutVariant } from './scenario/params';
 import { encodeScenarioUrl } from './scenario/url';
-import { rangeCheckRequest, useComparison, useRangeCheck, useSeedCheck } from './useComparison';
+import { pointRequest, rangeCheckRequest, useComparison, useRangeCheck, useSeedCheck } from './useComparison';
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
 import { LruPanel, MemcgsPanel, SystemPanel, tabsFor, type TabKey } from './panels';
@@ -366,7 +366,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
                     <RangeCheck
                       experiment={experiment}
                       check={rangeCheck}
-                      onOpenPoint={(params) => compare(makeRequest(experiment.name, request.seed, Object.fromEntries(params), request.variant))}
+                      onOpenPoint={(params) => compare(pointRequest(experiment.name, params, request.seed, request.variant))}
                     />
                   </>
                 )}

@@ -48,6 +48,11 @@ export function rangeCheckRequest(name: string): ScenarioRequest {
   return makeRequest(name, CHECK_SEEDS[0]);
 }
 
+/** The experiment at one range point: the point's parameters, the others at their defaults. */
+export function pointRequest(name: string, params: Map<string, number>, seed: number, variant?: string): ScenarioRequest {
+  return makeRequest(name, seed, paramRecord({ params }), variant);
+}
+
 /**
  * The experiment's range check: every point the engine lists (the defaults,
  * then each parameter at each end of its range) on seeds 1 to 5, as
@@ -59,7 +64,7 @@ export function useRangeCheck(experiment: ExperimentInfo | undefined): RangeChec
   const job = useMemo<Job<RangeCheckResult>>(
     () => async (clients, request, progress) => {
       if (!experiment || experiment.name !== request.name) throw new Error(`${request.name} is not an experiment with parameter ranges`);
-      const runs = experiment.ranges.flatMap(({ params }) => CHECK_SEEDS.map((seed) => makeRequest(experiment.name, seed, paramRecord({ params }))));
+      const runs = experiment.ranges.flatMap(({ params }) => CHECK_SEEDS.map((seed) => pointRequest(experiment.name, params, seed)));
       const table = (results: readonly (Comparison | undefined)[]) => ({ experiment: experiment.name, rows: rangeRows(experiment, CHECK_SEEDS, results) });
       const results = await runPooled(clients, runs, (client, run) => client.compare(run), (sofar, done) => progress(done, table(sofar)));
       return table(results);

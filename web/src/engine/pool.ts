@@ -4,7 +4,7 @@
 // in; the engine is deterministic, so which worker ran a task does not
 // change its answer.
 
-/** How many workers a long batch of runs gets: one per core, at most `max` (the stepped engine idles while it runs). */
+/** How many workers a long batch of runs gets: one per core, at most `max` (no core is kept for the stepped engine, which idles while a check runs). */
 export function poolSize(cores: number | undefined, max = 4): number {
   return Math.max(1, Math.min(max, Math.floor(cores ?? 1) || 1));
 }
