@@ -21,7 +21,7 @@ use crate::mm::vmstat::Counters;
 use crate::mm::{AddressSpace, MappingId, MappingKind, MemcgId, Mm, MAX_NR_ZONES};
 use crate::rng::Rng;
 use crate::scenario::{parent_path, Scenario, ScenarioError};
-use crate::workload::{Generator, Target};
+use crate::workload::{Generator, Target, ZipfTables};
 
 mod invariants;
 mod tasks;
@@ -188,6 +188,7 @@ impl Simulation {
         let mut tasks = Vec::new();
         // Tracked pages per address space asked for by its workloads (the most, if several share it).
         let mut asked_tracked: Vec<Option<u32>> = Vec::new();
+        let mut zipf_tables = ZipfTables::default();
         for (i, w) in scenario.workloads.iter().enumerate() {
             let memcg = mm.memcgs.iter().position(|m| m.path == w.memcg).expect("validated memcg") as MemcgId;
             let (kind, name) = match &w.target {
@@ -218,7 +219,7 @@ impl Simulation {
                 memcg,
                 node: w.node as usize,
                 mapping,
-                gen: Generator::new(w, Rng::new(scenario.seed, i as u64)),
+                gen: Generator::new(w, Rng::new(scenario.seed, i as u64), &mut zipf_tables),
                 next_ns: w.start_ns,
                 start_ns: w.start_ns,
                 stop_ns: w.stop_ns,

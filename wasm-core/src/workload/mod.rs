@@ -9,7 +9,7 @@ use crate::mm::filemap::Op;
 use crate::rng::Rng;
 
 mod zipf;
-pub use zipf::Zipf;
+pub use zipf::{Zipf, ZipfTables};
 
 #[cfg(target_arch = "wasm32")]
 use tsify::Tsify;
@@ -159,7 +159,8 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 impl Generator {
-    pub fn new(spec: &WorkloadSpec, rng: Rng) -> Self {
+    /// `tables` holds the Zipf tables other workloads of the simulation built.
+    pub fn new(spec: &WorkloadSpec, rng: Rng, tables: &mut ZipfTables) -> Self {
         let pages = spec.target.pages();
         let pattern = match spec.pattern {
             Pattern::Uniform => GenPattern::Uniform,
@@ -170,7 +171,7 @@ impl Generator {
                 while pages > 1 && gcd(mult, u64::from(pages)) != 1 {
                     mult += 1;
                 }
-                GenPattern::Zipf { zipf: Zipf::new(pages, s), mult: mult.max(1) }
+                GenPattern::Zipf { zipf: tables.get(pages, s), mult: mult.max(1) }
             }
             Pattern::Sequential => GenPattern::Sequential { pos: 0 },
             Pattern::Loop => GenPattern::Loop { pos: 0 },
@@ -225,17 +226,17 @@ mod tests {
 
     #[test]
     fn sequential_ends_loop_wraps() {
-        let mut g = Generator::new(&spec(Pattern::Sequential, 3), Rng::new(1, 0));
+        let mut g = Generator::new(&spec(Pattern::Sequential, 3), Rng::new(1, 0), &mut ZipfTables::default());
         let v: Vec<_> = std::iter::from_fn(|| g.next_access().map(|a| a.0)).collect();
         assert_eq!(v, vec![0, 1, 2]);
-        let mut g = Generator::new(&spec(Pattern::Loop, 3), Rng::new(1, 0));
+        let mut g = Generator::new(&spec(Pattern::Loop, 3), Rng::new(1, 0), &mut ZipfTables::default());
         let v: Vec<_> = (0..7).map(|_| g.next_access().unwrap().0).collect();
         assert_eq!(v, vec![0, 1, 2, 0, 1, 2, 0]);
     }
 
     #[test]
     fn zipf_pages_stay_in_range_and_are_skewed() {
-        let mut g = Generator::new(&spec(Pattern::Zipf { s: 1.0 }, 1000), Rng::new(3, 0));
+        let mut g = Generator::new(&spec(Pattern::Zipf { s: 1.0 }, 1000), Rng::new(3, 0), &mut ZipfTables::default());
         let mut hits = vec![0u32; 1000];
         for _ in 0..100_000 {
             let (p, _) = g.next_access().unwrap();
