@@ -229,6 +229,7 @@ describe('Experiments', () => {
       expect(Number(shown), variant).toBe(atPoint.variants[variant]!.metrics.overreclaim_pages);
     }
     expect(await cellsOf(table)).toEqual(await cellsOf(table2));
+    await page.screenshot({ path: path.join(SHOTS, 'experiment-range-point.png') });
     expect(problems).toEqual([]);
   }, 420_000);
 
