@@ -97,8 +97,7 @@ impl Mm {
     /// lruvec_page_state() of a classic list: hierarchical (the memcg and its
     /// descendants on the lruvec's node).
     pub fn lruvec_lru_pages(&self, lv: LruvecId, lru: usize) -> u64 {
-        let node = self.lruvec_node(lv);
-        self.memcg_subtree(self.lruvec_memcg(lv)).into_iter().map(|m| self.lruvecs[self.lruvec_id(m, node) as usize].lru_size(lru)).sum()
+        self.lruvec_page_state(self.lruvec_memcg(lv), self.lruvec_node(lv), lru)
     }
 
     /// inactive_is_low(lruvec, inactive_lru).

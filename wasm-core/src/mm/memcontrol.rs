@@ -263,6 +263,13 @@ impl Mm {
         false
     }
 
+    /// The sum of `f` over the subtree of `root` (a hierarchical statistic,
+    /// as rstat keeps memcg counters; summed on demand here, without building
+    /// the subtree's list).
+    pub fn memcg_subtree_sum(&self, root: MemcgId, f: &impl Fn(MemcgId) -> u64) -> u64 {
+        f(root) + self.memcgs[root as usize].children.iter().map(|&c| self.memcg_subtree_sum(c, f)).sum::<u64>()
+    }
+
     /// The subtree of `root` in pre-order (mem_cgroup_iter's order).
     pub fn memcg_subtree(&self, root: MemcgId) -> Vec<MemcgId> {
         let mut out = Vec::new();
