@@ -263,11 +263,35 @@ impl Mm {
         false
     }
 
-    /// The sum of `f` over the subtree of `root` (a hierarchical statistic,
-    /// as rstat keeps memcg counters; summed on demand here, without building
-    /// the subtree's list).
-    pub fn memcg_subtree_sum(&self, root: MemcgId, f: &impl Fn(MemcgId) -> u64) -> u64 {
-        f(root) + self.memcgs[root as usize].children.iter().map(|&c| self.memcg_subtree_sum(c, f)).sum::<u64>()
+    /// Calls `f` on every memcg of the subtree of `root`, in pre-order,
+    /// without building the subtree's list (for hierarchical statistics, as
+    /// rstat keeps memcg counters; summed on demand here).
+    pub fn memcg_subtree_for_each(&self, root: MemcgId, f: &mut impl FnMut(MemcgId)) {
+        f(root);
+        for &c in &self.memcgs[root as usize].children {
+            self.memcg_subtree_for_each(c, f);
+        }
+    }
+
+    /// [inactive_anon, active_anon, inactive_file, active_file] of `memcg`
+    /// and its descendants on `node` (lruvec_page_state of each list, which
+    /// is hierarchical; with MGLRU as crate::sim::lruvec_lru_sizes counts).
+    pub fn memcg_lru_sizes(&self, memcg: MemcgId, node: usize) -> [u64; 4] {
+        let mut sizes = [0u64; 4];
+        self.memcg_subtree_for_each(memcg, &mut |m| {
+            let l = crate::sim::lruvec_lru_sizes(&self.lruvecs[self.lruvec_id(m, node) as usize], self.knobs.lru_gen_enabled);
+            for (a, b) in sizes.iter_mut().zip(l) {
+                *a += b;
+            }
+        });
+        sizes
+    }
+
+    /// The sum of `f` over the subtree of `root` (a hierarchical statistic).
+    pub fn memcg_subtree_sum(&self, root: MemcgId, f: impl Fn(MemcgId) -> u64) -> u64 {
+        let mut sum = 0;
+        self.memcg_subtree_for_each(root, &mut |m| sum += f(m));
+        sum
     }
 
     /// The subtree of `root` in pre-order (mem_cgroup_iter's order).

@@ -186,14 +186,7 @@ impl Mm {
     /// distance left 0): with active = AF (+ AA with swap), IA + IF when
     /// active >= IA + IF, else active + (file ? IA : IF); IA only with swap.
     pub fn lru_workingset_size(&self, lv: LruvecId, file: bool) -> DistanceCheck {
-        let node = self.lruvec_node(lv);
-        let mut sizes = [0u64; 4];
-        for m in self.memcg_subtree(self.lruvec_memcg(lv)) {
-            let l = crate::sim::lruvec_lru_sizes(&self.lruvecs[self.lruvec_id(m, node) as usize], self.knobs.lru_gen_enabled);
-            for (a, b) in sizes.iter_mut().zip(l) {
-                *a += b;
-            }
-        }
+        let sizes = self.memcg_lru_sizes(self.lruvec_memcg(lv), self.lruvec_node(lv));
         let [ia, aa, ifile, af] = sizes;
         let swap = self.nr_swap_pages_for(self.lruvec_memcg(lv)) > 0;
         let active = af + if swap { aa } else { 0 };

@@ -278,7 +278,7 @@ impl Mm {
     /// Pages on a classic list of `memcg`'s lruvec on `node`, including its
     /// descendants (lruvec_page_state is hierarchical).
     pub(super) fn lruvec_page_state(&self, memcg: MemcgId, node: usize, lru: usize) -> u64 {
-        self.memcg_subtree_sum(memcg, &|m| self.lruvecs[self.lruvec_id(m, node) as usize].lru_size(lru))
+        self.memcg_subtree_sum(memcg, |m| self.lruvecs[self.lruvec_id(m, node) as usize].lru_size(lru))
     }
 
     /// workingset_test_recent() (classic, 6.6-6.12): the refault distance

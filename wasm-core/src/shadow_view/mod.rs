@@ -305,12 +305,7 @@ impl Simulation {
         let mm = &self.mm;
         let (memcg, node) = self.lruvec_name(lv);
         let memcg_id = mm.lruvec_memcg(lv);
-        let mut lists = [0u64; 4];
-        for m in mm.memcg_subtree(memcg_id) {
-            for (a, b) in lists.iter_mut().zip(lruvec_lru_sizes(&mm.lruvecs[mm.lruvec_id(m, node as usize) as usize], mm.knobs.lru_gen_enabled)) {
-                *a += b;
-            }
-        }
+        let lists = mm.memcg_lru_sizes(memcg_id, node as usize);
         let age = mm.lruvecs[lv as usize].nonresident_age;
         let g = &mm.lruvecs[lv as usize].lrugen;
         let lru_gen = mm.knobs.lru_gen_enabled;

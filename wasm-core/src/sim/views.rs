@@ -177,12 +177,9 @@ impl Simulation {
     pub fn memory_stat(&self, memcg: MemcgId) -> Vec<(String, u64)> {
         let mm = &self.mm;
         let mut lru = [0u64; 4];
-        for m in mm.memcg_subtree(memcg) {
-            for n in 0..mm.nr_nodes() {
-                let sizes = lruvec_lru_sizes(&mm.lruvecs[mm.lruvec_id(m, n) as usize], mm.knobs.lru_gen_enabled);
-                for (a, b) in lru.iter_mut().zip(sizes) {
-                    *a += b;
-                }
+        for n in 0..mm.nr_nodes() {
+            for (a, b) in lru.iter_mut().zip(mm.memcg_lru_sizes(memcg, n)) {
+                *a += b;
             }
         }
         let cg = &mm.memcgs[memcg as usize];
