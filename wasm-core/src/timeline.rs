@@ -236,7 +236,7 @@ impl Timeline {
         while self.step_count() < target {
             self.step_one();
             let step = self.step_count();
-            if step < target.min(explored) && (step - from) % spacing == 0 && (local.len() as u64) < LOCAL_COUNT.min(room) {
+            if step < target.min(explored) && (step - from).is_multiple_of(spacing) && (local.len() as u64) < LOCAL_COUNT.min(room) {
                 local.push(self.snapshot());
             }
         }

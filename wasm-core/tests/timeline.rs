@@ -247,7 +247,8 @@ fn sleeps(s: &Simulation) -> u64 {
 #[test]
 fn runs_stop_at_the_first_step_with_an_event_of_the_kind() {
     type Hit = fn(&Simulation, &Simulation) -> bool;
-    let cases: [(&str, &[(&str, f64)], EventMatch, Hit); 3] = [
+    type Case<'a> = (&'a str, &'a [(&'a str, f64)], EventMatch, Hit);
+    let cases: [Case; 3] = [
         ("mglru-basic", &[], EventMatch::Aging, |a, b| max_seqs(b) > max_seqs(a)),
         ("mglru-basic", LIGHT, EventMatch::Refault, |a, b| refaults(b) > refaults(a)),
         ("kswapd-classzone", &[], EventMatch::KswapdSleep, |a, b| sleeps(b) > sleeps(a)),

@@ -167,9 +167,8 @@ impl Mm {
         let swappiness = self.mem_cgroup_swappiness(memcg);
         let can_reclaim_anon = self.nr_swap_pages_for(memcg) > 0;
         let mut fraction = [0u64; 2];
-        let balance = if !sc.may_swap || !can_reclaim_anon {
-            ScanBalance::File
-        } else if sc.cgroup_reclaim() && swappiness == 0 {
+        // No swap, or memcg reclaim with swappiness 0: file only.
+        let balance = if !sc.may_swap || !can_reclaim_anon || (sc.cgroup_reclaim() && swappiness == 0) {
             ScanBalance::File
         } else if sc.priority == 0 && swappiness > 0 {
             ScanBalance::Equal
@@ -209,13 +208,7 @@ impl Mm {
             scan >>= sc.priority;
             *n = match balance {
                 ScanBalance::Equal => scan,
-                ScanBalance::Fract => {
-                    if denominator == 0 {
-                        0
-                    } else {
-                        scan * fraction[usize::from(file)] / denominator
-                    }
-                }
+                ScanBalance::Fract => (scan * fraction[usize::from(file)]).checked_div(denominator).unwrap_or(0),
                 ScanBalance::File => {
                     if file {
                         scan

@@ -127,7 +127,7 @@ impl Mm {
     /// Whether page `index` of mapping `m` is in the tracked sample.
     pub fn is_tracked_page(&self, m: MappingId, index: u32) -> bool {
         let a = &self.mappings[m as usize];
-        a.tracked_stride > 0 && index % a.tracked_stride == 0 && index / a.tracked_stride < a.tracked_count
+        a.tracked_stride > 0 && index.is_multiple_of(a.tracked_stride) && index / a.tracked_stride < a.tracked_count
     }
 
     /// Gives a new folio its identity: it caches page `index` of `m`.

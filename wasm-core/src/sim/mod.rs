@@ -225,7 +225,7 @@ impl Simulation {
                 stop_ns: w.stop_ns,
                 highest_zoneidx: w.gfp.zone(),
                 free_on_exit: w.free_on_exit,
-                interval_ns: if w.rate > 0 { 1_000_000_000 / w.rate } else { 0 },
+                interval_ns: 1_000_000_000u64.checked_div(w.rate).unwrap_or(0),
                 closed_loop: w.closed_loop,
                 accesses: 0,
                 hits: 0,
