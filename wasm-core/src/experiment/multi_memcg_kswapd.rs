@@ -79,7 +79,6 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         memcgs: vec![MemcgSpec { path: "/memcached".into(), ..Default::default() }, MemcgSpec { path: "/fio".into(), ..Default::default() }],
         workloads,
         proactive: Vec::new(),
-        // v6.1: MGLRU without the memcg LRU.
         // The kernel of the patch (v6.1-rc): MGLRU without the memcg LRU and
         // before v6.8's "fix underprotected page cache".
         knobs: Knobs { memcg_lru: false, optimize_multiple_memcgs: variant == "after", mglru_underprotection_fix: false, ..Knobs::default() },
