@@ -9,7 +9,7 @@
 //   node scripts/rl.mjs build            setup, static site in dist/
 //   node scripts/rl.mjs sim -- ARGS      native `reclaim-sim ARGS` (release build)
 //   node scripts/rl.mjs bench            benchmarks that print figures (native and wasm under Node)
-//   node scripts/rl.mjs experiments      regenerate docs/experiments.md (all experiments, seeds 1-5)
+//   node scripts/rl.mjs experiments      regenerate docs/experiments.md and the app's recorded range tables (all experiments, seeds 1-5)
 //
 // Only Node built-ins are used here: this script runs before node_modules exists.
 import { spawnSync, spawn } from 'node:child_process';
@@ -194,10 +194,15 @@ async function main() {
     case 'experiments': {
       setup({ browser: false });
       cargo(['build', '--release', '--quiet', '--bin', 'reclaim-sim']);
-      const out = spawnSync(path.join(CORE, 'target', 'release', 'reclaim-sim'), ['experiments-doc'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const recorded = path.join(ROOT, 'web', 'src', 'views', 'comparison', 'recorded-ranges.json');
+      const out = spawnSync(path.join(CORE, 'target', 'release', 'reclaim-sim'), ['experiments-doc', '--ranges-json', recorded], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      });
       if (out.status !== 0) throw new Error(`reclaim-sim experiments-doc failed: ${out.stderr}`);
       writeFileSync(path.join(ROOT, 'docs', 'experiments.md'), out.stdout);
       log('wrote docs/experiments.md');
+      log(`wrote ${path.relative(ROOT, recorded)} (the app's recorded range tables)`);
       // The patch pages (docs/patches) copy their experiment's tables.
       const { syncPatchPages } = await import('./patch-pages.mjs');
       for (const page of syncPatchPages(ROOT)) log(`updated ${page}`);

@@ -154,11 +154,8 @@ describe('Experiments', () => {
     if (!existsSync(SIM)) throw new Error(`${SIM} is missing: \`npm test\` builds it before the browser tests`);
     const { page, problems } = await open(`?v=1&scenario=${SWEPT}&seed=1&tab=comparison`, { ready: 'experiment', clipboard: true });
     const card = page.getByRole('region', { name: 'Across the parameter ranges' });
-    await card.getByRole('button', { name: 'Check the ranges' }).click();
-    await card.getByText(/runs done/).waitFor();
     const table = card.getByRole('table', { name: 'Across the parameter ranges' });
-    // The badge comes with the finished table (the table itself fills in while the check runs).
-    await card.locator('.badge').waitFor({ timeout: 240_000 });
+    const cellsOf = (t: typeof table) => t.locator('td.tally').evaluateAll((tds) => tds.map((td) => td.textContent));
 
     // The oracle: the native sweep over the same points and seeds.
     const native = JSON.parse(execFileSync(SIM, ['sweep', SWEPT, '--json', '--threads', '2'], { encoding: 'utf8' })) as {
@@ -167,6 +164,22 @@ describe('Experiments', () => {
       rows: { point: string; held: number[]; tied: number[] }[];
     };
     expect(native.seeds).toEqual([1, 2, 3, 4, 5]);
+    const cells = native.rows.length * native.headlines.length;
+    const held = native.rows.reduce((n, r) => n + r.held.filter((h) => h === 5).length, 0);
+
+    // Before any check, the page shows the table `npm run experiments` recorded, marked as recorded.
+    await card.locator('table[data-source="recorded"]').waitFor();
+    expect(await card.locator('.badge').textContent()).toBe(`${held} of ${cells} cells held on seeds 1–5 (recorded)`);
+    expect(await card.getByText(/^Recorded by npm run experiments/).count()).toBe(1);
+    const recorded = await cellsOf(table);
+    await card.screenshot({ path: path.join(SHOTS, 'experiment-ranges-recorded.png') });
+
+    // The check in the browser: the table fills in, then the badge comes with the finished table.
+    await card.getByRole('button', { name: 'Check the ranges' }).click();
+    await card.getByText(/runs done/).waitFor();
+    await card.locator('table[data-source="checked"]').waitFor({ timeout: 240_000 });
+    await card.locator('.badge').waitFor();
+    expect(await cellsOf(table)).toEqual(recorded);
     const points = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-point')));
     expect(points).toEqual(native.rows.map((r) => r.point));
     for (const row of native.rows) {
@@ -179,8 +192,6 @@ describe('Experiments', () => {
         expect(await cell.getAttribute('class'), `${row.point} ${metric}`).toContain(held === 5 ? 'held' : 'not-held');
       }
     }
-    const cells = native.rows.length * native.headlines.length;
-    const held = native.rows.reduce((n, r) => n + r.held.filter((h) => h === 5).length, 0);
     expect(await card.locator('.badge').textContent()).toBe(`${held} of ${cells} cells held on seeds 1–5`);
     await card.screenshot({ path: path.join(SHOTS, 'experiment-ranges.png') });
 
@@ -208,8 +219,7 @@ describe('Experiments', () => {
     const link = await page.evaluate(() => navigator.clipboard.readText());
     const second = await open(new URL(link).search, { ready: 'experiment' });
     const table2 = second.page.getByRole('table', { name: 'Across the parameter ranges' });
-    await second.page.getByRole('region', { name: 'Across the parameter ranges' }).locator('.badge').waitFor({ timeout: 240_000 });
-    const cellsOf = (t: typeof table) => t.locator('td.tally').evaluateAll((tds) => tds.map((td) => td.textContent));
+    await second.page.locator('table[data-source="checked"]').waitFor({ timeout: 240_000 });
     expect(await cellsOf(table2)).toEqual(await cellsOf(table));
     expect(second.problems).toEqual([]);
 
@@ -237,7 +247,9 @@ describe('Experiments', () => {
     const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=1&tab=comparison`, { ready: 'experiment' });
     const card = page.getByRole('region', { name: 'Across the parameter ranges' });
     const check = card.getByRole('button', { name: 'Check the ranges' });
-    const idle = card.getByText(/^Each parameter at the low and the high end/);
+    const idle = card.getByText(/Each parameter at the low and the high end/);
+    const recorded = card.locator('table[data-source="recorded"]');
+    await recorded.waitFor();
     await check.click();
     await card.getByText(/runs done/).waitFor();
     expect(await check.isDisabled()).toBe(true);
@@ -258,7 +270,9 @@ describe('Experiments', () => {
     await card.getByRole('button', { name: 'Stop', exact: true }).click();
     await idle.waitFor();
     expect(await check.isEnabled()).toBe(true);
-    expect(await card.getByRole('table').count()).toBe(0);
+    // What was stopped leaves no table of its own: the recorded one is back.
+    await recorded.waitFor();
+    expect(await card.getByRole('table').count()).toBe(1);
 
     // Another experiment: the check stops; back on this one, nothing is running and no table is shown.
     await check.click();
@@ -270,7 +284,8 @@ describe('Experiments', () => {
     await page.getByRole('tab', { name: 'Comparison' }).click();
     await idle.waitFor();
     expect(await check.isEnabled()).toBe(true);
-    expect(await card.getByRole('table').count()).toBe(0);
+    await recorded.waitFor();
+    expect(await card.getByRole('table').count()).toBe(1);
     expect(problems).toEqual([]);
   });
 

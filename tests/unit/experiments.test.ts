@@ -18,7 +18,7 @@ import {
   verdictOf,
   verdictText,
 } from '../../web/src/views/comparison/model';
-import { rangeRow, rangeRows, rangeShortfalls, timeLeft } from '../../web/src/views/comparison/ranges';
+import { rangeRow, rangeRows, rangeShortfalls, recordedRangeResult, timeLeft } from '../../web/src/views/comparison/ranges';
 
 const batching: ExperimentInfo = {
   name: 'batching',
@@ -225,6 +225,40 @@ describe('comparison table', () => {
     const all = rangeRows(batching, seeds, new Array(6).fill(result));
     expect(all).toEqual(batching.ranges.map(({ point }) => rangeRow(batching, point, [result, result])));
     expect(rangeShortfalls({ experiment: 'batching', rows: some }).cells).toBe(4);
+  });
+
+  it('shows a recorded sweep as the range table only when it is of the same points, headlines and seeds', () => {
+    const metrics = batching.headlines.map((h) => h.metric);
+    const sweep = {
+      experiment: 'batching',
+      seeds: [1, 2, 3, 4, 5],
+      headlines: metrics,
+      rows: [
+        { point: 'defaults', held: [5, 5, 0, 0], tied: [0, 0, 5, 0] },
+        { point: 'request=256', held: [5, 0, 0, 2], tied: [0, 5, 5, 1] },
+        { point: 'children=2', held: [4, 5, 0, 0], tied: [0, 0, 5, 0] },
+      ],
+    };
+    const recorded = { generatedBy: 'npm run experiments', sweeps: [{ ...sweep, experiment: 'other' }, sweep] };
+    const result = recordedRangeResult(batching, recorded, [1, 2, 3, 4, 5]);
+    expect(result?.experiment).toBe('batching');
+    expect(result?.rows.map((r) => r.point)).toEqual(['defaults', 'request=256', 'children=2']);
+    expect(result?.rows[1]!.tallies).toEqual([
+      { held: 5, tied: 0, seeds: 5 },
+      { held: 0, tied: 5, seeds: 5 },
+      { held: 0, tied: 5, seeds: 5 },
+      { held: 2, tied: 1, seeds: 5 },
+    ]);
+    expect(rangeShortfalls(result!)).toEqual({ cells: 12, short: 8, tiesOnly: 4 });
+    // A record of another version of the experiment, or of other seeds, is not this one's table.
+    const without = (change: Partial<typeof sweep>) => recordedRangeResult(batching, { generatedBy: '', sweeps: [{ ...sweep, ...change }] }, [1, 2, 3, 4, 5]);
+    expect(without({ experiment: 'batching2' })).toBeNull();
+    expect(without({ headlines: metrics.slice(1) })).toBeNull();
+    expect(without({ seeds: [1, 2, 3] })).toBeNull();
+    expect(without({ rows: sweep.rows.slice(0, 2) })).toBeNull();
+    expect(without({ rows: [sweep.rows[1]!, sweep.rows[0]!, sweep.rows[2]!] })).toBeNull();
+    expect(without({ rows: [{ point: 'defaults', held: [5], tied: [0] }, sweep.rows[1]!, sweep.rows[2]!] })).toBeNull();
+    expect(recordedRangeResult(batching, recorded, [1, 2])).toBeNull();
   });
 
   it('estimates what is left of a range check from the runs done', () => {

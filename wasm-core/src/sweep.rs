@@ -9,6 +9,10 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
+use serde::{Deserialize, Serialize};
+#[cfg(target_arch = "wasm32")]
+use tsify::Tsify;
+
 use crate::experiment::{Comparison, Experiment};
 use crate::scenario::ScenarioError;
 use crate::view::RangePoint;
@@ -107,15 +111,57 @@ pub fn markdown(e: &Experiment, s: &Sweep) -> String {
     out
 }
 
+/// A sweep as `sweep --json` prints it and the app shows it recorded: a
+/// count per headline for each point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct SweepRecord {
+    pub experiment: String,
+    pub seeds: Vec<u64>,
+    /// The headline metrics, in the experiment's order (the counts' order).
+    pub headlines: Vec<String>,
+    pub rows: Vec<SweepRecordRow>,
+}
+
+/// One point of a [`SweepRecord`]: per headline, the seeds on which it held
+/// and the seeds on which before and after tied.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct SweepRecordRow {
+    pub point: String,
+    pub held: Vec<u32>,
+    pub tied: Vec<u32>,
+}
+
+/// Every experiment's sweep on seeds 1 to 5, as `npm run experiments`
+/// records it for the app (web/src/views/comparison/recorded-ranges.json),
+/// so an experiment's page shows the range table without running it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct RecordedRanges {
+    /// The command that wrote the file.
+    pub generated_by: String,
+    pub sweeps: Vec<SweepRecord>,
+}
+
+/// The sweep as a record (what `json` prints).
+pub fn record(e: &Experiment, s: &Sweep) -> SweepRecord {
+    let count = |v: &[usize]| v.iter().map(|&n| u32::try_from(n).unwrap_or(u32::MAX)).collect();
+    SweepRecord {
+        experiment: e.name.to_string(),
+        seeds: s.seeds.clone(),
+        headlines: e.headlines.iter().map(|h| h.metric.to_string()).collect(),
+        rows: s.rows.iter().map(|r| SweepRecordRow { point: r.point.clone(), held: count(&r.held), tied: count(&r.tied) }).collect(),
+    }
+}
+
 /// The sweep as JSON: `{"experiment", "seeds", "headlines": [metric...],
 /// "rows": [{"point", "held": [...], "tied": [...]}]}`, a count per headline.
 pub fn json(e: &Experiment, s: &Sweep) -> serde_json::Value {
-    serde_json::json!({
-        "experiment": e.name,
-        "seeds": s.seeds,
-        "headlines": e.headlines.iter().map(|h| h.metric).collect::<Vec<_>>(),
-        "rows": s.rows.iter().map(|r| serde_json::json!({"point": r.point, "held": r.held, "tied": r.tied})).collect::<Vec<_>>(),
-    })
+    serde_json::to_value(record(e, s)).unwrap_or(serde_json::Value::Null)
 }
 
 #[cfg(test)]

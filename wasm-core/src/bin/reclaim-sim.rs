@@ -68,7 +68,12 @@ enum Cmd {
     },
     /// Runs every experiment at its defaults for seeds 1-5 and prints
     /// docs/experiments.md (medians next to the patch authors' figures).
-    ExperimentsDoc,
+    ExperimentsDoc {
+        /// Also write every experiment's sweep as JSON to this file (the
+        /// app's recorded range tables).
+        #[arg(long = "ranges-json", value_name = "FILE")]
+        ranges_json: Option<std::path::PathBuf>,
+    },
     /// Runs one scenario and prints its final counters.
     Run {
         /// A built-in scenario name, or a scenario file (.json).
@@ -155,7 +160,14 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             let s = reclaim_core::sweep::sweep(exp, &seeds, threads as usize).map_err(|e| UsageError(e.to_string()))?;
             out = if json { pretty_json(&reclaim_core::sweep::json(exp, &s)) } else { reclaim_core::sweep::markdown(exp, &s) };
         }
-        Cmd::ExperimentsDoc => out = report::experiments_doc().map_err(|e| UsageError(e.to_string()))?,
+        Cmd::ExperimentsDoc { ranges_json } => {
+            let (doc, recorded) = report::experiments_doc().map_err(|e| UsageError(e.to_string()))?;
+            if let Some(path) = ranges_json {
+                let text = serde_json::to_string_pretty(&recorded).expect("serialisable") + "\n";
+                std::fs::write(&path, text).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+            }
+            out = doc;
+        }
         Cmd::List { params } => {
             for e in experiment::ALL {
                 let _ = writeln!(out, "{:<28} experiment: {}", e.name, e.title);

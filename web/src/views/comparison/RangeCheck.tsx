@@ -2,15 +2,17 @@
 // parameter at the low and the high end of its range, on seeds 1 to 5, in
 // workers of its own (one per core). The table is the one docs/experiments.md
 // prints below each experiment (`reclaim-sim sweep NAME`), made here from the
-// same engine; it fills in point by point while the check runs.
+// same engine; it fills in point by point while the check runs. Until it is
+// run, the table shows what `npm run experiments` recorded natively.
 import { useEffect, useState } from 'react';
 import type { ExperimentInfo } from '../../engine/pkg/reclaim_core';
 import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, rangeCheckRequest, type RangeCheckRunner } from '../../useComparison';
 import { download } from '../../export/figure';
 import { rangesCsv } from '../../export/tables';
 import { formatCount } from '../../util/format';
-import { rangeRuns, rangeShortfalls, timeLeft } from './ranges';
+import { rangeRuns, rangeShortfalls, recordedRangeResult, timeLeft } from './ranges';
 import { TallyCell } from './TallyCell';
+import { useRecordedRanges } from './useRecordedRanges';
 
 export interface RangeCheckProps {
   experiment: ExperimentInfo;
@@ -23,8 +25,13 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
   const { state } = check;
   const mine = state.request?.name === experiment.name;
   const running = mine && state.status === 'running';
-  const result = state.result?.experiment === experiment.name ? state.result : null;
-  // While it runs, the rows done so far (the others pending); else the last finished check.
+  const checked = state.result?.experiment === experiment.name ? state.result : null;
+  const recordedAll = useRecordedRanges();
+  const recorded = recordedAll ? recordedRangeResult(experiment, recordedAll, CHECK_SEEDS) : null;
+  // The last finished check in this browser, else the recorded table.
+  const result = checked ?? recorded;
+  const isRecorded = checked === null && recorded !== null;
+  // While it runs, the rows done so far (the others pending).
   const shown = running ? state.partial : result;
   const runs = rangeRuns(experiment, CHECK_SEEDS);
   const summary = result && !running ? rangeShortfalls(result) : null;
@@ -44,6 +51,7 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
         {summary && (
           <span className="badge" title="Headline cells that held on every seed">
             {summary.cells - summary.short} of {summary.cells} cells held on seeds {SEED_RANGE}
+            {isRecorded ? ' (recorded)' : ''}
           </span>
         )}
       </div>
@@ -88,6 +96,12 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
             </span>
           ) : (
             <>
+              {isRecorded && (
+                <>
+                  <strong>Recorded</strong> by <code>npm run experiments</code> with the native engine (the table in
+                  docs/experiments.md); <strong>Check the ranges</strong> runs it again here.{' '}
+                </>
+              )}
               Each parameter at the low and the high end of its range, the others at their defaults, on seeds {SEED_RANGE}:{' '}
               {formatCount(experiment.ranges.length)} points, {formatCount(runs)} comparisons, {CHECK_PACE} (a comparison is what{' '}
               <strong>Run comparison</strong> runs). A cell counts the seeds on which the headline moved the way the patch says, and
@@ -98,7 +112,12 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
       </div>
       {shown && (
         <div className="table-scroll range-scroll">
-          <table className="comparison-table range-table" aria-label="Across the parameter ranges" aria-busy={running}>
+          <table
+            className="comparison-table range-table"
+            aria-label="Across the parameter ranges"
+            aria-busy={running}
+            data-source={running ? 'running' : isRecorded ? 'recorded' : 'checked'}
+          >
             <thead>
               <tr>
                 <th scope="col">parameter point</th>

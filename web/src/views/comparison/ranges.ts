@@ -3,7 +3,7 @@
 // defaults), on seeds 1 to 5. The points come from the engine (the ones
 // `reclaim-sim sweep` checks), so the table is docs/experiments.md's
 // "Across the parameter ranges" table, made in the browser.
-import type { Comparison, ExperimentInfo } from '../../engine/pkg/reclaim_core';
+import type { Comparison, ExperimentInfo, RecordedRanges } from '../../engine/pkg/reclaim_core';
 import { seedTally, type SeedTally } from './model';
 
 /** One parameter point and, per headline (in the experiment's order), its tally over the seeds. */
@@ -40,6 +40,29 @@ export function rangeShortfalls(result: RangeCheckResult): { cells: number; shor
     }
   }
   return { cells, short, tiesOnly };
+}
+
+/**
+ * The range table `npm run experiments` recorded for `experiment` (the
+ * native `reclaim-sim sweep` on the same seeds), or null when the record has
+ * no sweep of it or one of other points, headlines or seeds: a record left
+ * from another version of the experiment is not shown as this one's.
+ */
+export function recordedRangeResult(experiment: ExperimentInfo, recorded: RecordedRanges, seeds: readonly number[]): RangeCheckResult | null {
+  const sweep = recorded.sweeps.find((s) => s.experiment === experiment.name);
+  if (!sweep) return null;
+  const metrics = experiment.headlines.map((h) => h.metric);
+  const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (!same(sweep.headlines, metrics) || !same(sweep.seeds, seeds)) return null;
+  if (!same(sweep.rows.map((r) => r.point), experiment.ranges.map((r) => r.point))) return null;
+  if (sweep.rows.some((r) => r.held.length !== metrics.length || r.tied.length !== metrics.length)) return null;
+  return {
+    experiment: experiment.name,
+    rows: sweep.rows.map((r) => ({
+      point: r.point,
+      tallies: r.held.map((held, i) => ({ held, tied: r.tied[i] ?? 0, seeds: seeds.length })),
+    })),
+  };
 }
 
 /** How many comparisons a range check runs: every point on every seed. */

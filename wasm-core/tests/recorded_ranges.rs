@@ -1,0 +1,33 @@
+//! The range tables the app shows before a check is run
+//! (web/src/views/comparison/recorded-ranges.json, written by `npm run
+//! experiments`) are of the engine's experiments as they are now: the same
+//! points and headlines in the same order. A change to an experiment's
+//! parameters or headlines without regenerating the record fails here (the
+//! app would hide the stale table; tests/unit/recorded-ranges.test.ts checks
+//! the counts against docs/experiments.md).
+use reclaim_core::experiment::ALL;
+use reclaim_core::sweep::{points, RecordedRanges};
+
+#[test]
+fn the_recorded_sweeps_are_of_the_experiments_points_and_headlines() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/views/comparison/recorded-ranges.json");
+    let text = std::fs::read_to_string(path).expect("the recorded range tables (npm run experiments writes them)");
+    let recorded: RecordedRanges = serde_json::from_str(&text).expect("a RecordedRanges");
+    let names: Vec<&str> = recorded.sweeps.iter().map(|s| s.experiment.as_str()).collect();
+    let expected: Vec<&str> = ALL.iter().map(|e| e.name).collect();
+    assert_eq!(names, expected, "one sweep per experiment, in order; run npm run experiments");
+    for (e, s) in ALL.iter().zip(&recorded.sweeps) {
+        let metrics: Vec<&str> = e.headlines.iter().map(|h| h.metric).collect();
+        assert_eq!(s.headlines, metrics, "{}: headlines; run npm run experiments", e.name);
+        let pts: Vec<String> = points(e).into_iter().map(|p| p.point).collect();
+        let rec: Vec<&String> = s.rows.iter().map(|r| &r.point).collect();
+        assert_eq!(rec, pts.iter().collect::<Vec<_>>(), "{}: points; run npm run experiments", e.name);
+        for r in &s.rows {
+            assert_eq!(r.held.len(), metrics.len(), "{} {}", e.name, r.point);
+            assert_eq!(r.tied.len(), metrics.len(), "{} {}", e.name, r.point);
+            for (h, t) in r.held.iter().zip(&r.tied) {
+                assert!(h + t <= 5, "{} {}: {h} held and {t} tied of 5 seeds", e.name, r.point);
+            }
+        }
+    }
+}
