@@ -40,7 +40,26 @@ describe('Experiments', () => {
     await page.getByText('Running…').waitFor({ state: 'detached' });
 
     const headers = (await table.locator('thead th').allTextContents()).map((t) => t.trim());
-    expect(headers).toEqual(['metric', 'before', 'after', 'change', 'as the patch says', 'author before', 'author after']);
+    // At the default parameters the count over seeds 1-5 that `npm run experiments` recorded comes with it.
+    expect(headers).toEqual(['metric', 'before', 'after', 'change', 'as the patch says', 'seeds 1–5 (recorded)', 'author before', 'author after']);
+    if (!existsSync(SIM)) throw new Error(`${SIM} is missing: \`npm test\` builds it before the browser tests`);
+    const headlineMetrics = ['kswapd_premature_sleeps', 'pgscan_direct', 'alloc_latency_p95_us', 'alloc_latency_p99_us'];
+    const counts = Object.fromEntries(headlineMetrics.map((m) => [m, { held: 0, tied: 0 }]));
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const native = JSON.parse(execFileSync(SIM, ['compare', NAME, '--seed', String(seed), '--json'], { encoding: 'utf8' })) as {
+        variants: Record<string, { metrics: Record<string, number> }>;
+      };
+      for (const m of headlineMetrics) {
+        const [before, after] = [native.variants.before!.metrics[m]!, native.variants.after!.metrics[m]!];
+        if (after < before) counts[m]!.held++;
+        else if (after === before) counts[m]!.tied++;
+      }
+    }
+    for (const m of headlineMetrics) {
+      const { held, tied } = counts[m]!;
+      expect(await table.locator(`tr[data-metric="${m}"] td.tally`).textContent(), m).toBe(held < 5 && tied > 0 ? `${held}/5 (${tied} tied)` : `${held}/5`);
+    }
+    expect(await page.getByText(/as npm run experiments recorded it with the native engine/).count()).toBe(1);
     const sleeps = table.locator('tr[data-metric="kswapd_premature_sleeps"]');
     expect(await sleeps.locator('th').textContent()).toContain('headline');
     for (const variant of ['before', 'after']) {

@@ -18,7 +18,7 @@ import {
   verdictOf,
   verdictText,
 } from '../../web/src/views/comparison/model';
-import { rangeRow, rangeRows, rangeShortfalls, recordedRangeResult, timeLeft } from '../../web/src/views/comparison/ranges';
+import { rangeRow, rangeRows, rangeShortfalls, recordedRangeResult, timeLeft, withRecordedSeeds } from '../../web/src/views/comparison/ranges';
 
 const batching: ExperimentInfo = {
   name: 'batching',
@@ -259,6 +259,28 @@ describe('comparison table', () => {
     expect(without({ rows: [sweep.rows[1]!, sweep.rows[0]!, sweep.rows[2]!] })).toBeNull();
     expect(without({ rows: [{ point: 'defaults', held: [5], tied: [0] }, sweep.rows[1]!, sweep.rows[2]!] })).toBeNull();
     expect(recordedRangeResult(batching, recorded, [1, 2])).toBeNull();
+  });
+
+  it('gives a table at the default parameters the recorded count over seeds 1 to 5, unless a check here already counts it', () => {
+    const tallies = [
+      { held: 5, tied: 0, seeds: 5 },
+      { held: 0, tied: 5, seeds: 5 },
+      { held: 5, tied: 0, seeds: 5 },
+      { held: 2, tied: 1, seeds: 5 },
+    ];
+    const recorded = { experiment: 'batching', rows: [{ point: 'defaults', tallies }, { point: 'children=2', tallies: tallies.slice().reverse() }] };
+    const atDefaults = comparisonTable(batching, { ...result, params: new Map([['request', 16384], ['children', 64]]) });
+    const withSeeds = withRecordedSeeds(batching, atDefaults, recorded);
+    expect(withSeeds.seedsChecked).toBe(true);
+    expect(withSeeds.seedsRecorded).toBe(true);
+    // Headline rows get the defaults row's tally; the others none.
+    expect(withSeeds.rows.find((r) => r.metric === 'overreclaim_pages')?.seeds).toEqual({ held: 0, tied: 5, seeds: 5 });
+    expect(withSeeds.rows.filter((r) => !r.headline).every((r) => r.seeds === null)).toBe(true);
+    // Off the defaults (children 32), with no record, or with a check done here: the table as it is.
+    expect(withRecordedSeeds(batching, table, recorded)).toBe(table);
+    expect(withRecordedSeeds(batching, atDefaults, null)).toBe(atDefaults);
+    const checked = { ...atDefaults, seedsChecked: true };
+    expect(withRecordedSeeds(batching, checked, recorded)).toBe(checked);
   });
 
   it('estimates what is left of a range check from the runs done', () => {

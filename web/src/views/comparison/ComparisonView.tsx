@@ -19,7 +19,9 @@ import {
   withSeedCheck,
   type ComparisonTable,
 } from './model';
+import { recordedRangeResult, withRecordedSeeds } from './ranges';
 import { TallyCell } from './TallyCell';
+import { useRecordedRanges } from './useRecordedRanges';
 
 export interface ComparisonViewProps {
   experiment: ExperimentInfo;
@@ -38,7 +40,12 @@ function listNames(names: string[]): string {
 export function ComparisonView({ experiment, state, current, seedCheck }: ComparisonViewProps) {
   const result = state.result?.experiment === experiment.name ? state.result : null;
   const check = seedCheck?.state;
-  const table = useMemo(() => (result ? withSeedCheck(experiment, comparisonTable(experiment, result), check) : null), [experiment, result, check]);
+  const recordedAll = useRecordedRanges();
+  const recorded = useMemo(() => (recordedAll ? recordedRangeResult(experiment, recordedAll, CHECK_SEEDS) : null), [experiment, recordedAll]);
+  const table = useMemo(
+    () => (result ? withRecordedSeeds(experiment, withSeedCheck(experiment, comparisonTable(experiment, result), check), recorded) : null),
+    [experiment, result, check, recorded],
+  );
   const running = state.status === 'running' && state.request?.name === experiment.name;
   const failed = state.status === 'failed' && state.request?.name === experiment.name;
   const variants = listNames(experiment.variants.map((v) => v.name));
@@ -102,6 +109,12 @@ export function ComparisonView({ experiment, state, current, seedCheck }: Compar
                   <span className="problem" role="alert">
                     The check failed: {check.error}
                   </span>
+                ) : table?.seedsRecorded ? (
+                  <>
+                    The column <em>seeds {SEED_RANGE}</em> counts the seeds on which each headline moved the way the patch
+                    says at the default parameters, as <code>npm run experiments</code> recorded it with the native engine
+                    (docs/experiments.md); <strong>Check seeds {SEED_RANGE}</strong> runs it again here.
+                  </>
                 ) : table?.seedsChecked ? (
                   <>
                     The column <em>seeds {SEED_RANGE}</em> counts the seeds on which each headline moved the way the patch
@@ -159,6 +172,7 @@ function ResultTable({
               {table.seedsChecked && (
                 <th scope="col" className="num" title={`On how many of seeds ${SEED_RANGE} the headline moved the way the patch says`}>
                   seeds {SEED_RANGE}
+                  {table.seedsRecorded ? ' (recorded)' : ''}
                 </th>
               )}
               <th scope="col" className="author">

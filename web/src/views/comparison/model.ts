@@ -62,6 +62,8 @@ export interface ComparisonTable {
   notHeld: number;
   /** Whether the headlines were also checked on seeds 1 to 5 (the rows' `seeds`). */
   seedsChecked: boolean;
+  /** Whether that count is the one `npm run experiments` recorded at the defaults, not a check run here. */
+  seedsRecorded?: boolean;
 }
 
 /** A comparison's parameters as sorted name/value pairs (the bindings hand over a Map; a plain object is accepted too). */

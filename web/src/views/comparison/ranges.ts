@@ -4,7 +4,7 @@
 // `reclaim-sim sweep` checks), so the table is docs/experiments.md's
 // "Across the parameter ranges" table, made in the browser.
 import type { Comparison, ExperimentInfo, RecordedRanges } from '../../engine/pkg/reclaim_core';
-import { seedTally, type SeedTally } from './model';
+import { seedTally, type ComparisonTable, type SeedTally } from './model';
 
 /** One parameter point and, per headline (in the experiment's order), its tally over the seeds. */
 export interface RangeRow {
@@ -62,6 +62,29 @@ export function recordedRangeResult(experiment: ExperimentInfo, recorded: Record
       point: r.point,
       tallies: r.held.map((held, i) => ({ held, tied: r.tied[i] ?? 0, seeds: seeds.length })),
     })),
+  };
+}
+
+/**
+ * The table with the count over seeds 1 to 5 that the recorded sweep has at
+ * the defaults (its "defaults" row), when the table ran the experiment's
+ * default parameters and no check run here already counts it; else the
+ * table as it is. The seed the table ran does not matter, as for a check.
+ */
+export function withRecordedSeeds(experiment: ExperimentInfo, table: ComparisonTable, recorded: RangeCheckResult | null): ComparisonTable {
+  if (table.seedsChecked || !recorded) return table;
+  const defaults = recorded.rows.find((r) => r.point === 'defaults');
+  if (!defaults) return table;
+  const atDefaults =
+    table.params.length === experiment.params.length &&
+    table.params.every(([name, value]) => experiment.params.find((p) => p.name === name)?.default === value);
+  if (!atDefaults) return table;
+  const tally = new Map(experiment.headlines.map((h, i) => [h.metric, defaults.tallies[i] ?? null]));
+  return {
+    ...table,
+    seedsChecked: true,
+    seedsRecorded: true,
+    rows: table.rows.map((r) => ({ ...r, seeds: r.headline ? (tally.get(r.metric) ?? null) : null })),
   };
 }
 
