@@ -172,7 +172,7 @@ function ResultTable({
               {table.seedsChecked && (
                 <th scope="col" className="num" title={`On how many of seeds ${SEED_RANGE} the headline moved the way the patch says`}>
                   seeds {SEED_RANGE}
-                  {table.seedsRecorded ? ' (recorded)' : ''}
+                  {table.seedsRecorded && <span className="th-note"> (recorded)</span>}
                 </th>
               )}
               <th scope="col" className="author">
