@@ -192,6 +192,15 @@ describe('Experiments', () => {
     expect(await card.getByText(/^Recorded by npm run experiments/).count()).toBe(1);
     const recorded = await cellsOf(table);
     await card.screenshot({ path: path.join(SHOTS, 'experiment-ranges-recorded.png') });
+    // Export JSON carries the recorded table, marked recorded.
+    const nativeRanges = native.rows.map((r) => ({
+      point: r.point,
+      headlines: Object.fromEntries(native.headlines.map((m, i) => [m, { held: r.held[i], tied: r.tied[i], of: 5 }])),
+    }));
+    const [early] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON', exact: true }).click()]);
+    const earlyJson = JSON.parse(readFileSync((await early.path())!, 'utf8')) as { ranges: unknown; rangesRecorded?: boolean };
+    expect(earlyJson.ranges).toEqual(nativeRanges);
+    expect(earlyJson.rangesRecorded).toBe(true);
 
     // The check in the browser: the table fills in, then the badge comes with the finished table.
     await card.getByRole('button', { name: 'Check the ranges' }).click();
@@ -216,13 +225,9 @@ describe('Experiments', () => {
 
     // Export JSON carries the same counts.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON', exact: true }).click()]);
-    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { ranges: { point: string; headlines: Record<string, { held: number; tied: number; of: number }> }[] };
-    expect(exported.ranges).toEqual(
-      native.rows.map((r) => ({
-        point: r.point,
-        headlines: Object.fromEntries(native.headlines.map((m, i) => [m, { held: r.held[i], tied: r.tied[i], of: 5 }])),
-      })),
-    );
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { ranges: unknown; rangesRecorded?: boolean };
+    expect(exported.ranges).toEqual(nativeRanges);
+    expect(exported.rangesRecorded).toBeUndefined();
 
     // The card's CSV: a row per point and headline, the same counts.
     const [csv] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Save table as CSV' }).click()]);

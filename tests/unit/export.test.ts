@@ -151,6 +151,14 @@ describe('JSON export', () => {
     });
     expect(data.comparison.metrics[1].values).toEqual({ before: 0.125, after: null });
     expect(data.ranges).toBeUndefined();
+    expect(data.comparison.seedsRecorded).toBeUndefined();
+    // A table with the recorded seeds column says so.
+    const table = comparisonTable(experiment, comparison);
+    const tally = { held: 4, tied: 0, seeds: 5 };
+    const recorded = { ...table, seedsChecked: true, seedsRecorded: true, rows: table.rows.map((r) => ({ ...r, seeds: r.headline ? tally : null })) };
+    const withSeeds = JSON.parse(exportJson(run, recorded));
+    expect(withSeeds.comparison.seedsRecorded).toBe(true);
+    expect(withSeeds.comparison.metrics[0].headline.seeds).toEqual({ held: 4, tied: 0, of: 5 });
   });
 
   it("carries a finished range check: per point, each headline's seeds held and tied", () => {
@@ -166,6 +174,11 @@ describe('JSON export', () => {
       { point: 'defaults', headlines: { pgscan_direct: { held: 4, tied: 0, of: 5 } } },
       { point: 'readers=1', headlines: { pgscan_direct: null } },
     ]);
+    expect(data.rangesRecorded).toBeUndefined();
+    // The recorded table the page shows before a check is marked as such.
+    const recorded = JSON.parse(exportJson(run, null, { headlines: ['pgscan_direct'], result, recorded: true }));
+    expect(recorded.ranges).toEqual(data.ranges);
+    expect(recorded.rangesRecorded).toBe(true);
   });
 });
 

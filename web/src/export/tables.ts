@@ -73,6 +73,8 @@ function comparisonData(table: ComparisonTable) {
     variants: table.columns.map((c) => c.variant),
     headlinesHeld: table.held,
     headlinesNotHeld: table.notHeld,
+    // The seeds counts are the ones `npm run experiments` recorded, not a check run here.
+    ...(table.seedsRecorded ? { seedsRecorded: true } : {}),
     metrics: table.rows.map((r) => ({
       metric: r.metric,
       values: Object.fromEntries(table.columns.map((c, i) => [c.variant, r.values[i] ?? null])),
@@ -96,6 +98,8 @@ export interface ExportedRanges {
   /** The experiment's headline metrics, in the order of each row's tallies. */
   headlines: readonly string[];
   result: RangeCheckResult;
+  /** The table `npm run experiments` recorded, not a check run here. */
+  recorded?: boolean;
 }
 
 /** The range check as JSON-ready data: per point, each headline's seeds held and tied (`reclaim-sim sweep --json`'s counts). */
@@ -130,7 +134,8 @@ export function rangesCsv({ headlines, result }: ExportedRanges): string {
  * Everything as one JSON document: the run (scenario, seed, variant,
  * parameters, step, simulated time), the counters by /proc/vmstat name (in
  * the kernel's order) with their deltas, the comparison when there is one,
- * and the check across the parameter ranges when one has finished.
+ * and the check across the parameter ranges when one has finished (else the
+ * recorded one the page shows, marked `rangesRecorded`).
  */
 export function exportJson(run: ExportedRun, comparison: ComparisonTable | null, ranges: ExportedRanges | null = null): string {
   const rows = counterRows(run.counters, run.previous?.counters ?? null);
@@ -148,7 +153,7 @@ export function exportJson(run: ExportedRun, comparison: ComparisonTable | null,
       ? { sinceStep: run.previous.step, values: Object.fromEntries(rows.map((r) => [r.name, r.delta])) }
       : null,
     comparison: comparison ? comparisonData(comparison) : null,
-    ...(ranges ? { ranges: rangesData(ranges) } : {}),
+    ...(ranges ? { ranges: rangesData(ranges), ...(ranges.recorded ? { rangesRecorded: true } : {}) } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -9,8 +9,10 @@ import { composeFigure, download, figurePng } from '../export/figure';
 import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRanges, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
-import type { ComparisonState, RangeCheckState, SeedCheckState } from '../useComparison';
+import { CHECK_SEEDS, type ComparisonState, type RangeCheckState, type SeedCheckState } from '../useComparison';
 import { comparisonTable, isCheckOf, withSeedCheck } from '../views/comparison/model';
+import { recordedRangeResult, withRecordedSeeds, type RangeCheckResult } from '../views/comparison/ranges';
+import { useRecordedRanges } from '../views/comparison/useRecordedRanges';
 
 /** What the page shows now: what a link reproduces and what an export writes. */
 export interface PageSnapshot {
@@ -58,17 +60,21 @@ export function sharedViewOf(page: PageSnapshot): SharedView {
   return view;
 }
 
-function tableOf(page: PageSnapshot) {
+/** The comparison table as the page shows it (with the seeds column checked here, or recorded). */
+function tableOf(page: PageSnapshot, recorded: RangeCheckResult | null) {
   const result = page.comparison.result;
   return page.experiment && result?.experiment === page.experiment.name
-    ? withSeedCheck(page.experiment, comparisonTable(page.experiment, result), page.seedCheck)
+    ? withRecordedSeeds(page.experiment, withSeedCheck(page.experiment, comparisonTable(page.experiment, result), page.seedCheck), recorded)
     : null;
 }
 
-/** The finished range check of the page's experiment, for the JSON export. */
-function rangesOf(page: PageSnapshot): ExportedRanges | null {
+/** The finished range check of the page's experiment, else the recorded one it shows, for the JSON export. */
+function rangesOf(page: PageSnapshot, recorded: RangeCheckResult | null): ExportedRanges | null {
+  if (!page.experiment) return null;
+  const headlines = page.experiment.headlines.map((h) => h.metric);
   const result = page.rangeCheck?.result;
-  return page.experiment && result?.experiment === page.experiment.name ? { headlines: page.experiment.headlines.map((h) => h.metric), result } : null;
+  if (result?.experiment === page.experiment.name) return { headlines, result };
+  return recorded ? { headlines, result: recorded, recorded: true } : null;
 }
 
 function runOf(page: PageSnapshot): ExportedRun {
@@ -89,6 +95,8 @@ const STATUS_MS = 4000;
 export function ShareBar({ page, children }: { page: PageSnapshot | null; children?: ReactNode }) {
   const [status, setStatus] = useState('');
   const [fallback, setFallback] = useState<string | null>(null);
+  const recordedAll = useRecordedRanges(page?.experiment !== undefined);
+  const recorded = page?.experiment && recordedAll ? recordedRangeResult(page.experiment, recordedAll, CHECK_SEEDS) : null;
   const dialogRef = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -148,7 +156,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
 
   const exportData = (kind: 'csv' | 'json') => {
     if (!page) return;
-    const table = tableOf(page);
+    const table = tableOf(page, recorded);
     if (page.compare && page.compareSides) {
       const pair = { ...page.request, variant: page.compare.variants.join('-vs-') };
       const name = exportFileName(pair, page.compare.step, kind);
@@ -165,7 +173,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
     let blob: Blob;
     if (kind === 'json') {
       name = exportFileName(page.request, run.step, 'json');
-      blob = new Blob([exportJson(run, table, rangesOf(page))], { type: 'application/json' });
+      blob = new Blob([exportJson(run, table, rangesOf(page, recorded))], { type: 'application/json' });
     } else if (page.tab === 'comparison' && table) {
       name = exportFileName(page.request, 'comparison', 'csv');
       blob = new Blob([comparisonCsv(table)], { type: 'text/csv' });

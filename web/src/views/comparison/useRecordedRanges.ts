@@ -23,10 +23,11 @@ export function loadRecordedRanges(): Promise<RecordedRanges> {
   return loading;
 }
 
-/** The recorded sweeps once loaded (null before, or if the chunk cannot be loaded). */
-export function useRecordedRanges(): RecordedRanges | null {
+/** The recorded sweeps once loaded (null before, or if the chunk cannot be loaded); nothing is loaded until `wanted`. */
+export function useRecordedRanges(wanted = true): RecordedRanges | null {
   const [recorded, setRecorded] = useState<RecordedRanges | null>(null);
   useEffect(() => {
+    if (!wanted) return;
     let live = true;
     loadRecordedRanges().then(
       (r) => {
@@ -37,6 +38,6 @@ export function useRecordedRanges(): RecordedRanges | null {
     return () => {
       live = false;
     };
-  }, []);
+  }, [wanted]);
   return recorded;
 }
