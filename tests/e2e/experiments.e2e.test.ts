@@ -83,6 +83,11 @@ describe('Experiments', () => {
     // A metric that is not a headline has no verdict and no author figures.
     expect(await table.locator('tr[data-metric="allocstall"] [data-verdict]').count()).toBe(0);
     expect(await page.locator('.comparison code.command').textContent()).toBe(`npm run sim -- compare ${NAME} --seed 1`);
+    // Why the headlines that do not hold do not, in paragraphs (the limits' blank lines).
+    const limits = page.getByRole('region', { name: 'Where it does not hold' });
+    expect(await limits.locator('p').count()).toBe(5);
+    expect(await limits.locator('p').first().textContent()).toMatch(/^Only the premature sleeps reproduce/);
+    await limits.screenshot({ path: path.join(SHOTS, 'experiment-limits.png') });
     // Below it, the range check names its own command.
     const ranges = page.getByRole('region', { name: 'Across the parameter ranges' });
     expect(await ranges.locator('code.command').textContent()).toBe(`npm run sim -- sweep ${NAME}`);

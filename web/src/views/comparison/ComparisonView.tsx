@@ -249,7 +249,9 @@ function ResultTable({
         {experiment.limits && (
           <section className="comparison-limits" aria-label="Where it does not hold">
             <h3>Where it does not hold, and why</h3>
-            <p>{experiment.limits}</p>
+            {experiment.limits.split(/\n\n+/).map((paragraph, i) => (
+              <p key={i}>{paragraph}</p>
+            ))}
           </section>
         )}
       </div>
