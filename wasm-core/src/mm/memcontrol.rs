@@ -297,13 +297,7 @@ impl Mm {
     /// The subtree of `root` in pre-order (mem_cgroup_iter's order).
     pub fn memcg_subtree(&self, root: MemcgId) -> Vec<MemcgId> {
         let mut out = Vec::new();
-        let mut stack = vec![root];
-        while let Some(id) = stack.pop() {
-            out.push(id);
-            for &c in self.memcgs[id as usize].children.iter().rev() {
-                stack.push(c);
-            }
-        }
+        self.memcg_subtree_for_each(root, &mut |m| out.push(m));
         out
     }
 }

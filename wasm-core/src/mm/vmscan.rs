@@ -443,7 +443,7 @@ impl Mm {
         let mut sc = ScanControl::new(nr_pages.max(SWAP_CLUSTER_MAX), Some(memcg));
         sc.may_swap = may_swap;
         sc.proactive = proactive;
-        self.cost_ns += cost::RECLAIM_ROUND_NS + cost::ROUND_PER_MEMCG_NS * self.memcg_subtree(memcg).len() as u64;
+        self.cost_ns += cost::RECLAIM_ROUND_NS + cost::ROUND_PER_MEMCG_NS * self.memcg_subtree_sum(memcg, |_| 1);
         let reclaimed = self.do_try_to_free_pages(&mut sc);
         let now = self.now_ns;
         let path = self.memcgs[memcg as usize].path.clone();
