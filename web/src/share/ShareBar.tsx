@@ -9,10 +9,10 @@ import { composeFigure, download, figurePng } from '../export/figure';
 import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRanges, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
-import { CHECK_SEEDS, type ComparisonState, type RangeCheckState, type SeedCheckState } from '../useComparison';
+import type { ComparisonState, RangeCheckState, SeedCheckState } from '../useComparison';
 import { comparisonTable, isCheckOf, withSeedCheck } from '../views/comparison/model';
-import { recordedRangeResult, withRecordedSeeds, type RangeCheckResult } from '../views/comparison/ranges';
-import { useRecordedRanges } from '../views/comparison/useRecordedRanges';
+import { withRecordedSeeds, type RangeCheckResult } from '../views/comparison/ranges';
+import { useRecordedRange } from '../views/comparison/useRecordedRanges';
 
 /** What the page shows now: what a link reproduces and what an export writes. */
 export interface PageSnapshot {
@@ -95,8 +95,7 @@ const STATUS_MS = 4000;
 export function ShareBar({ page, children }: { page: PageSnapshot | null; children?: ReactNode }) {
   const [status, setStatus] = useState('');
   const [fallback, setFallback] = useState<string | null>(null);
-  const recordedAll = useRecordedRanges(page?.experiment !== undefined);
-  const recorded = page?.experiment && recordedAll ? recordedRangeResult(page.experiment, recordedAll, CHECK_SEEDS) : null;
+  const recorded = useRecordedRange(page?.experiment);
   const dialogRef = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {

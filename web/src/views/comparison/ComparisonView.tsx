@@ -19,9 +19,9 @@ import {
   withSeedCheck,
   type ComparisonTable,
 } from './model';
-import { recordedRangeResult, withRecordedSeeds } from './ranges';
+import { withRecordedSeeds } from './ranges';
 import { TallyCell } from './TallyCell';
-import { useRecordedRanges } from './useRecordedRanges';
+import { useRecordedRange } from './useRecordedRanges';
 
 export interface ComparisonViewProps {
   experiment: ExperimentInfo;
@@ -40,8 +40,7 @@ function listNames(names: string[]): string {
 export function ComparisonView({ experiment, state, current, seedCheck }: ComparisonViewProps) {
   const result = state.result?.experiment === experiment.name ? state.result : null;
   const check = seedCheck?.state;
-  const recordedAll = useRecordedRanges();
-  const recorded = useMemo(() => (recordedAll ? recordedRangeResult(experiment, recordedAll, CHECK_SEEDS) : null), [experiment, recordedAll]);
+  const recorded = useRecordedRange(experiment);
   const table = useMemo(
     () => (result ? withRecordedSeeds(experiment, withSeedCheck(experiment, comparisonTable(experiment, result), check), recorded) : null),
     [experiment, result, check, recorded],

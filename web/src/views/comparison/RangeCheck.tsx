@@ -10,9 +10,9 @@ import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, rangeCheckRequest, type RangeCheck
 import { download } from '../../export/figure';
 import { rangesCsv } from '../../export/tables';
 import { formatCount } from '../../util/format';
-import { rangeRuns, rangeShortfalls, recordedRangeResult, timeLeft } from './ranges';
+import { rangeRuns, rangeShortfalls, timeLeft } from './ranges';
 import { TallyCell } from './TallyCell';
-import { useRecordedRanges } from './useRecordedRanges';
+import { useRecordedRange } from './useRecordedRanges';
 
 export interface RangeCheckProps {
   experiment: ExperimentInfo;
@@ -26,8 +26,7 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
   const mine = state.request?.name === experiment.name;
   const running = mine && state.status === 'running';
   const checked = state.result?.experiment === experiment.name ? state.result : null;
-  const recordedAll = useRecordedRanges();
-  const recorded = recordedAll ? recordedRangeResult(experiment, recordedAll, CHECK_SEEDS) : null;
+  const recorded = useRecordedRange(experiment);
   // The last finished check in this browser, else the recorded table.
   const result = checked ?? recorded;
   const isRecorded = checked === null && recorded !== null;

@@ -224,9 +224,14 @@ export function comparisonTable(experiment: ExperimentInfo, comparison: Comparis
 
 /** The command line that prints the same numbers (parameters that differ from their defaults only). */
 export function compareCommand(experiment: ExperimentInfo, seed: number, params: [string, number][]): string {
-  const defaults = new Map(experiment.params.map((p) => [p.name, p.default]));
-  const args = params.filter(([k, v]) => defaults.get(k) !== v).map(([k, v]) => `--param ${k}=${v}`);
+  const args = paramsOffDefaults(experiment, params).map(([k, v]) => `--param ${k}=${v}`);
   return ['npm run sim -- compare', experiment.name, `--seed ${seed}`, ...args].join(' ');
+}
+
+/** The parameters whose value is not the experiment's default for them (or that it does not have). */
+export function paramsOffDefaults(experiment: ExperimentInfo, params: readonly [string, number][]): [string, number][] {
+  const defaults = new Map(experiment.params.map((p) => [p.name, p.default]));
+  return params.filter(([k, v]) => defaults.get(k) !== v);
 }
 
 export interface PatchLabel {
@@ -292,8 +297,17 @@ export function tableRequest(table: ComparisonTable) {
  */
 export function withSeedCheck(experiment: ExperimentInfo, table: ComparisonTable, check: JobState<Comparison[]> | undefined): ComparisonTable {
   if (check?.status !== 'done' || !check.result || !isCheckOf(check, tableRequest(table))) return table;
-  const tally = seedTally(experiment, check.result);
-  return { ...table, seedsChecked: true, rows: table.rows.map((r) => ({ ...r, seeds: r.headline ? (tally.get(r.metric) ?? null) : null })) };
+  return withSeedTallies(table, seedTally(experiment, check.result));
+}
+
+/** The table with each headline row's count over seeds 1 to 5 (`recorded`: the one `npm run experiments` recorded). */
+export function withSeedTallies(table: ComparisonTable, tally: ReadonlyMap<string, SeedTally | null>, recorded = false): ComparisonTable {
+  return {
+    ...table,
+    seedsChecked: true,
+    ...(recorded ? { seedsRecorded: true } : {}),
+    rows: table.rows.map((r) => ({ ...r, seeds: r.headline ? (tally.get(r.metric) ?? null) : null })),
+  };
 }
 
 /** A tally as the sweep tables write it: "5/5", "3/5", or "0/5 (5 tied)". */

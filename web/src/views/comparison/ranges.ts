@@ -4,7 +4,7 @@
 // `reclaim-sim sweep` checks), so the table is docs/experiments.md's
 // "Across the parameter ranges" table, made in the browser.
 import type { Comparison, ExperimentInfo, RecordedRanges } from '../../engine/pkg/reclaim_core';
-import { seedTally, type ComparisonTable, type SeedTally } from './model';
+import { paramsOffDefaults, seedTally, withSeedTallies, type ComparisonTable, type SeedTally } from './model';
 
 /** One parameter point and, per headline (in the experiment's order), its tally over the seeds. */
 export interface RangeRow {
@@ -75,17 +75,9 @@ export function withRecordedSeeds(experiment: ExperimentInfo, table: ComparisonT
   if (table.seedsChecked || !recorded) return table;
   const defaults = recorded.rows.find((r) => r.point === 'defaults');
   if (!defaults) return table;
-  const atDefaults =
-    table.params.length === experiment.params.length &&
-    table.params.every(([name, value]) => experiment.params.find((p) => p.name === name)?.default === value);
+  const atDefaults = table.params.length === experiment.params.length && paramsOffDefaults(experiment, table.params).length === 0;
   if (!atDefaults) return table;
-  const tally = new Map(experiment.headlines.map((h, i) => [h.metric, defaults.tallies[i] ?? null]));
-  return {
-    ...table,
-    seedsChecked: true,
-    seedsRecorded: true,
-    rows: table.rows.map((r) => ({ ...r, seeds: r.headline ? (tally.get(r.metric) ?? null) : null })),
-  };
+  return withSeedTallies(table, new Map(experiment.headlines.map((h, i) => [h.metric, defaults.tallies[i] ?? null])), true);
 }
 
 /** How many comparisons a range check runs: every point on every seed. */
