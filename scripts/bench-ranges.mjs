@@ -2,8 +2,8 @@
 // headless Chromium (the built site, `vite preview`), presses "Check the
 // ranges" and prints how long the table took to finish, next to the native
 // `reclaim-sim sweep NAME --threads N` with as many threads as the page has
-// workers. Build first: `npx vite build` and
-// `cargo build --release --bin reclaim-sim` in wasm-core/.
+// workers. `npm run bench` runs it last (it builds both); alone, build first:
+// `npx vite build` and `cargo build --release --bin reclaim-sim` in wasm-core/.
 //
 //   node scripts/bench-ranges.mjs [EXPERIMENT...]    (default: all five)
 import { execFileSync } from 'node:child_process';
@@ -32,7 +32,9 @@ try {
     const workers = await page.evaluate(() => navigator.hardwareConcurrency);
     const t0 = performance.now();
     await button.click();
-    await card.locator('.badge').waitFor({ timeout: 3_600_000 });
+    // The recorded table (and its badge) is there from the start: wait for the check run here.
+    await card.locator('table[data-source="checked"]').waitFor({ timeout: 3_600_000 });
+    await card.locator('.badge').waitFor();
     const browserS = (performance.now() - t0) / 1000;
     const badge = await card.locator('.badge').textContent();
     await page.close();

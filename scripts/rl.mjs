@@ -8,7 +8,10 @@
 //   node scripts/rl.mjs wasm             setup, build the engine to WebAssembly only
 //   node scripts/rl.mjs build            setup, static site in dist/
 //   node scripts/rl.mjs sim -- ARGS      native `reclaim-sim ARGS` (release build)
-//   node scripts/rl.mjs bench            benchmarks that print figures (native and wasm under Node)
+//   node scripts/rl.mjs bench [-- --quick | -- NAME...]
+//                                        benchmarks that print figures: native, wasm under Node, and the
+//                                        range check natively and in headless Chromium (not with --quick;
+//                                        NAME... limits it to those experiments)
 //   node scripts/rl.mjs experiments      regenerate docs/experiments.md and the app's recorded range tables (all experiments, seeds 1-5)
 //
 // Only Node built-ins are used here: this script runs before node_modules exists.
@@ -208,12 +211,21 @@ async function main() {
       for (const page of syncPatchPages(ROOT)) log(`updated ${page}`);
       break;
     }
-    case 'bench':
-      setup({ browser: false });
+    case 'bench': {
+      // --quick: the engine benchmarks only, without the range check in the browser (about 10 minutes).
+      const quick = args.includes('--quick');
+      setup({ browser: !quick });
       await buildWasm();
       cargo(['run', '--release', '--quiet', '--bin', 'reclaim-bench']);
       run('node', [path.join(ROOT, 'scripts', 'bench-wasm.mjs')]);
+      if (!quick) {
+        log('the range check, natively and in headless Chromium (scripts/bench-ranges.mjs)');
+        cargo(['build', '--release', '--quiet', '--bin', 'reclaim-sim']);
+        run('vite', ['build', '--logLevel', 'warn']);
+        run('node', [path.join(ROOT, 'scripts', 'bench-ranges.mjs'), ...args.filter((a) => a !== '--quick')]);
+      }
       break;
+    }
     case 'test': {
       const t0 = Date.now();
       setup({ browser: true });

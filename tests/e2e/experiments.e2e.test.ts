@@ -206,6 +206,12 @@ describe('Experiments', () => {
     const earlyJson = JSON.parse(readFileSync((await early.path())!, 'utf8')) as { ranges: unknown; rangesRecorded?: boolean };
     expect(earlyJson.ranges).toEqual(nativeRanges);
     expect(earlyJson.rangesRecorded).toBe(true);
+    // So does the card's CSV: the native counts, each row marked recorded.
+    const [earlyCsv] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Save table as CSV' }).click()]);
+    expect(readFileSync((await earlyCsv.path())!, 'utf8').trim().split('\n')).toEqual([
+      'point,headline,held,tied,seeds,source',
+      ...native.rows.flatMap((r) => native.headlines.map((m, i) => `${r.point},${m},${r.held[i]},${r.tied[i]},5,recorded`)),
+    ]);
 
     // The check in the browser: the table fills in, then the badge comes with the finished table.
     await card.getByRole('button', { name: 'Check the ranges' }).click();
@@ -238,8 +244,8 @@ describe('Experiments', () => {
     const [csv] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Save table as CSV' }).click()]);
     expect(csv.suggestedFilename()).toBe(`${SWEPT}-ranges.csv`);
     expect(readFileSync((await csv.path())!, 'utf8').trim().split('\n')).toEqual([
-      'point,headline,held,tied,seeds',
-      ...native.rows.flatMap((r) => native.headlines.map((m, i) => `${r.point},${m},${r.held[i]},${r.tied[i]},5`)),
+      'point,headline,held,tied,seeds,source',
+      ...native.rows.flatMap((r) => native.headlines.map((m, i) => `${r.point},${m},${r.held[i]},${r.tied[i]},5,checked`)),
     ]);
 
     // Copy link carries the check: the link opens the page and checks the ranges again.

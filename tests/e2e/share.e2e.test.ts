@@ -269,6 +269,9 @@ describe('Export', () => {
     const lines = csv.bytes.toString('utf8').trimEnd().split('\n');
     expect(lines[0]!.split(',').slice(0, 4)).toEqual(['metric', 'before', 'after', 'baseline']);
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(metrics);
+    // At the default parameters the seeds 1-5 column is the recorded one, and the CSV says so.
+    expect(lines[0]!.split(',').slice(-4)).toEqual(['seeds_held', 'seeds_tied', 'seeds', 'seeds_source']);
+    expect(lines.find((l) => l.startsWith('kswapd_premature_sleeps,'))!.split(',').slice(-4)).toEqual(['5', '0', '5', 'recorded']);
 
     const json = await exported(page, 'Export JSON');
     const data = JSON.parse(json.bytes.toString('utf8')) as {

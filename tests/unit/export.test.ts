@@ -113,9 +113,12 @@ describe('after a check over seeds 1-5', () => {
 
   it('adds the counts to the CSV and the JSON', () => {
     const rows = csvParseRows(comparisonCsv(table).trimEnd());
-    expect(rows[0]!.slice(-3)).toEqual(['seeds_held', 'seeds_tied', 'seeds']);
-    expect(rows[1]!.slice(-3)).toEqual(['2', '0', '3']);
-    expect(rows[2]!.slice(-3)).toEqual(['', '', '']);
+    expect(rows[0]!.slice(-4)).toEqual(['seeds_held', 'seeds_tied', 'seeds', 'seeds_source']);
+    expect(rows[1]!.slice(-4)).toEqual(['2', '0', '3', 'checked']);
+    expect(rows[2]!.slice(-4)).toEqual(['', '', '', '']);
+    // The recorded counts say so.
+    const recorded = csvParseRows(comparisonCsv({ ...table, seedsRecorded: true }).trimEnd());
+    expect(recorded[1]!.slice(-4)).toEqual(['2', '0', '3', 'recorded']);
     const data = JSON.parse(exportJson(run, table));
     expect(data.comparison.metrics[0].headline.seeds).toEqual({ held: 2, tied: 0, of: 3 });
   });
@@ -191,14 +194,18 @@ describe('range check CSV', () => {
         { point: 'readers=1', tallies: [null, { held: 5, tied: 0, seeds: 5 }] },
       ],
     };
-    const rows = csvParseRows(rangesCsv({ headlines: ['pgscan_direct', 'alloc_latency_p99_us'], result }));
+    const headlines = ['pgscan_direct', 'alloc_latency_p99_us'];
+    const rows = csvParseRows(rangesCsv({ headlines, result }));
     expect(rows).toEqual([
-      ['point', 'headline', 'held', 'tied', 'seeds'],
-      ['defaults', 'pgscan_direct', '4', '0', '5'],
-      ['defaults', 'alloc_latency_p99_us', '0', '5', '5'],
-      ['readers=1', 'pgscan_direct', '', '', ''],
-      ['readers=1', 'alloc_latency_p99_us', '5', '0', '5'],
+      ['point', 'headline', 'held', 'tied', 'seeds', 'source'],
+      ['defaults', 'pgscan_direct', '4', '0', '5', 'checked'],
+      ['defaults', 'alloc_latency_p99_us', '0', '5', '5', 'checked'],
+      ['readers=1', 'pgscan_direct', '', '', '', 'checked'],
+      ['readers=1', 'alloc_latency_p99_us', '5', '0', '5', 'checked'],
     ]);
+    // The table npm run experiments recorded says so on every row.
+    const recorded = csvParseRows(rangesCsv({ headlines, result, recorded: true }));
+    expect(recorded.slice(1).map((r) => r[5])).toEqual(['recorded', 'recorded', 'recorded', 'recorded']);
   });
 });
 

@@ -35,8 +35,9 @@ export function countersCsv(run: ExportedRun): string {
 
 /**
  * The comparison table as CSV: a row per metric, a column per variant, then
- * the change and the headline; after a check over seeds 1 to 5, on how many
- * seeds each headline held and tied.
+ * the change and the headline; with a check over seeds 1 to 5, on how many
+ * seeds each headline held and tied, and whether those counts were checked
+ * here or recorded by `npm run experiments` (seeds_source).
  */
 export function comparisonCsv(table: ComparisonTable): string {
   const header = [
@@ -48,8 +49,9 @@ export function comparisonCsv(table: ComparisonTable): string {
     'author_before',
     'author_after',
     'verdict',
-    ...(table.seedsChecked ? ['seeds_held', 'seeds_tied', 'seeds'] : []),
+    ...(table.seedsChecked ? ['seeds_held', 'seeds_tied', 'seeds', 'seeds_source'] : []),
   ];
+  const source = table.seedsRecorded ? 'recorded' : 'checked';
   const rows = table.rows.map((r) => [
     r.metric,
     ...r.values.map((v) => (v === null ? '' : String(v))),
@@ -59,7 +61,7 @@ export function comparisonCsv(table: ComparisonTable): string {
     r.headline?.authorBefore ?? '',
     r.headline?.authorAfter ?? '',
     r.headline?.verdict ?? '',
-    ...(table.seedsChecked ? (r.seeds ? [String(r.seeds.held), String(r.seeds.tied), String(r.seeds.seeds)] : ['', '', '']) : []),
+    ...(table.seedsChecked ? (r.seeds ? [String(r.seeds.held), String(r.seeds.tied), String(r.seeds.seeds), source] : ['', '', '', '']) : []),
   ]);
   return `${csvFormatRows([header, ...rows])}\n`;
 }
@@ -118,16 +120,18 @@ function rangesData({ headlines, result }: ExportedRanges) {
 /**
  * The range check as CSV, a row per point and headline: point, headline,
  * held, tied, seeds (the counts of `reclaim-sim sweep --json`; held and tied
- * empty where a variant did not report the headline).
+ * empty where a variant did not report the headline), and source: "checked"
+ * for a check run here, "recorded" for the table `npm run experiments` wrote.
  */
-export function rangesCsv({ headlines, result }: ExportedRanges): string {
+export function rangesCsv({ headlines, result, recorded }: ExportedRanges): string {
+  const source = recorded ? 'recorded' : 'checked';
   const rows = result.rows.flatMap((row) =>
     headlines.map((metric, i) => {
       const t = row.tallies[i];
-      return [row.point, metric, t ? String(t.held) : '', t ? String(t.tied) : '', t ? String(t.seeds) : ''];
+      return [row.point, metric, t ? String(t.held) : '', t ? String(t.tied) : '', t ? String(t.seeds) : '', source];
     }),
   );
-  return `${csvFormatRows([['point', 'headline', 'held', 'tied', 'seeds'], ...rows])}\n`;
+  return `${csvFormatRows([['point', 'headline', 'held', 'tied', 'seeds', 'source'], ...rows])}\n`;
 }
 
 /**

@@ -74,7 +74,7 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
             className="button small"
             onClick={() =>
               download(
-                new Blob([rangesCsv({ headlines: experiment.headlines.map((h) => h.metric), result })], { type: 'text/csv' }),
+                new Blob([rangesCsv({ headlines: experiment.headlines.map((h) => h.metric), result, recorded: isRecorded })], { type: 'text/csv' }),
                 `${experiment.name}-ranges.csv`,
               )
             }
