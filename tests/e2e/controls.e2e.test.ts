@@ -60,6 +60,47 @@ async function scrub(page: Page, step: number): Promise<number> {
 useBrowser();
 
 describe('Timeline controls', () => {
+  it('stops a long "Go to step" where it got to (Stop, Escape), and a new seed does not wait for it', { timeout: 120_000 }, async () => {
+    const { page, problems } = await open(LIGHT);
+    const progress = page.getByRole('progressbar');
+    const far = async () => {
+      await page.getByLabel('Go to step', { exact: true }).fill('999999');
+      await page.getByRole('button', { name: 'Go', exact: true }).click();
+      await progress.waitFor({ timeout: 30_000 });
+      // Some way in (a report or two), then stop.
+      await page.waitForFunction(() => Number(document.querySelector('progress')?.getAttribute('value') ?? 0) > 0);
+    };
+
+    await far();
+    await page.screenshot({ path: path.join(SHOTS, 'controls-stop.png') });
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await progress.waitFor({ state: 'detached', timeout: 10_000 });
+    const first = await stepCount(page);
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(999_999);
+    // The run goes on from there, and stepping there again gives the same counters.
+    const at = await counters(page);
+    await press(page, 'Step forward');
+    await press(page, 'Step back');
+    expect(await counters(page)).toEqual(at);
+
+    await far();
+    await page.keyboard.press('Escape');
+    await progress.waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await stepCount(page)).toBeGreaterThan(first);
+    // Nothing was found wanting: a stop is no error.
+    expect(await page.getByTestId('alerts').count()).toBe(0);
+
+    // A new seed applied during a long move starts at once, not after it.
+    await far();
+    await page.getByLabel('Seed', { exact: true }).fill('7');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('seed') === '7', undefined, { timeout: 10_000 });
+    await waitForStep(page, 0, 10_000);
+    await progress.waitFor({ state: 'detached', timeout: 10_000 });
+    expect(problems).toEqual([]);
+  });
+
   it('steps back to exactly the counters of the previous step, across checkpoints', async () => {
     const { page, problems } = await open(LIGHT);
     const back = page.getByRole('button', { name: 'Step back', exact: true });

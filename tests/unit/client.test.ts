@@ -1,16 +1,18 @@
 // The worker client against a fake worker: ids, ordering, errors, failures.
 import { describe, expect, it } from 'vitest';
 import { EngineClient, EngineError, type WorkerLike } from '../../web/src/engine/client';
-import type { WorkerCommand, WorkerReply } from '../../web/src/engine/protocol';
+import type { WorkerCommand, WorkerControl, WorkerReply } from '../../web/src/engine/protocol';
 import { makeRequest } from '../../web/src/scenario/params';
 import type { Comparison, Frame, ScenarioList } from '../../web/src/engine/pkg/reclaim_core';
 
 class FakeWorker implements WorkerLike {
   sent: WorkerCommand[] = [];
+  controls: WorkerControl[] = [];
   terminated = false;
   private listeners: Record<string, ((event: never) => void)[]> = {};
-  postMessage(message: WorkerCommand): void {
-    this.sent.push(message);
+  postMessage(message: WorkerCommand | WorkerControl): void {
+    if (message.type === 'stop') this.controls.push(message);
+    else this.sent.push(message);
   }
   addEventListener(type: string, listener: (event: never) => void): void {
     (this.listeners[type] ??= []).push(listener);
@@ -55,6 +57,32 @@ describe('EngineClient', () => {
     await expect(a).resolves.toEqual(frame(0));
     await expect(b).resolves.toEqual(frame(5));
     await expect(c).rejects.toThrow(new EngineError('nope'));
+  });
+
+  it('stops only the long seeks and runs still pending, which still settle', async () => {
+    const worker = new FakeWorker();
+    const client = new EngineClient(worker);
+    const seek = client.seek(900, undefined, () => {});
+    const step = client.step(1);
+    const run = client.runUntil('oom', 10_000, undefined, () => {});
+    const quiet = client.seek(3);
+    worker.reply({ id: 1, type: 'progress', done: 32, total: 900 });
+    client.stopLong();
+    expect(worker.controls).toEqual([
+      { type: 'stop', target: 1 },
+      { type: 'stop', target: 3 },
+    ]);
+    worker.reply({ id: 1, type: 'frame', frame: frame(32) });
+    worker.reply({ id: 2, type: 'frame', frame: frame(33) });
+    worker.reply({ id: 3, type: 'run', frame: frame(40), found: false, steps: 7 });
+    worker.reply({ id: 4, type: 'frame', frame: frame(3) });
+    await expect(seek).resolves.toEqual(frame(32));
+    await expect(step).resolves.toEqual(frame(33));
+    await expect(run).resolves.toEqual({ frame: frame(40), found: false, steps: 7 });
+    await expect(quiet).resolves.toEqual(frame(3));
+    // Nothing pending: nothing to stop.
+    client.stopLong();
+    expect(worker.controls).toHaveLength(2);
   });
 
   it('asks for a folio history and checks the reply type', async () => {

@@ -154,3 +154,40 @@ describe('runUntil', () => {
     for (const { kind } of RUN_KINDS) expect(runOf(host, { type: 'runUntil', kind, maxSteps: 2 }).steps).toBeGreaterThan(0);
   });
 });
+
+describe('a stop (handleAsync, as the worker runs long commands)', () => {
+  /** Sends a command the way the worker does, stopping once `stopAfter` progress reports have come. */
+  async function stopped(host: EngineHost, command: CommandBody, stopAfter: number) {
+    const progress: Progress[] = [];
+    const r = await host.handleAsync({ ...command, id: nextId++ } as WorkerCommand, (p) => progress.push(p), () => progress.length >= stopAfter);
+    return { r, progress };
+  }
+
+  it('ends a long seek at the step it reached, with the frame stepping there gives', async () => {
+    const host = started(defaultRequest(scenarios, 'global-pressure', 2));
+    const { r, progress } = await stopped(host, { type: 'seek', step: 200_000 }, 2);
+    if (r.type !== 'frame') throw new Error(`expected a frame, got ${r.type}`);
+    expect(progress).toHaveLength(2);
+    // Stopped right after the second report: where that report said it was.
+    expect(r.frame.step).toBe(progress[1]!.done);
+    expect(r.frame.step).toBeLessThan(200_000);
+    const other = started(defaultRequest(scenarios, 'global-pressure', 2));
+    expect(r.frame).toEqual(frameOf(other, { type: 'step', n: r.frame.step }));
+    // The run goes on from there.
+    expect(frameOf(host, { type: 'step', n: 1 }).step).toBe(r.frame.step + 1);
+  });
+
+  it('ends a long run where it got to, as not found', async () => {
+    const host = started(defaultRequest(scenarios, 'classic-basic', 1));
+    const { r, progress } = await stopped(host, { type: 'runUntil', kind: 'oom', maxSteps: 1_000_000 }, 1);
+    if (r.type !== 'run') throw new Error(`expected a run, got ${r.type}`);
+    expect([r.found, r.steps, r.frame.step]).toEqual([false, progress[0]!.done, progress[0]!.done]);
+  });
+
+  it('without a stop, gives what handle gives', async () => {
+    const a = started(LIGHT);
+    const b = started(LIGHT);
+    const { r } = await stopped(a, { type: 'seek', step: 500 }, Number.POSITIVE_INFINITY);
+    expect(r).toEqual({ ...reply(b, { type: 'seek', step: 500 }), id: r.id });
+  });
+});

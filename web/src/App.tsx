@@ -271,6 +271,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
         busy={state.busy}
         onSeek={sim.seek}
         onRunUntil={sim.runUntil}
+        onStop={sim.stop}
       />
 
       {state.fatal && (

@@ -49,6 +49,8 @@ export interface Simulation {
    * says so when there was none. Settles when the run has landed.
    */
   runUntil(kind: string, label: string, maxSteps: number): Promise<void>;
+  /** Stops a long seek or run where it has got to (it lands there, and says nothing of what it did not find). */
+  stop(): void;
   play(): void;
   pause(): void;
   reset(): void;
@@ -74,6 +76,8 @@ export function useSimulation(speed: number): Simulation {
   const seekRef = useRef<number | null>(null);
   /** The queued seek that will go to `seekRef`'s target. */
   const seekOpRef = useRef<Promise<void>>(Promise.resolve());
+  /** Set by stop(): the long command in flight was stopped, not finished. */
+  const stoppedRef = useRef(false);
   useEffect(() => {
     speedRef.current = speed;
   }, [speed]);
@@ -118,9 +122,18 @@ export function useSimulation(speed: number): Simulation {
     dispatch({ type: 'started', request, frame, histories: logRef.current.histories });
   }, []);
 
+  /** Stops the long seek or run in flight, if any, where it has got to. */
+  const stop = useCallback(() => {
+    stoppedRef.current = true;
+    seekRef.current = null;
+    clientRef.current?.stopLong();
+  }, []);
+
   /** Starts a new engine; on an engine error shows it and runs the default scenario instead. */
   const start = useCallback(
     (request: ScenarioRequest) => {
+      // A long seek or run of the run being replaced would hold the new one up.
+      clientRef.current?.stopLong();
       epochRef.current++;
       seekRef.current = null;
       dispatch({ type: 'playing', playing: false });
@@ -228,6 +241,7 @@ export function useSimulation(speed: number): Simulation {
         const to = seekRef.current;
         seekRef.current = null;
         if (to === null || to === shownStep()) return;
+        stoppedRef.current = false;
         const since = sampleBefore(logRef.current, to) ?? Math.max(0, to - 1);
         const frame = await client.seek(to, since, progress(`Going to step ${to.toLocaleString('en-US')}`));
         if (current()) land(frame);
@@ -241,10 +255,11 @@ export function useSimulation(speed: number): Simulation {
     (kind: string, label: string, maxSteps: number) => {
       dispatch({ type: 'playing', playing: false });
       return enqueue('Run', async (client, current, progress) => {
+        stoppedRef.current = false;
         const result = await client.runUntil(kind, maxSteps, shownStep(), progress(`Running to the next ${label}`));
         if (!current()) return;
         land(result.frame);
-        if (!result.found) {
+        if (!result.found && !stoppedRef.current) {
           const message = `No ${label} in ${maxSteps.toLocaleString('en-US')} steps: stopped at step ${result.frame.step.toLocaleString('en-US')}.`;
           dispatch({ type: 'alert', messages: [message] });
         }
@@ -256,6 +271,7 @@ export function useSimulation(speed: number): Simulation {
   const reset = useCallback(() => {
     const request = requestRef.current;
     if (!request) return;
+    clientRef.current?.stopLong();
     epochRef.current++;
     seekRef.current = null;
     dispatch({ type: 'playing', playing: false });
@@ -281,7 +297,7 @@ export function useSimulation(speed: number): Simulation {
     return client ? client.history(page) : Promise.reject(new Error('the engine is not running'));
   }, []);
   return useMemo(
-    () => ({ state, apply, step, stepBack, seek, runUntil, play, pause, reset, dismiss, history }),
-    [state, apply, step, stepBack, seek, runUntil, play, pause, reset, dismiss, history],
+    () => ({ state, apply, step, stepBack, seek, runUntil, stop, play, pause, reset, dismiss, history }),
+    [state, apply, step, stepBack, seek, runUntil, stop, play, pause, reset, dismiss, history],
   );
 }

@@ -22,11 +22,13 @@ export interface TimelineControlsProps {
   onSeek(step: number): void;
   /** Without it, no "Run to next" (compare mode: the two sides would stop at different steps). */
   onRunUntil?(kind: string, label: string, maxSteps: number): void;
+  /** Stops a long seek or run where it has got to (a Stop button and Escape while one runs). */
+  onStop?(): void;
   /** The group's accessible name (default "Timeline controls"). */
   label?: string;
 }
 
-export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunUntil, label: groupLabel = 'Timeline controls' }: TimelineControlsProps) {
+export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunUntil, onStop, label: groupLabel = 'Timeline controls' }: TimelineControlsProps) {
   // While scrubbing, the slider shows where it was dragged until that step arrives.
   const [dragged, setDragged] = useState<number | null>(null);
   useEffect(() => {
@@ -38,6 +40,16 @@ export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunU
   const [goTo, setGoTo] = useState('');
   const [kind, setKind] = useState<string>(RUN_KINDS[0].kind);
   const ids = useId();
+  // Escape stops a long seek or run, wherever the focus is.
+  const stoppable = busy !== null && onStop !== undefined;
+  useEffect(() => {
+    if (!stoppable) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onStop?.();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [stoppable, onStop]);
   const end = Math.max(furthest, step);
   const shown = dragged ?? step;
 
@@ -115,11 +127,18 @@ export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunU
         </div>
       )}
       {busy && (
-        <div className="timeline-progress" role="status" data-testid="busy">
-          <progress max={busy.total} value={busy.done} aria-label={busy.label} />
-          <span>
-            {busy.label}: {percent}%
-          </span>
+        <div className="timeline-progress">
+          <div className="timeline-progress-status" role="status" data-testid="busy">
+            <progress max={busy.total} value={busy.done} aria-label={busy.label} />
+            <span>
+              {busy.label}: {percent}%
+            </span>
+          </div>
+          {onStop && (
+            <button type="button" className="button small" onClick={onStop} title="Stop here (Escape); the step reached is shown">
+              Stop
+            </button>
+          )}
         </div>
       )}
     </div>

@@ -3,11 +3,11 @@
 // callers can fire commands without waiting (e.g. several clicks on "Step
 // forward") and still see every frame in step order.
 import type { Comparison, FolioHistory, Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
-import { UNSOLICITED, type CommandBody, type Progress, type WorkerCommand, type WorkerReply } from './protocol';
+import { UNSOLICITED, type CommandBody, type Progress, type WorkerCommand, type WorkerControl, type WorkerReply } from './protocol';
 
 /** The part of `Worker` the client uses (a fake one in tests). */
 export interface WorkerLike {
-  postMessage(message: WorkerCommand): void;
+  postMessage(message: WorkerCommand | WorkerControl): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<WorkerReply>) => void): void;
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
   terminate(): void;
@@ -104,6 +104,17 @@ export class EngineClient {
   /** Every variant of an experiment run to the end on the request's seed (the variant is ignored). */
   compare(request: ScenarioRequest): Promise<Comparison> {
     return this.send({ type: 'compare', request }, 'comparison').then((reply) => reply.comparison);
+  }
+
+  /**
+   * Stops every long seek and run sent so far (those that report progress)
+   * where it has got to: each still settles, a seek with the frame of the
+   * step it reached, a run with `found` false. Other commands are not touched.
+   */
+  stopLong(): void {
+    for (const [id, pending] of this.pending) {
+      if (pending.onProgress) this.worker.postMessage({ type: 'stop', target: id });
+    }
   }
 
   /** Stops the worker; pending and later commands are rejected. */

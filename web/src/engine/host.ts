@@ -29,6 +29,13 @@ export interface EngineHost {
   scenarios(): ScenarioList;
   /** The reply to a command; a long seek or run reports `onProgress` on the way. */
   handle(command: WorkerCommand, onProgress?: (progress: Progress) => void): WorkerReply;
+  /**
+   * As `handle`, but a long seek or run gives way to the event loop between
+   * its parts (so the worker can take a stop message) and ends where it has
+   * got to once `stopped()` says so: a seek with that step's frame, a run
+   * with `found` false.
+   */
+  handleAsync(command: WorkerCommand, onProgress: (progress: Progress) => void, stopped: () => boolean): Promise<WorkerReply>;
 }
 
 /** A reply to a command, before the host gives it the command's id. */
@@ -44,20 +51,49 @@ const PART_MS = 100;
 const FIRST_PART_STEPS = 32;
 
 /**
- * Does `total` steps of work in parts of about PART_MS each, reporting
- * progress between them; `part(n)` does n steps and returns true to stop.
+ * A long command's work: it yields its progress after each part, and the
+ * value sent back says whether to stop there.
  */
-function inParts(total: number, part: (n: number) => boolean, onProgress: (progress: Progress) => void): void {
+type Work<T> = Generator<Progress, T, boolean>;
+
+/**
+ * Does `total` steps of work in parts of about PART_MS each, yielding
+ * progress between them; `part(n)` does n steps and returns true when the
+ * work is done early. Returns true when it was told to stop.
+ */
+function* inParts(total: number, part: (n: number) => boolean): Work<boolean> {
   let done = 0;
   let size = FIRST_PART_STEPS;
   while (done < total) {
     const n = Math.min(size, total - done);
     const began = performance.now();
-    if (part(n)) return;
+    if (part(n)) return false;
     done += n;
-    if (done < total) onProgress({ done, total });
+    if (done < total && (yield { done, total })) return true;
     const ms = Math.max(1, performance.now() - began);
     size = Math.max(1, Math.min(n * 4, Math.round((n * PART_MS) / ms)));
+  }
+  return false;
+}
+
+/** Runs work to its end, reporting its progress. */
+function finish<T>(work: Work<T>, onProgress?: (progress: Progress) => void): T {
+  for (let r = work.next(false); ; r = work.next(false)) {
+    if (r.done) return r.value;
+    onProgress?.(r.value);
+  }
+}
+
+/** Gives way to the event loop (the worker's messages) between two parts of work. */
+const giveWay = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Runs work, giving way between its parts, and tells it to stop once `stopped()` says so. */
+async function finishAsync<T>(work: Work<T>, onProgress: (progress: Progress) => void, stopped: () => boolean): Promise<T> {
+  for (let r = work.next(false); ; ) {
+    if (r.done) return r.value;
+    onProgress(r.value);
+    await giveWay();
+    r = work.next(stopped());
   }
 }
 
@@ -97,16 +133,19 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     return engine.frame();
   };
 
-  /** Calls into the engine; a trap (a Rust panic under panic=abort) leaves the instance unusable. */
+  /** What to report for an error from the engine: a trap (a Rust panic under panic=abort) leaves the instance unusable. */
+  const trapped = (error: unknown): unknown => {
+    if (!(error instanceof WebAssembly.RuntimeError)) return error;
+    engine = null;
+    return new Error(`the engine crashed (${error.message}); reset or change the scenario`);
+  };
+
+  /** Calls into the engine, reporting a trap as `trapped` does. */
   const guard = <T,>(handle: EngineHandle, call: (e: EngineHandle) => T): T => {
     try {
       return call(handle);
     } catch (error) {
-      if (error instanceof WebAssembly.RuntimeError) {
-        engine = null;
-        throw new Error(`the engine crashed (${error.message}); reset or change the scenario`);
-      }
-      throw error;
+      throw trapped(error);
     }
   };
 
@@ -131,19 +170,20 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     }
   };
 
-  /** Goes to exactly `target`; a long move forwards in parts, with progress. */
-  const seek = (e: EngineHandle, target: number, since: number | undefined, onProgress?: (p: Progress) => void): Frame => {
+  /** Goes to exactly `target` (or, told to stop, to where it got); a long move forwards in parts. */
+  function* seek(e: EngineHandle, target: number, since: number | undefined, long: boolean): Work<Frame> {
     const start = e.stepCount();
     const transitionsSince = since ?? (target > start ? start : Math.max(0, target - 1));
-    if (onProgress && target - start > FIRST_PART_STEPS) {
+    let to = target;
+    if (long && target - start > FIRST_PART_STEPS) {
       const part = (n: number) => {
         e.moveTo(e.stepCount() + n);
         return false;
       };
-      inParts(target - start, part, onProgress);
+      if (yield* inParts(target - start, part)) to = e.stepCount();
     }
-    return e.seek(target, transitionsSince);
-  };
+    return e.seek(to, transitionsSince);
+  }
 
   const stepBack = (e: EngineHandle, since: number | undefined): Frame => {
     const current = e.stepCount();
@@ -151,11 +191,8 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     return since === undefined ? e.stepBack() : e.seek(current - 1, since);
   };
 
-  /** Steps until an event of `kind`, at most `maxSteps`; in parts, with progress. */
-  const runUntil = (
-    command: Extract<WorkerCommand, { type: 'runUntil' }>,
-    onProgress?: (p: Progress) => void,
-  ): ReplyBody => {
+  /** Steps until an event of `kind`, at most `maxSteps` (or until told to stop); a long run in parts. */
+  function* runUntil(command: Extract<WorkerCommand, { type: 'runUntil' }>, long: boolean): Work<ReplyBody> {
     if (!engine) throw new Error('runUntil before any scenario was started');
     const { kind, maxSteps } = command;
     if (typeof kind !== 'string') throw new Error(`runUntil: kind must be an event kind, got ${String(kind)}`);
@@ -163,20 +200,16 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
       throw new Error(`runUntil: maxSteps must be a whole number from 1 to ${MAX_STEPS_PER_COMMAND}, got ${maxSteps}`);
     }
     const since = command.since === undefined ? undefined : stepArg('runUntil: since', command.since);
-    return guard(engine, (e) => {
-      const start = e.stepCount();
-      let found = false;
-      const part = (n: number) => (found = e.runUntil(kind, n).found);
-      if (onProgress) inParts(maxSteps, part, onProgress);
-      else part(maxSteps);
-      return { type: 'run', frame: e.frameSince(since ?? start), found, steps: e.stepCount() - start };
-    });
-  };
+    const e = engine;
+    const start = e.stepCount();
+    let found = false;
+    const part = (n: number) => (found = guard(e, (h) => h.runUntil(kind, n).found));
+    if (long) yield* inParts(maxSteps, part);
+    else part(maxSteps);
+    return { type: 'run', frame: guard(e, (h) => h.frameSince(since ?? start)), found, steps: e.stepCount() - start };
+  }
 
-  const runFrame = (
-    command: Exclude<WorkerCommand, { type: 'history' | 'compare' | 'runUntil' }>,
-    onProgress?: (p: Progress) => void,
-  ): Frame => {
+  const runFrame = (command: Exclude<WorkerCommand, { type: 'history' | 'compare' | 'runUntil' | 'seek' }>): Frame => {
     switch (command.type) {
       case 'init':
         return replace(command.request);
@@ -191,12 +224,6 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
         }
         return guard(engine, (e) => e.step(n));
       }
-      case 'seek': {
-        if (!engine) throw new Error('seek before any scenario was started');
-        const target = stepArg('seek: step', command.step);
-        const since = command.since === undefined ? undefined : stepArg('seek: since', command.since);
-        return guard(engine, (e) => seek(e, target, since, onProgress));
-      }
       case 'stepBack': {
         if (!engine) throw new Error('stepBack before any scenario was started');
         const since = command.since === undefined ? undefined : stepArg('stepBack: since', command.since);
@@ -205,25 +232,51 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     }
   };
 
-  /** The reply to one command (without its id); throws on a bad command or an engine error. */
-  const run = (command: WorkerCommand, onProgress?: (p: Progress) => void): ReplyBody => {
+  /** A seek as work: exactly to its step, or (told to stop) to where it got. */
+  function* seekWork(command: Extract<WorkerCommand, { type: 'seek' }>, long: boolean): Work<ReplyBody> {
+    if (!engine) throw new Error('seek before any scenario was started');
+    const target = stepArg('seek: step', command.step);
+    const since = command.since === undefined ? undefined : stepArg('seek: since', command.since);
+    // The engine is called across the parts, so a trap is caught around them all.
+    try {
+      return { type: 'frame', frame: yield* seek(engine, target, since, long) };
+    } catch (error) {
+      throw trapped(error);
+    }
+  }
+
+  /**
+   * The reply to one command (without its id) as work: a long seek or run
+   * (`long`: one that reports progress) in parts; the others at once.
+   * Throws on a bad command or an engine error.
+   */
+  function* work(command: WorkerCommand, long: boolean): Work<ReplyBody> {
     switch (command.type) {
       case 'history':
         return { type: 'history', history: history(command.page) };
       case 'compare':
         return { type: 'comparison', comparison: compare(command.request) };
       case 'runUntil':
-        return runUntil(command, onProgress);
+        return yield* runUntil(command, long);
+      case 'seek':
+        return yield* seekWork(command, long);
       default:
-        return { type: 'frame', frame: runFrame(command, onProgress) };
+        return { type: 'frame', frame: runFrame(command) };
     }
-  };
+  }
 
   return {
     scenarios: () => bindings.listScenarios(),
     handle(command, onProgress) {
       try {
-        return { id: command.id, ...run(command, onProgress) };
+        return { id: command.id, ...finish(work(command, onProgress !== undefined), onProgress) };
+      } catch (error) {
+        return { id: command.id, type: 'error', message: errorMessage(error) };
+      }
+    },
+    async handleAsync(command, onProgress, stopped) {
+      try {
+        return { id: command.id, ...(await finishAsync(work(command, true), onProgress, stopped)) };
       } catch (error) {
         return { id: command.id, type: 'error', message: errorMessage(error) };
       }

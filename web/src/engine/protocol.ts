@@ -36,6 +36,14 @@ export type WorkerCommand =
    */
   | { id: number; type: 'compare'; request: ScenarioRequest };
 
+/**
+ * Page -> worker, not a command: it is taken at once, not in turn, and not
+ * answered. `stop` ends the long seek or run with id `target` where it has
+ * got to; that command is answered as usual (a seek with the frame of the
+ * step reached, a run with `found` false).
+ */
+export type WorkerControl = { type: 'stop'; target: number };
+
 /** A command before the client gives it an id. */
 export type CommandBody = WorkerCommand extends infer C ? (C extends unknown ? Omit<C, 'id'> : never) : never;
 

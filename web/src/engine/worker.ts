@@ -3,12 +3,12 @@
 // here; only Frames (small view models) cross to the page.
 import init, { Engine, compareExperiment, listScenarios } from './pkg/reclaim_core';
 import { createEngineHost, errorMessage } from './host';
-import { UNSOLICITED, type WorkerCommand, type WorkerReply } from './protocol';
+import { UNSOLICITED, type WorkerCommand, type WorkerControl, type WorkerReply } from './protocol';
 
 // The DOM lib types `self` as a Window; this is the part of a dedicated worker's scope we use.
 interface WorkerScope {
   postMessage(message: WorkerReply, transfer?: Transferable[]): void;
-  addEventListener(type: 'message', listener: (event: MessageEvent<WorkerCommand>) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<WorkerCommand | WorkerControl>) => void): void;
 }
 const scope = self as unknown as WorkerScope;
 
@@ -30,15 +30,25 @@ function transfers(reply: WorkerReply): Transferable[] {
   return cells.byteOffset === 0 && cells.byteLength === cells.buffer.byteLength ? [cells.buffer] : [];
 }
 
-// Commands are handled one after another, in arrival order, once the module is ready.
+// Commands are handled one after another, in arrival order, once the module
+// is ready; a long seek or run gives way between its parts, so a stop for it
+// is taken while it runs.
 let queue: Promise<unknown> = host;
+const stops = new Set<number>();
 scope.addEventListener('message', (event) => {
-  const command = event.data;
+  const message = event.data;
+  if (message.type === 'stop') {
+    stops.add(message.target);
+    return;
+  }
+  const command = message;
   queue = queue
     .then(() => host)
     .then(
-      (h) => {
-        const reply = h.handle(command, (progress) => scope.postMessage({ id: command.id, type: 'progress', ...progress }));
+      async (h) => {
+        const progress = (p: { done: number; total: number }) => scope.postMessage({ id: command.id, type: 'progress', ...p });
+        const reply = await h.handleAsync(command, progress, () => stops.has(command.id));
+        stops.delete(command.id);
         scope.postMessage(reply, transfers(reply));
       },
       (error: unknown) =>
