@@ -174,7 +174,7 @@ describe('Reclaim Lab in a browser', () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows the engine rejecting an out-of-range parameter and falls back to the default', async () => {
+  it('puts an out-of-range parameter in a link back to its default, keeping the rest of the run', async () => {
     // The parameter comes from the page's form (listScenarios), not from a hard-coded list.
     const probe = await open();
     const input = probe.page.locator('input[data-param]').first();
@@ -188,14 +188,29 @@ describe('Reclaim Lab in a browser', () => {
     const alert = page.getByRole('alert');
     await alert.waitFor();
     const text = (await alert.textContent()) ?? '';
-    expect(text).toContain(name);
-    expect(text).toMatch(/default scenario/);
-    // The page runs (and its URL names) the default scenario now.
+    expect(text).toContain(`${name}: ${bad} is not`);
+    expect(text).toContain(`using the default`);
+    // The same scenario and seed, that parameter at its default.
+    expect(query(page).get('scenario')).toBe(scenario);
     expect(Number(query(page).get(name))).toBe(defaultValue);
-    expect(query(page).get('seed')).toBe('1');
+    expect(query(page).get('seed')).toBe('9');
     const before = await counters(page);
     await stepForward(page, 2);
     expect(await counters(page)).not.toEqual(before);
+
+    // An experiment's link keeps its experiment, with a bad value and a bad variant.
+    const link = await open('?v=1&scenario=kswapd-classzone&seed=2&normal_pages=99999999&bursts=4&variant=zzz', { ready: 'experiment' });
+    const messages = (await link.page.getByRole('alert').textContent()) ?? '';
+    expect(messages).toContain('normal_pages: 99999999 is not a whole number from 4,096 to 262,144; using the default, 32,768');
+    expect(messages).toContain('variant: "zzz" is not a variant of kswapd-classzone (before, after); using after');
+    expect([...query(link.page).entries()].filter(([k]) => ['scenario', 'seed', 'bursts', 'normal_pages', 'variant'].includes(k))).toEqual([
+      ['scenario', 'kswapd-classzone'],
+      ['seed', '2'],
+      ['variant', 'after'],
+      ['bursts', '4'],
+      ['normal_pages', '32768'],
+    ]);
+    problems.push(...link.problems);
 
     const unknown = await open('?v=1&scenario=no-such-scenario');
     await unknown.page.getByRole('alert').waitFor();

@@ -8,7 +8,7 @@ import type { Comparison, FolioHistory, Frame, ScenarioList, ScenarioRequest } f
 import { createEngineHost, type EngineHost } from '../../web/src/engine/host';
 import type { CommandBody, WorkerCommand } from '../../web/src/engine/protocol';
 import { makeRequest, paramRecord } from '../../web/src/scenario/params';
-import { completeRequest, defaultRequest } from '../../web/src/scenario/presets';
+import { checkRequest, completeRequest, defaultRequest } from '../../web/src/scenario/presets';
 import { comparisonTable } from '../../web/src/views/comparison/model';
 import { decodeScenarioUrl, encodeScenarioUrl } from '../../web/src/scenario/url';
 
@@ -287,5 +287,44 @@ describe('experiments', () => {
     const tooMany = makeRequest(NAME, 1, { ...paramRecord(good), bursts: 1_000_000 });
     expect(errorOf(host, { type: 'compare', request: tooMany })).toContain('bursts');
     expect(frameOf(host, { type: 'init', request: good }).step).toBe(0);
+  });
+});
+
+describe('checkRequest (a link\'s bad values, one by one)', () => {
+  it('turns each value the engine refuses into its default, naming it, and keeps the rest of the run', () => {
+    const host = newHost();
+    for (const info of [...scenarios.scenarios, ...scenarios.experiments]) {
+      for (const param of info.params) {
+        const bad = [param.max + 1, param.min - 1, ...(param.integer ? [param.min + 0.5] : [])];
+        for (const value of bad) {
+          const asked = makeRequest(info.name, 7, { [param.name]: value });
+          // The engine refuses it...
+          expect(errorOf(host, { type: 'init', request: completeRequest(scenarios, asked) }), `${info.name} ${param.name}=${value}`).toContain(param.name);
+          // ...and takes what checkRequest makes of it: the same scenario and seed, that parameter at its default.
+          const { request, problems } = checkRequest(scenarios, asked);
+          expect(problems, `${info.name} ${param.name}=${value}`).toHaveLength(1);
+          expect(problems[0]).toMatch(new RegExp(`^${param.name}: ${value} is not (a whole number )?from .* to .*; using the default, `));
+          expect([request.name, request.seed, paramRecord(request)]).toEqual([info.name, 7, {}]);
+          expect(frameOf(host, { type: 'init', request: completeRequest(scenarios, request) }).step).toBe(0);
+        }
+      }
+    }
+  });
+
+  it('drops a parameter the scenario lacks and a variant the experiment lacks, and leaves good requests and unknown names alone', () => {
+    const asked = makeRequest('kswapd-classzone', 3, { normal_pages: 8192, nope: 1 }, 'sideways');
+    const { request, problems } = checkRequest(scenarios, asked);
+    expect(problems).toEqual([
+      'nope: kswapd-classzone has no such parameter (normal_pages, dma32_pages, readers, allocators, alloc_pages, bursts, burst_ms, gap_ms); ignored',
+      'variant: "sideways" is not a variant of kswapd-classzone (before, after); using after',
+    ]);
+    expect(request).toEqual(makeRequest('kswapd-classzone', 3, { normal_pages: 8192 }, 'after'));
+    expect(checkRequest(scenarios, makeRequest('mglru-basic', 1, {}, 'before')).problems).toEqual([
+      'variant: mglru-basic is a scenario, not an experiment, and has no variants; ignored',
+    ]);
+    const good = completeRequest(scenarios, makeRequest('refault-distance-mglru', 2, {}, 'before'));
+    expect(checkRequest(scenarios, good)).toEqual({ request: good, problems: [] });
+    const unknown = makeRequest('no-such-scenario', 1, { x: 1 });
+    expect(checkRequest(scenarios, unknown)).toEqual({ request: unknown, problems: [] });
   });
 });

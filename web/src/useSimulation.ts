@@ -10,7 +10,7 @@ import { EngineClient } from './engine/client';
 import { errorMessage } from './engine/host';
 import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
 import type { Progress } from './engine/protocol';
-import { completeRequest, defaultRequest } from './scenario/presets';
+import { checkRequest, completeRequest, defaultRequest } from './scenario/presets';
 import { decodeScenarioUrl, encodeScenarioUrl } from './scenario/url';
 import { initialState, reducer, type SimulationState } from './simulationState';
 import { sampleBefore, takeFrame, type HistoryLog } from './views/history';
@@ -177,8 +177,11 @@ export function useSimulation(speed: number): Simulation {
         scenariosRef.current = scenarios;
         dispatch({ type: 'loaded', scenarios });
         const decoded = decodeScenarioUrl(window.location.search, scenarios.defaultScenario);
-        if (!decoded.ok) dispatch({ type: 'alert', messages: decoded.errors.map((e) => `Bad value in the URL — ${e}.`) });
-        void start(completeRequest(scenarios, decoded.request));
+        // Each bad value falls back on its own (the scenario and the rest of the link stay).
+        const checked = checkRequest(scenarios, decoded.request);
+        const problems = [...(decoded.ok ? [] : decoded.errors), ...checked.problems];
+        if (problems.length > 0) dispatch({ type: 'alert', messages: problems.map((e) => `Bad value in the URL — ${e}.`) });
+        void start(completeRequest(scenarios, checked.request));
       },
       (error: unknown) => {
         if (clientRef.current === client) dispatch({ type: 'fatal', message: errorMessage(error) });

@@ -4,6 +4,7 @@
 // names, defaults, ranges and variants always come from `listScenarios()`;
 // nothing here knows a scenario by name.
 import type { ExperimentInfo, ParamInfo, ScenarioInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { formatCount } from '../util/format';
 import { makeRequest, paramRecord } from './params';
 import { DEFAULT_SEED } from './url';
 
@@ -64,4 +65,48 @@ export function paramProblem(param: ParamInfo, value: number): string | null {
   if (param.integer && !Number.isInteger(value)) return 'enter a whole number';
   if (value < param.min || value > param.max) return `between ${param.min} and ${param.max}`;
   return null;
+}
+
+/**
+ * A request from outside (a URL, a shared link) made one the engine takes,
+ * problem by problem rather than as a whole: for a scenario or experiment
+ * of the list, a parameter it does not have is dropped, a value the engine
+ * would refuse goes back to the parameter's default, and a variant the
+ * experiment does not have to its default variant; each with a message
+ * naming it and what is accepted. A name the list does not know (a custom
+ * scenario, or a typo the engine reports) is left as it is.
+ */
+export function checkRequest(list: ScenarioList, request: ScenarioRequest): { request: ScenarioRequest; problems: string[] } {
+  const info = findScenario(list, request.name);
+  if (!info) return { request, problems: [] };
+  const problems: string[] = [];
+  const params: Record<string, number> = {};
+  for (const [key, value] of Object.entries(paramRecord(request))) {
+    const param = info.params.find((p) => p.name === key);
+    if (!param) {
+      const known = info.params.map((p) => p.name).join(', ');
+      problems.push(`${key}: ${info.name} has no such parameter (${known || 'it has none'}); ignored`);
+      continue;
+    }
+    const problem = paramProblem(param, value);
+    if (problem === null) params[key] = value;
+    else {
+      const accepted = `${param.integer ? 'a whole number ' : ''}from ${formatCount(param.min)} to ${formatCount(param.max)}`;
+      problems.push(`${key}: ${value} is not ${accepted}; using the default, ${formatCount(param.default)}`);
+    }
+  }
+  const experiment = findExperiment(list, info.name);
+  let variant = request.variant;
+  if (variant !== undefined) {
+    const names = experiment?.variants.map((v) => v.name) ?? [];
+    if (!experiment) {
+      problems.push(`variant: ${info.name} is a scenario, not an experiment, and has no variants; ignored`);
+      variant = undefined;
+    } else if (!names.includes(variant)) {
+      const fallback = defaultVariant(experiment);
+      problems.push(`variant: ${JSON.stringify(variant)} is not a variant of ${info.name} (${names.join(', ')}); using ${fallback}`);
+      variant = fallback;
+    }
+  }
+  return { request: makeRequest(request.name, request.seed, params, variant), problems };
 }

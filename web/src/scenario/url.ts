@@ -127,10 +127,7 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     const parsed = SEED_PATTERN.test(seedText) ? Number(seedText) : NaN;
     if (Number.isSafeInteger(parsed)) seed = parsed;
     else
-      errors.push(
-        `seed: ${JSON.stringify(seedText)} is not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}; ` +
-          `using ${DEFAULT_SEED}`,
-      );
+      errors.push(`seed: ${JSON.stringify(seedText)} is not a seed (a whole number, 0 or more); using ${DEFAULT_SEED}`);
   }
 
   let variant: string | undefined;
@@ -150,7 +147,7 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     } else if (text.trim() === '') {
       errors.push(`${key}: no value given; using the scenario's default`);
     } else if (!NUMBER_PATTERN.test(text)) {
-      errors.push(`${key}: ${JSON.stringify(text)} is not a number; using the scenario's default`);
+      errors.push(`${key}: ${JSON.stringify(text)} is not a number; ignored`);
     } else {
       const value = Number(text);
       if (Number.isFinite(value)) params[key] = value;

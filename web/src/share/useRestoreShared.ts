@@ -12,7 +12,7 @@
 // scenario; the rest of the link is then dropped.
 import { useEffect, useRef } from 'react';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
-import { completeRequest, findExperiment } from '../scenario/presets';
+import { checkRequest, completeRequest, findExperiment } from '../scenario/presets';
 import type { CompareView, ShareTab, SharedView } from '../scenario/share';
 import { sameRun } from '../scenario/url';
 import type { Simulation } from '../useSimulation';
@@ -40,7 +40,8 @@ export function useRestoreShared(view: SharedView | null, sim: Simulation, targe
     const { phase, frame, request, scenarios } = state;
     if (phase === 'failed') pending.current = null;
     if (phase !== 'running' || !frame || !request || !scenarios) return;
-    const wanted = completeRequest(scenarios, p.view.request);
+    // The run the page started for the link: its bad values back at their defaults.
+    const wanted = completeRequest(scenarios, checkRequest(scenarios, p.view.request).request);
     if (!sameRun(wanted, request)) {
       // The engine refused the link's run, or the reader has since started another one.
       pending.current = null;
