@@ -149,7 +149,7 @@ describe('Copy link', () => {
       [
         'changed characters',
         `?v=2&s=${payload.slice(0, middle)}${payload[middle] === 'x' ? 'yz' : 'xy'}${payload.slice(middle + 2)}`,
-        /bad deflate|checksum mismatch/,
+        /damaged payload|checksum mismatch/,
       ],
       ['bad base64', `?v=2&s=${payload.slice(0, 10)}!${payload.slice(11)}`, /bad base64/],
       ['bad JSON', `?v=2&s=${await packPayload('{"scenario": "global-pressure", ')}`, /bad JSON/],

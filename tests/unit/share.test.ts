@@ -150,14 +150,14 @@ describe('shared link codec: tampering', () => {
     expect(await problemOf(`?v=2&s=${cut}`)).toMatch(/^bad base64: no base64 text is \d+ characters long/);
   });
 
-  it('bad deflate: bytes that do not inflate', async () => {
+  it('damaged payload: bytes that do not decompress', async () => {
     // BTYPE 11 (reserved) in the first block header.
-    expect(await problemOf(linkOf(new Uint8Array([1, 2, 3, 4, 0xff, 0xff, 0xff, 0xff])))).toMatch(/^bad deflate: /);
+    expect(await problemOf(linkOf(new Uint8Array([1, 2, 3, 4, 0xff, 0xff, 0xff, 0xff])))).toMatch(/^damaged payload: it does not decompress, so the link was cut or changed \(/);
   });
 
-  it('bad deflate: a deflate stream cut short', async () => {
+  it('damaged payload: a deflate stream cut short', async () => {
     const bytes = payloadBytes(await encodeSharedView({ ...base, folio: 'file:reader#120', lruvec: '/a/b@0' }));
-    expect(await problemOf(linkOf(bytes.subarray(0, bytes.length - 6)))).toMatch(/^bad deflate: /);
+    expect(await problemOf(linkOf(bytes.subarray(0, bytes.length - 6)))).toMatch(/^damaged payload: it does not decompress, so the link was cut or changed \(/);
   });
 
   it('checksum mismatch: the data inflates but is not what was written', async () => {

@@ -33,7 +33,7 @@ export async function inflate(bytes: Uint8Array, limit: number): Promise<Uint8Ar
     try {
       chunk = await reader.read();
     } catch (error) {
-      return fail(`bad deflate: the payload does not inflate (${error instanceof Error ? error.message : String(error)})`);
+      return fail(`damaged payload: it does not decompress, so the link was cut or changed (${error instanceof Error ? error.message : String(error)})`);
     }
     if (chunk.done) break;
     total += chunk.value.byteLength;
