@@ -244,6 +244,10 @@ describe('Timeline controls', () => {
         `seek to a step (slider input to the step shown): median ${median.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms, ` +
         `min ${sorted[0]!.toFixed(0)} ms over ${times.length} seeks (${times.map((t) => t.toFixed(0)).join(', ')})`,
     );
+    // The last jump was over 35,000 steps: its Δ column is wide, and still fits beside the names (they wrap instead).
+    const counterBox = page.locator('.counters .table-scroll');
+    expect(await counterBox.evaluate((el) => [el.scrollWidth <= el.clientWidth, el.clientWidth])).toEqual([true, expect.any(Number)]);
+    await page.locator('.counters').screenshot({ path: path.join(SHOTS, 'counters-large-delta.png') });
     // And the counters there are those of stepping there: one step forward and back agree.
     const at = await counters(page);
     await press(page, 'Step forward');

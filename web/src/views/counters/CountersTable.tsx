@@ -1,6 +1,6 @@
 // /proc/vmstat as the engine counts it: kernel names, kernel order, and the
 // change since the previous frame shown.
-import { useId, useMemo, useState } from 'react';
+import { Fragment, useId, useMemo, useState } from 'react';
 import type { Counter } from '../../engine/pkg/reclaim_core';
 import { formatCount, formatDelta } from '../../util/format';
 import { counterRows } from './model';
@@ -51,7 +51,7 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
             {shown.map((row) => (
               <tr key={row.name} className={row.delta ? 'changed' : undefined} data-counter={row.name}>
                 <th scope="row" className="mono">
-                  {row.name}
+                  <BreakableName name={row.name} />
                 </th>
                 <td className="num" data-value={row.value}>
                   {formatCount(row.value)}
@@ -70,5 +70,28 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
       </div>
       <p className="card-footnote">{deltaNote}</p>
     </section>
+  );
+}
+
+/**
+ * A counter's name that may wrap after its underscores, so that a narrow
+ * column (compare mode, a large Δ) wraps a long name rather than cutting
+ * the numbers off. Its text is the name itself.
+ */
+function BreakableName({ name }: { name: string }) {
+  const parts = name.split('_');
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {part}
+          {i < parts.length - 1 && (
+            <>
+              _<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </>
   );
 }
