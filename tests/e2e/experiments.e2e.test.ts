@@ -14,6 +14,32 @@ const SIM = path.join(ROOT, 'wasm-core', 'target', 'release', 'reclaim-sim');
 useBrowser();
 
 describe('Experiments', () => {
+  it('fits each experiment\'s before/after table, author columns included, on a 1280-pixel screen', { timeout: 120_000 }, async () => {
+    const names = ['memcg-lru-fairness', 'multi-memcg-kswapd', 'kswapd-classzone', 'proactive-reclaim-batching', 'refault-distance-mglru'];
+    const problems: string[] = [];
+    for (const name of names) {
+      const opened = await open(`?v=1&scenario=${name}&seed=1`, { ready: 'experiment' });
+      const { page } = opened;
+      await page.getByRole('button', { name: 'Run comparison', exact: true }).click();
+      const table = page.getByRole('table', { name: 'Comparison' });
+      await table.waitFor({ timeout: 60_000 });
+      await page.getByText('Running…').waitFor({ state: 'detached', timeout: 60_000 });
+      const fit = await table.evaluate((t) => {
+        const box = t.closest('.table-scroll')!;
+        return { table: t.scrollWidth, box: box.clientWidth, authorShown: t.querySelector('td.author')!.getBoundingClientRect().right <= box.getBoundingClientRect().right };
+      });
+      expect(fit.table, `${name}: table ${fit.table} px in a ${fit.box} px box`).toBeLessThanOrEqual(fit.box);
+      expect(fit.authorShown, name).toBe(true);
+      if (name === 'proactive-reclaim-batching') await page.screenshot({ path: path.join(SHOTS, 'experiment-three-variants.png') });
+      // The experiment's id in the header wraps as a whole, if at all.
+      const id = page.getByTestId('scenario-title').locator('.scenario-name');
+      expect(await id.evaluate((el) => el.getClientRects().length), name).toBe(1);
+      problems.push(...opened.problems);
+      await page.context().close();
+    }
+    expect(problems).toEqual([]);
+  });
+
   // The experiment whose comparison is the fastest (about 0.3 s native).
   const NAME = 'kswapd-classzone';
   /** The table's numbers, variant -> metric -> value, as the page showed them. */
