@@ -35,7 +35,7 @@ pub static EXPERIMENT: Experiment = Experiment {
         Variant { name: "whole", description: "the whole remaining request a round (before 0388536ac291, up to v6.5)" },
     ],
     headlines: &[
-        Headline { metric: "pages_per_sec", direction: Direction::Higher, author_before: "105174 (1G), 13742 (root full)", author_after: "233396 (1G), 67352 (root full)", baseline: "before" },
+        Headline { metric: "pages_per_sec", direction: Direction::Higher, author_before: "105,174 (1 GiB), 13,742 (root, full)", author_after: "233,396 (1 GiB), 67,352 (root, full)", baseline: "before" },
         Headline { metric: "overreclaim_pages", direction: Direction::Lower, author_before: "3.5 MiB (32-page), 107.8 MiB (whole)", author_after: "-7.4 MiB", baseline: "whole" },
     ],
     limits: LIMITS,
