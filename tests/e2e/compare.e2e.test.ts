@@ -123,6 +123,29 @@ describe('compare mode: step back and seek, in lock step', () => {
   });
 });
 
+describe('compare mode: stopping a long move', () => {
+  it('stops both sides where they got to and brings them to one step', { timeout: 120_000 }, async () => {
+    const { mode, problems } = await openCompare();
+    const timeline = mode.getByRole('group', { name: 'Compare timeline' });
+    await timeline.getByLabel('Go to step', { exact: true }).fill('999999');
+    await timeline.getByRole('button', { name: 'Go', exact: true }).click();
+    const progress = timeline.getByRole('progressbar');
+    await progress.waitFor({ timeout: 30_000 });
+    await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
+    await timeline.getByRole('button', { name: 'Stop', exact: true }).click();
+    await progress.waitFor({ state: 'detached', timeout: 30_000 });
+    const step = Number((await mode.getByTestId('compare-step').textContent())!.replace(/,/g, ''));
+    expect(step).toBeGreaterThan(0);
+    expect(step).toBeLessThan(999_999);
+    const sides = await bothSides(mode);
+    expect(sides.steps.map((s) => Number(s.replace(/,/g, '')))).toEqual([step, step]);
+    // And they go on together from there.
+    await mode.getByRole('group', { name: 'Compare controls' }).getByRole('button', { name: 'Step forward', exact: true }).click();
+    await waitForText(mode.getByTestId('compare-step'), String(step + 1));
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('compare mode: the shadow LRU of each side', () => {
   it('shows the refault test each variant uses, side by side (refault-distance-mglru)', async () => {
     const { page, problems } = await open('?v=1&scenario=refault-distance-mglru&seed=1', { ready: 'experiment', reducedMotion: 'reduce' });

@@ -133,6 +133,7 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
         furthest={state.furthest}
         busy={state.busy}
         onSeek={lockstep.seek}
+        onStop={lockstep.halt}
       />
       {state.status === 'starting' && (
         <p className="compare-status" role="status">

@@ -31,6 +31,8 @@ export interface Lockstep {
   reset(): void;
   /** Stops both engines. */
   stop(): void;
+  /** Stops a long seek where it has got to; the side ahead comes back to the other's step. */
+  halt(): void;
 }
 
 type Pair = [EngineClient, EngineClient];
@@ -96,6 +98,12 @@ export function useLockstep(speed: number): Lockstep {
     );
   }, []);
 
+  /** Where the kswapd transitions of a frame of `step` should start: the side's frame shown at or before it. */
+  const sinceFor = (side: number, step: number) => {
+    const log = stateRef.current.sides?.[side]?.log ?? null;
+    return sampleBefore(log, step) ?? Math.max(0, step - 1);
+  };
+
   /**
    * Queues a move of both sides behind the moves queued before it: `send`
    * gives each client its command, given the step the pair is at (null: no
@@ -114,6 +122,12 @@ export function useLockstep(speed: number): Lockstep {
         try {
           const frames = (await Promise.all(sent)) as [Frame, Frame];
           if (epochRef.current !== epoch) return;
+          // A halted seek leaves each side where it got to: the one ahead goes back to the other.
+          const low = Math.min(frames[0].step, frames[1].step);
+          for (const side of [0, 1] as const) {
+            if (frames[side].step !== low) frames[side] = await clients[side].seek(low, sinceFor(side, low));
+          }
+          if (epochRef.current !== epoch) return;
           atRef.current = frames[0].step;
           dispatch({ type: 'stepped', frames });
         } catch (error) {
@@ -130,11 +144,6 @@ export function useLockstep(speed: number): Lockstep {
 
   const stepBoth = useCallback((n: number): Promise<void> => moveBoth('Step', (c) => c.step(n)), [moveBoth]);
 
-  /** Where the kswapd transitions of a frame of `step` should start: the side's frame shown at or before it. */
-  const sinceFor = (side: number, step: number) => {
-    const log = stateRef.current.sides?.[side]?.log ?? null;
-    return sampleBefore(log, step) ?? Math.max(0, step - 1);
-  };
 
   const stepBack = useCallback(() => {
     dispatch({ type: 'playing', playing: false });
@@ -198,8 +207,13 @@ export function useLockstep(speed: number): Lockstep {
     if (requestsRef.current) start(requestsRef.current, 0);
   }, [start]);
 
+  const halt = useCallback(() => {
+    seekRef.current = null;
+    clientsRef.current?.forEach((c) => c.stopLong());
+  }, []);
+
   return useMemo(
-    () => ({ state, start, step, stepBack, seek, play, pause, reset, stop }),
-    [state, start, step, stepBack, seek, play, pause, reset, stop],
+    () => ({ state, start, step, stepBack, seek, play, pause, reset, stop, halt }),
+    [state, start, step, stepBack, seek, play, pause, reset, stop, halt],
   );
 }
