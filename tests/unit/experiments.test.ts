@@ -350,6 +350,18 @@ describe('number formatting', () => {
     expect(formatMetric(-2500)).toBe('−2,500');
     expect(formatMetric(null)).toBe('—');
   });
+
+  it('shows a share (a ratio, a CV, an efficiency) as a percentage, as the authors give them', () => {
+    expect(formatMetric(0.013022848823039005, 'pgsteal_cv')).toBe('1.3 %');
+    expect(formatMetric(5.044075520833333, 'reclaim_ratio')).toBe('504 %');
+    expect(formatMetric(0.98, 'kswapd_efficiency')).toBe('98 %');
+    expect(formatMetric(1, 'hit_ratio')).toBe('100 %');
+    expect(formatMetric(0.4815, 'hit_ratio')).toBe('48.2 %');
+    // Other metrics as they are.
+    expect(formatMetric(0.1, 'alloc_latency_p95_us')).toBe('0.1');
+    expect(formatMetric(3587, 'overreclaim_pages')).toBe('3,587');
+    expect(formatMetric(null, 'pgsteal_cv')).toBe('—');
+  });
 });
 
 describe('patch label', () => {

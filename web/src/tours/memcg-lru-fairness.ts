@@ -138,7 +138,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'The result, and what does not reproduce',
       text:
-        'Every variant runs to the end on the same seed. reclaim_ratio falls from about 5 with MGLRU off to about 1.04 with the memcg LRU (the patch: 425 % to 95 %). pgsteal_cv does not reproduce: the old walk scans identical memcgs in identical proportions, so before the patch our CV is about 0.01, not 75 %; "Where it does not hold" explains.',
+        'Every variant runs to the end on the same seed. reclaim_ratio falls from about 500 % with MGLRU off to about 104 % with the memcg LRU (the patch: 425 % to 95 %). pgsteal_cv does not reproduce: the old walk scans identical memcgs in identical proportions, so before the patch our CV is about 1 %, not 75 %; "Where it does not hold" explains.',
       variant: 'after',
       tab: 'comparison',
       anchor: 'comparison',

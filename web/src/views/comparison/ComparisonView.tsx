@@ -197,7 +197,7 @@ function ResultTable({
                     data-value={v ?? ''}
                     title={v === null ? undefined : String(v)}
                   >
-                    {formatMetric(v)}
+                    {formatMetric(v, row.metric)}
                   </td>
                 ))}
                 <td className="num change" data-change={row.change ?? ''}>

@@ -128,13 +128,23 @@ function changeText(change: number | null, after: number | null, baseline: numbe
 }
 
 /**
- * A metric's value as the table shows it: whole numbers in full with
- * thousands separators; fractions (ratios, rates, seconds) to 3 significant
- * digits below 1,000 and to the unit above.
+ * Metrics that are a share of something (a ratio, a coefficient of
+ * variation, an efficiency), by the engine's naming: shown as percentages,
+ * as the patch authors give them (75 %, 425 %, 98 %). Exports keep the
+ * engine's fractions.
  */
-export function formatMetric(value: number | null): string {
+const PERCENT_METRIC = /(_ratio|_cv|_efficiency)$/;
+
+/**
+ * A metric's value as the table shows it: whole numbers in full with
+ * thousands separators; fractions (rates, seconds) to 3 significant digits
+ * below 1,000 and to the unit above; a share (PERCENT_METRIC, when the
+ * metric is named) as a percentage to 3 significant digits.
+ */
+export function formatMetric(value: number | null, metric?: string): string {
   if (value === null) return '—';
   if (!Number.isFinite(value)) return String(value);
+  if (metric !== undefined && PERCENT_METRIC.test(metric)) return `${formatMetric(value * 100)} %`;
   if (Number.isInteger(value) || Math.abs(value) >= 1000) return grouped.format(value).replace('-', MINUS);
   return significant.format(value).replace('-', MINUS);
 }
