@@ -123,6 +123,26 @@ describe('opening tours', () => {
     expect(problems).toEqual([]);
   });
 
+  it('the default page says where to start: run it, or one of the five tours, until the first step', async () => {
+    const { page, problems } = await open();
+    const start = page.getByRole('navigation', { name: 'Start here' });
+    await start.waitFor();
+    expect(await start.getByRole('button').allTextContents()).toEqual(TOURS.map((t) => t.title));
+    await page.screenshot({ path: path.join(SHOTS, 'start-here.png') });
+    await start.getByRole('button', { name: TOURS[3]!.title }).click();
+    expect(await arrive(page, 0)).toBe('ready');
+    expect(await page.getByTestId('scenario-title').textContent()).toContain(TOURS[3]!.experiment);
+    // An experiment's page has its own Tour button: no strip there.
+    expect(await start.count()).toBe(0);
+
+    const plain = await open();
+    await plain.page.getByRole('navigation', { name: 'Start here' }).waitFor();
+    await plain.page.getByRole('button', { name: 'Step forward', exact: true }).click();
+    await waitForStep(plain.page, 1);
+    expect(await plain.page.getByRole('navigation', { name: 'Start here' }).count()).toBe(0);
+    expect([...problems, ...plain.problems]).toEqual([]);
+  });
+
   it('a link to a tour step opens the tour there', async () => {
     const tour = TOURS.find((t) => t.experiment === 'kswapd-classzone')!;
     const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&tour=kswapd-classzone&tourStep=3', { ready: 'experiment' });

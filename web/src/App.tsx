@@ -32,6 +32,7 @@ import { COMPARE_PANEL_ID, CompareMode, CompareToggle } from './compare/CompareM
 import { useCompareMode } from './compare/useCompareMode';
 import { CustomScenario } from './editor/CustomScenario';
 import { customTitle, isCustomRequest } from './scenario/custom';
+import { StartHere } from './tours/StartHere';
 import { TourPanel } from './tours/TourPanel';
 import { useTour } from './tours/useTour';
 import { TOURS } from './tours';
@@ -317,6 +318,9 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
         <section className="main-column" aria-label="Reclaim state">
           {frame ? (
             <>
+              {!experiment && !custom && frame.step === 0 && state.furthest === 0 && (
+                <StartHere disabled={!running} onTour={(name) => tour.start(name)} />
+              )}
               {experiment && request && (
                 <div className="mode-bar">
                   {!compareMode.on && (
