@@ -389,17 +389,20 @@ describe('Experiments', () => {
     expect(problems).toEqual([]);
   });
 
-  it('reports a variant the experiment does not have and falls back to the default scenario', async () => {
-    const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=1&variant=bogus`);
+  it('reports a variant the experiment does not have and runs the experiment\'s default variant', async () => {
+    const { page, problems } = await open(`?v=1&scenario=${NAME}&seed=1&variant=bogus`, { ready: 'experiment' });
+    // The counters are beside the LRU tab (an experiment's page opens on its comparison).
+    await page.getByRole('tab', { name: /^LRU/ }).click();
+    await page.getByRole('table', { name: 'Counters' }).waitFor();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     const text = (await alert.textContent()) ?? '';
-    expect(text).toContain('unknown variant "bogus"');
-    expect(text).toMatch(/default scenario/);
-    expect(query(page).get('scenario')).not.toBe(NAME);
-    expect(query(page).get('variant')).toBeNull();
+    expect(text).toContain(`variant: "bogus" is not a variant of ${NAME} (before, after); using after`);
+    expect(query(page).get('scenario')).toBe(NAME);
+    expect(query(page).get('variant')).toBe('after');
     const before = await counters(page);
-    await stepForward(page, 2);
+    // The bursts start after a quiet 50 ms (5 steps).
+    await stepForward(page, 8);
     expect(await counters(page)).not.toEqual(before);
     expect(problems).toEqual([]);
   });
