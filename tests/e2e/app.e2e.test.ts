@@ -159,6 +159,28 @@ describe('Reclaim Lab in a browser', () => {
     expect([...again.problems, ...a.problems, ...b.problems]).toEqual([]);
   });
 
+  it('keeps the address bar on the step and view shown, so a reload opens them', async () => {
+    const { page, problems } = await open();
+    const run = query(page).toString();
+    await stepForward(page, 4);
+    await page.getByRole('tab', { name: /^System/ }).click();
+    await page.waitForFunction(() => {
+      const q = new URL(location.href).searchParams;
+      return q.get('step') === '4' && q.get('tab') === 'system';
+    });
+    const at4 = await counters(page);
+    await page.reload();
+    await waitForStep(page, 4);
+    await page.waitForFunction(() => document.querySelector('[role="tab"][aria-selected="true"]')?.textContent?.startsWith('System'));
+    expect(await counters(page)).toEqual(at4);
+    // Back on the first view at step 0, the address is the run alone.
+    await page.getByRole('tab', { name: /^LRU/ }).click();
+    await page.getByRole('button', { name: 'Reset', exact: true }).click();
+    await waitForStep(page, 0);
+    await page.waitForFunction((expected) => new URL(location.href).searchParams.toString() === expected, run);
+    expect(problems).toEqual([]);
+  });
+
   it('reports a malformed seed in the URL and keeps working', async () => {
     const { page, problems } = await open('?v=1&seed=abc');
     const alert = page.getByRole('alert');

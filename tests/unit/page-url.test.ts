@@ -6,6 +6,7 @@ import { makeRequest as req } from '../../web/src/scenario/params';
 import { decodePageView, encodePageUrl, hasPageKeys, withoutPageKeys } from '../../web/src/scenario/pageUrl';
 import { MAX_SHARED_STEP } from '../../web/src/scenario/share';
 import { decodeScenarioUrl } from '../../web/src/scenario/url';
+import { addressFor } from '../../web/src/share/useAddressBar';
 
 describe('page keys: round trip', () => {
   it('writes the run, then step and tab, readable', () => {
@@ -69,5 +70,29 @@ describe('page keys: malformed values are named and ignored', () => {
       ok: true,
       request: req('a', 2, { memory_max: 5 }),
     });
+  });
+});
+
+describe('the address bar (addressFor)', () => {
+  const run = req('kswapd-classzone', 3, { bursts: 4 }, 'before');
+  const base = '?v=1&scenario=kswapd-classzone&seed=3&variant=before&bursts=4';
+
+  it('adds the step past 0 and a view other than the page\'s first', () => {
+    expect(addressFor({ request: run, step: 0, tab: 'comparison', firstTab: 'comparison' })).toBe(base);
+    expect(addressFor({ request: run, step: 42, tab: 'comparison', firstTab: 'comparison' })).toBe(`${base}&step=42`);
+    expect(addressFor({ request: run, step: 42, tab: 'system', firstTab: 'comparison' })).toBe(`${base}&step=42&tab=system`);
+    expect(addressFor({ request: run, step: 0, tab: 'lru', firstTab: 'comparison' })).toBe(`${base}&tab=lru`);
+  });
+
+  it('reads back as the same run, step and view', () => {
+    const query = addressFor({ request: run, step: 42, tab: 'memcgs', firstTab: 'comparison' })!;
+    expect(decodeScenarioUrl(query, 'mglru-basic')).toEqual({ ok: true, request: run });
+    expect(decodePageView(query)).toEqual({ view: { step: 42, tab: 'memcgs' }, errors: [] });
+  });
+
+  it('says nothing without a run or a frame, or for a view no link names', () => {
+    expect(addressFor({ request: null, step: 3, tab: 'lru', firstTab: 'lru' })).toBeNull();
+    expect(addressFor({ request: run, step: null, tab: 'lru', firstTab: 'lru' })).toBeNull();
+    expect(addressFor({ request: run, step: 3, tab: 'trace', firstTab: 'lru' })).toBe(`${base}&step=3`);
   });
 });

@@ -36,6 +36,7 @@ import { StartHere } from './tours/StartHere';
 import { TourPanel } from './tours/TourPanel';
 import { useTour } from './tours/useTour';
 import { TOURS } from './tours';
+import { useAddressBar } from './share/useAddressBar';
 import { usePageLink, type PageLink } from './share/usePageLink';
 import { PageLinkNotice } from './share/PageLinkNotice';
 import { TraceEntry } from './trace/TraceEntry';
@@ -138,6 +139,15 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
     },
     [scenarios, request, apply, runComparison],
   );
+  // The address bar follows the step and the view (a reload or a copied address opens them).
+  useAddressBar({
+    request,
+    step: frame?.step ?? null,
+    tab: shownTab,
+    firstTab: experiment ? 'comparison' : 'lru',
+    still: running && !state.playing && state.busy === null,
+    elsewhere: tour.open !== null || compareMode.on,
+  });
   const wide = shownTab === 'comparison' || compareMode.on;
   const [chosenLruvec, setChosenLruvec] = useState<string | null>(null);
   // A shared link: once its run is up, its step, tab, selection and comparison.
