@@ -328,7 +328,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
         <section className="main-column" aria-label="Reclaim state">
           {frame ? (
             <>
-              {!experiment && !custom && frame.step === 0 && state.furthest === 0 && (
+              {!experiment && !custom && state.furthest === 0 && (
                 <StartHere disabled={!running} onTour={(name) => tour.start(name)} />
               )}
               {experiment && request && (

@@ -6,6 +6,7 @@ import { encodeScenarioUrl } from './scenario/url';
 import { decodePageView, hasPageKeys } from './scenario/pageUrl';
 import type { PageLink } from './share/usePageLink';
 import { applyTheme, storedTheme } from './theme/theme';
+import { replaceAddressQuery } from './share/address';
 import './styles.css';
 
 // The theme first, so the page never flashes in the other one.
@@ -33,7 +34,7 @@ async function openSharedLink(): Promise<SharedLink> {
       opened = { kind: 'error', problem: error instanceof Error ? error.message : String(error) };
     }
   }
-  window.history.replaceState(window.history.state, '', `${window.location.pathname}${query}${window.location.hash}`);
+  replaceAddressQuery(query);
   return opened;
 }
 

@@ -7,6 +7,7 @@
 // its frame. The histories follow every frame, rebuilt when it goes back.
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { EngineClient } from './engine/client';
+import { replaceAddressQuery } from './share/address';
 import { errorMessage } from './engine/host';
 import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
 import type { Progress } from './engine/protocol';
@@ -21,10 +22,7 @@ export type { Busy, Notice, SimulationState } from './simulationState';
 export const TICK_MS = 120;
 
 function writeUrl(request: ScenarioRequest): void {
-  const url = `${window.location.pathname}${encodeScenarioUrl(request)}${window.location.hash}`;
-  if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
-    window.history.replaceState(window.history.state, '', url);
-  }
+  replaceAddressQuery(encodeScenarioUrl(request));
 }
 
 export interface Simulation {

@@ -203,10 +203,10 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     const e = engine;
     const start = e.stepCount();
     let found = false;
-    const part = (n: number) => (found = guard(e, (h) => h.runUntil(kind, n).found));
+    const part = (n: number) => (found = e.runUntil(kind, n).found);
     if (long) yield* inParts(maxSteps, part);
     else part(maxSteps);
-    return { type: 'run', frame: guard(e, (h) => h.frameSince(since ?? start)), found, steps: e.stepCount() - start };
+    return { type: 'run', frame: e.frameSince(since ?? start), found, steps: e.stepCount() - start };
   }
 
   const runFrame = (command: Exclude<WorkerCommand, { type: 'history' | 'compare' | 'runUntil' | 'seek' }>): Frame => {
@@ -237,12 +237,7 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     if (!engine) throw new Error('seek before any scenario was started');
     const target = stepArg('seek: step', command.step);
     const since = command.since === undefined ? undefined : stepArg('seek: since', command.since);
-    // The engine is called across the parts, so a trap is caught around them all.
-    try {
-      return { type: 'frame', frame: yield* seek(engine, target, since, long) };
-    } catch (error) {
-      throw trapped(error);
-    }
+    return { type: 'frame', frame: yield* seek(engine, target, since, long) };
   }
 
   /**
@@ -257,9 +252,13 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
       case 'compare':
         return { type: 'comparison', comparison: compare(command.request) };
       case 'runUntil':
-        return yield* runUntil(command, long);
       case 'seek':
-        return yield* seekWork(command, long);
+        // The engine is called across the parts: a trap is caught around them all, as guard does for one call.
+        try {
+          return yield* command.type === 'seek' ? seekWork(command, long) : runUntil(command, long);
+        } catch (error) {
+          throw trapped(error);
+        }
       default:
         return { type: 'frame', frame: runFrame(command) };
     }

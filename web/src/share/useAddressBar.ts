@@ -9,6 +9,7 @@ import { useEffect } from 'react';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { encodePageUrl } from '../scenario/pageUrl';
 import { SHARE_TABS, type ShareTab } from '../scenario/share';
+import { replaceAddressQuery } from './address';
 
 /** How long the page must be still before the address bar follows it. */
 const SETTLE_MS = 250;
@@ -43,12 +44,7 @@ export function useAddressBar(view: AddressBarView): void {
     if (!still || elsewhere) return;
     const query = addressFor({ request, step, tab, firstTab });
     if (query === null) return;
-    const timer = setTimeout(() => {
-      const url = `${window.location.pathname}${query}${window.location.hash}`;
-      if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
-        window.history.replaceState(window.history.state, '', url);
-      }
-    }, SETTLE_MS);
+    const timer = setTimeout(() => replaceAddressQuery(query), SETTLE_MS);
     return () => clearTimeout(timer);
   }, [request, step, tab, firstTab, still, elsewhere]);
 }

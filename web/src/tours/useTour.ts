@@ -15,6 +15,7 @@ import { makeRequest, withoutVariant } from '../scenario/params';
 import { completeRequest } from '../scenario/presets';
 import type { ShareTab } from '../scenario/share';
 import { DEFAULT_SEED, encodeScenarioUrl } from '../scenario/url';
+import { replaceAddressQuery } from '../share/address';
 import type { ComparisonRunner } from '../useComparison';
 import type { Simulation } from '../useSimulation';
 import { findTour } from './index';
@@ -162,8 +163,7 @@ export function useTour({ sim, scenarios, comparison, setTab, leaveCompareMode }
 /** Puts a query string in the address bar (without a history entry); a request no URL can carry leaves it. */
 function replaceQuery(query: () => string): void {
   try {
-    const url = `${window.location.pathname}${query()}${window.location.hash}`;
-    window.history.replaceState(window.history.state, '', url);
+    replaceAddressQuery(query());
   } catch {
     // A request the URL codecs refuse: the address bar keeps what it had.
   }
