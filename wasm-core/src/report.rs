@@ -71,7 +71,8 @@ pub fn lru_gen(sim: &Simulation) -> String {
     let mm = &sim.mm;
     let mut out = String::new();
     for cg in &mm.memcgs {
-        out.push_str(&format!("memcg {:>5} {}\n", cg.id, cg.path));
+        // mem_cgroup_id(): the root memcg's ID is 1 (mem_cgroup_idr starts there).
+        out.push_str(&format!("memcg {:>5} {}\n", cg.id + 1, cg.path));
         for n in 0..mm.nr_nodes() {
             out.push_str(&format!(" node {:>5}\n", n));
             let g = &mm.lruvecs[mm.lruvec_id(cg.id, n) as usize].lrugen;

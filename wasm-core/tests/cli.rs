@@ -40,7 +40,8 @@ fn run_json_is_deterministic() {
 fn lru_gen_prints_the_debugfs_format() {
     let (code, out, _) = sim(&["run", "mglru-basic", "--lru-gen", "--steps", "100"]);
     assert_eq!(code, 0);
-    assert!(out.contains("memcg     1 /job"));
+    assert!(out.contains("memcg     1 /\n"), "{out}");
+    assert!(out.contains("memcg     2 /job"), "{out}");
     assert!(out.lines().any(|l| l.trim_start().starts_with("node")));
 }
 
@@ -50,7 +51,10 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         (vec!["run", "no-such-scenario"], "unknown scenario"),
         (vec!["run", "mglru-basic", "--param", "memory_max=1"], "256..=262144"),
         (vec!["run", "mglru-basic", "--param", "nope=1"], "unknown parameter"),
-        (vec!["run", "mglru-basic", "--param", "zipf_s=abc"], "not a number"),
+        (vec!["run", "mglru-basic", "--param", "zipf_s=abc"], "\"abc\" is not a number (accepted range 0.1..=3)"),
+        (vec!["run", "mglru-basic", "--param", "memory_max=100", "--param", "memory_max=4096"], "memory_max: given twice"),
+        (vec!["run", "mglru-basic", "--steps", "-1"], "a whole number from 1 to 10000000"),
+        (vec!["compare", "kswapd-classzone", "--seed", "99999999999999999999999"], "a whole number from 0 to 18446744073709551615"),
         (vec!["run", "mglru-basic", "--param", "memory_max=300.5"], "whole number"),
         (vec!["run", "mglru-basic", "--bogus"], "--bogus"),
         (vec!["run", "mglru-basic", "--seed", "-1"], "invalid value '-1' for '--seed"),
@@ -61,6 +65,52 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         assert_eq!(code, 2, "{args:?}");
         assert!(out.is_empty(), "{args:?} printed to stdout: {out}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn no_subcommand_is_an_error() {
+    let (code, out, err) = sim(&[]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("Usage: reclaim-sim <COMMAND>"), "{err}");
+}
+
+/// A scenario file runs on its own seed unless --seed is given; --variant
+/// and --param belong to built-in scenarios.
+#[test]
+fn a_scenario_file_runs_on_its_own_seed() {
+    let dir = std::env::temp_dir().join(format!("reclaim-sim-seed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = |seed: u64| {
+        format!(
+            r#"{{"version": 1, "name": "x", "seed": {seed}, "stepNs": 1000000, "durationNs": 100000000,
+            "nodes": [{{"zones": [{{"zone": "Normal", "pages": 4096}}]}}],
+            "memcgs": [{{"path": "/a", "memoryMax": 512}}],
+            "workloads": [{{"name": "w", "memcg": "/a", "pattern": {{"kind": "uniform"}}, "target": {{"kind": "anon", "pages": 2000}}, "rate": 20000}}]}}"#
+        )
+    };
+    let f5 = dir.join("seed5.json");
+    let f6 = dir.join("seed6.json");
+    std::fs::write(&f5, scenario(5)).unwrap();
+    std::fs::write(&f6, scenario(6)).unwrap();
+    let (f5, f6) = (f5.to_str().unwrap(), f6.to_str().unwrap());
+    let (code, out5, err) = sim(&["run", f5, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, out6, _) = sim(&["run", f6, "--json"]);
+    let (_, out6_as_5, _) = sim(&["run", f6, "--json", "--seed", "5"]);
+    assert_ne!(out5, out6, "seeds 5 and 6 ran alike: the file's seed was not used");
+    assert_eq!(out5, out6_as_5, "--seed 5 should override the file's seed");
+    let (code, text, _) = sim(&["run", f5]);
+    assert_eq!(code, 0);
+    assert!(text.starts_with("scenario x seed 5:"), "{text}");
+    for (args, needle) in [
+        (vec!["run", f5, "--variant", "before"], "--variant applies to experiments"),
+        (vec!["run", f5, "--param", "x=1"], "--param applies to built-in scenarios"),
+    ] {
+        let (code, out, err) = sim(&args);
+        assert_eq!((code, out.is_empty(), err.trim_end().lines().count()), (2, true, 1), "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }

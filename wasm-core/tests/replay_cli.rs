@@ -119,3 +119,35 @@ fn gen_trace_writes_a_trace_that_replays() {
     let (code, _, err) = sim(&["gen-trace", "/tmp/x.bin", "--zipf", "9"]);
     assert_eq!((code, err.contains("--zipf 9")), (2, true), "{err}");
 }
+
+/// Without --format, gen-trace writes the format `replay` will read the file
+/// as (by its name); a --format the name contradicts is refused.
+#[test]
+fn gen_trace_writes_the_format_its_name_says() {
+    let dir = std::env::temp_dir().join(format!("reclaim-gen-name-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, format) in [("n.csv", "csv"), ("n.bin", "oracleGeneral"), ("n.trace", "oracleGeneral")] {
+        let p = dir.join(name).to_string_lossy().into_owned();
+        let (code, _, err) = sim(&["gen-trace", &p, "--requests", "300", "--pages", "50", "--zipf", "0"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let (code, out, err) = sim(&["replay", &p, "--cache-pages", "20", "--json"]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!((v["trace"]["format"].as_str(), v["results"][0]["accesses"].as_u64()), (Some(format), Some(300)), "{name}");
+    }
+    for (name, extra, needle) in [
+        ("m.bin", Some("csv"), "the name"),
+        ("m.csv", Some("oracleGeneral"), "the name"),
+        ("m.bin.zst", None, "uncompressed"),
+    ] {
+        let p = dir.join(name).to_string_lossy().into_owned();
+        let mut args = vec!["gen-trace", p.as_str(), "--requests", "10"];
+        if let Some(f) = extra {
+            args.extend(["--format", f]);
+        }
+        let (code, out, err) = sim(&args);
+        assert_eq!((code, out.is_empty(), err.trim_end().lines().count()), (2, true, 1), "{name}: {err}");
+        assert!(err.contains(needle), "{name}: {err}");
+        assert!(!dir.join(name).exists(), "{name} was written");
+    }
+}

@@ -31,7 +31,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Lists the built-in scenarios, one a line.
+    /// Lists the experiments and the built-in scenarios, one a line.
     List {
         /// Also list each scenario's parameters with defaults and ranges.
         #[arg(long)]
@@ -44,8 +44,8 @@ enum Cmd {
         /// A parameter of the experiment, k=v (repeatable).
         #[arg(long = "param", value_name = "K=V")]
         params: Vec<String>,
-        /// The run's seed (a non-negative integer).
-        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+        /// The run's seed (a whole number, 0 or more; default 1).
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
         seed: u64,
         /// Print one JSON object instead of a table.
         #[arg(long)]
@@ -81,11 +81,12 @@ enum Cmd {
         /// A parameter of a built-in scenario, k=v (repeatable).
         #[arg(long = "param", value_name = "K=V")]
         params: Vec<String>,
-        /// The run's seed (a non-negative integer).
-        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-        seed: u64,
-        /// Steps to run (default: the scenario's duration).
-        #[arg(long)]
+        /// The run's seed (a whole number, 0 or more; default: the file's
+        /// seed for a scenario file, else 1).
+        #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
+        seed: Option<u64>,
+        /// Steps to run, 1..=10000000 (default: the scenario's duration).
+        #[arg(long, allow_negative_numbers = true, value_parser = parse_steps)]
         steps: Option<u64>,
         /// Print one JSON object instead of text.
         #[arg(long)]
@@ -93,7 +94,8 @@ enum Cmd {
         /// Print the lruvecs in the format of /sys/kernel/debug/lru_gen.
         #[arg(long = "lru-gen")]
         lru_gen: bool,
-        /// For an experiment: the variant to run (default: after).
+        /// For an experiment: the variant to run (default: after; see
+        /// `reclaim-sim compare NAME` for an experiment's variants).
         #[arg(long)]
         variant: Option<String>,
     },
@@ -111,27 +113,69 @@ mod replay_cmd;
 /// A usage error: printed as one line, exit status 2.
 struct UsageError(String);
 
-fn parse_params(raw: &[String]) -> Result<BTreeMap<String, f64>, UsageError> {
+/// The most steps `run` takes.
+const MAX_STEPS: u64 = 10_000_000;
+
+/// `--seed`: any u64, with a message that states the range.
+fn parse_seed(s: &str) -> Result<u64, String> {
+    s.trim().parse().map_err(|_| format!("not a seed: a whole number from 0 to {}", u64::MAX))
+}
+
+/// `--steps`: 1..=MAX_STEPS.
+fn parse_steps(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if (1..=MAX_STEPS).contains(&n) => Ok(n),
+        _ => Err(format!("not a number of steps: a whole number from 1 to {MAX_STEPS}")),
+    }
+}
+
+/// The accepted range of parameter `key` of the experiment or built-in
+/// scenario `name`, written as the engine writes it.
+fn param_range(name: &str, key: &str) -> Option<String> {
+    if let Some(e) = experiment::find(name) {
+        return e.params.iter().find(|p| p.name == key).map(|p| p.range());
+    }
+    let list = scenario::list();
+    let s = list.scenarios.iter().find(|s| s.name == name)?;
+    s.params.iter().find(|p| p.name == key).map(|p| format!("{}..={}", p.min, p.max))
+}
+
+/// The `--param k=v` list of scenario or experiment `name`: each key once,
+/// each value a number (the engine checks names and ranges).
+fn parse_params(name: &str, raw: &[String]) -> Result<BTreeMap<String, f64>, UsageError> {
     let mut out = BTreeMap::new();
     for p in raw {
         let (k, v) = p.split_once('=').ok_or_else(|| UsageError(format!("--param {p}: expected k=v")))?;
-        let val: f64 = v.trim().parse().map_err(|_| UsageError(format!("--param {k}: \"{v}\" is not a number")))?;
-        out.insert(k.trim().to_string(), val);
+        let k = k.trim();
+        let val: f64 = v.trim().parse().map_err(|_| {
+            let range = param_range(name, k).map(|r| format!(" (accepted range {r})")).unwrap_or_default();
+            UsageError(format!("param {k}: \"{v}\" is not a number{range}"))
+        })?;
+        if let Some(first) = out.insert(k.to_string(), val) {
+            return Err(UsageError(format!("param {k}: given twice ({k}={first} and {k}={val}); give each parameter once")));
+        }
     }
     Ok(out)
 }
 
-fn load(name: &str, params: &[String], seed: u64, variant: Option<String>) -> Result<Scenario, UsageError> {
+/// The scenario `run` runs: a scenario file (its own seed unless `--seed`
+/// is given) or a built-in scenario or experiment with its parameters.
+fn load(name: &str, params: &[String], seed: Option<u64>, variant: Option<String>) -> Result<Scenario, UsageError> {
     if name.ends_with(".json") {
         if !params.is_empty() {
             return Err(UsageError("--param applies to built-in scenarios, not to scenario files".into()));
         }
+        if variant.is_some() {
+            return Err(UsageError("--variant applies to experiments, not to scenario files".into()));
+        }
         let text = std::fs::read_to_string(name).map_err(|e| UsageError(format!("{name}: {e}")))?;
         let mut s = Scenario::from_json(&text).map_err(|e| UsageError(format!("{name}: {e}")))?;
-        s.seed = seed;
+        if let Some(seed) = seed {
+            s.seed = seed;
+        }
         return Ok(s);
     }
-    let req = ScenarioRequest { name: name.to_string(), seed, params: parse_params(params)?, variant };
+    let req = ScenarioRequest { name: name.to_string(), seed: seed.unwrap_or(1), params: parse_params(name, params)?, variant };
     scenario::build(&req).map_err(|e| UsageError(e.to_string()))
 }
 
@@ -150,7 +194,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
         Cmd::GenTrace(args) => replay_cmd::gen_trace(&args).map_err(UsageError)?,
         Cmd::Compare { name, params, seed, json } => {
             let exp = find_experiment(&name)?;
-            let params = parse_params(&params)?;
+            let params = parse_params(&name, &params)?;
             let cmp = exp.compare(&params, seed).map_err(|e| UsageError(e.to_string()))?;
             out = if json { pretty_json(&report::compare_json(&cmp)) } else { report::compare_text(exp, &cmp) };
         }
@@ -189,10 +233,18 @@ fn run(cli: Cli) -> Result<String, UsageError> {
         }
         Cmd::Run { name, params, seed, steps, json, lru_gen, variant } => {
             let s = load(&name, &params, seed, variant)?;
-            let steps = steps.unwrap_or(s.duration_ns / s.step_ns);
-            if steps == 0 || steps > 10_000_000 {
-                return Err(UsageError(format!("--steps {steps} is out of range 1..=10000000")));
-            }
+            let steps = match steps {
+                Some(n) => n,
+                None => {
+                    let n = s.duration_ns / s.step_ns;
+                    if n == 0 || n > MAX_STEPS {
+                        return Err(UsageError(format!(
+                            "{name}: its duration is {n} steps, outside 1..={MAX_STEPS}; give --steps (1..={MAX_STEPS})"
+                        )));
+                    }
+                    n
+                }
+            };
             let mut sim = Simulation::new(s).map_err(|e| UsageError(e.to_string()))?;
             for _ in 0..steps {
                 sim.step();
@@ -260,9 +312,14 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                // No subcommand: the help goes to stderr and the status says it was not run.
+                let _ = e.print();
+                return ExitCode::from(2);
             }
             let msg = e.to_string();
             let mut lines = msg.lines().map(str::trim).filter(|l| !l.is_empty());

@@ -92,33 +92,58 @@ pub fn replay(a: &ReplayArgs) -> Result<String, String> {
 pub struct GenTraceArgs {
     /// Where to write the trace.
     out: String,
+    /// Requests in the trace, 1..=1000000000.
     #[arg(long, default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     requests: u64,
-    /// Distinct pages the ids are drawn from.
+    /// Distinct pages the ids are drawn from, 1..=67108864.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u32).range(1..=(1 << 26)))]
     pages: u32,
-    /// The zipf exponent s (popularity of rank k ~ 1 / (k + 1)^s).
-    #[arg(long, default_value_t = 1.0)]
+    /// The zipf exponent s, 0..=5 (popularity of rank k ~ 1 / k^s; 0 is uniform).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     zipf: f64,
+    /// The generator's seed (a whole number, 0 or more).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    #[arg(long, value_enum, default_value = "oracleGeneral")]
-    format: FormatArg,
+    /// The trace format (default: from the file name as `replay` reads it:
+    /// .csv or .txt is CSV, anything else oracleGeneral).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
     /// Scramble the ids into 64-bit values (as libCacheSim's traces hash theirs).
     #[arg(long)]
     scramble: bool,
 }
 
-pub fn gen_trace(a: &GenTraceArgs) -> Result<(), String> {
-    if !(a.zipf.is_finite() && a.zipf > 0.0 && a.zipf <= 5.0) {
-        return Err(format!("--zipf {} is out of range (0, 5]", a.zipf));
+/// The format gen-trace writes to `out`: the one `replay` will read it as
+/// (TraceFormat::from_name); a --format that disagrees with the name, or a
+/// .zst name (gen-trace does not compress), is refused.
+fn out_format(out: &str, given: Option<FormatArg>) -> Result<TraceFormat, String> {
+    if out.to_ascii_lowercase().ends_with(".zst") {
+        return Err(format!("{out}: gen-trace writes an uncompressed trace; name it without .zst and compress it with zstd afterwards"));
     }
+    let named = TraceFormat::from_name(out);
+    match (given.map(TraceFormat::from), named) {
+        (Some(g), Some(n)) if g != n => Err(format!(
+            "--format {}: the name {out} says {} (replay reads a file by its name); rename the file or drop --format",
+            g.name(),
+            n.name()
+        )),
+        (Some(g), _) => Ok(g),
+        (None, Some(n)) => Ok(n),
+        (None, None) => Ok(TraceFormat::OracleGeneral),
+    }
+}
+
+pub fn gen_trace(a: &GenTraceArgs) -> Result<(), String> {
+    if !(a.zipf.is_finite() && (0.0..=5.0).contains(&a.zipf)) {
+        return Err(format!("--zipf {} is out of range 0..=5", a.zipf));
+    }
+    let format = out_format(&a.out, a.format)?;
     let ids = gen::zipf_ids(a.requests, a.pages, a.zipf, a.seed);
     let file = std::fs::File::create(&a.out).map_err(|e| format!("{}: {e}", a.out))?;
     let mut w = BufWriter::with_capacity(1 << 20, file);
-    match a.format {
-        FormatArg::OracleGeneral => gen::write_oracle_general(&mut w, &ids, a.scramble),
-        FormatArg::Csv => gen::write_csv(&mut w, &ids, a.scramble),
+    match format {
+        TraceFormat::OracleGeneral => gen::write_oracle_general(&mut w, &ids, a.scramble),
+        TraceFormat::Csv => gen::write_csv(&mut w, &ids, a.scramble),
     }
     .and_then(|()| w.flush())
     .map_err(|e| format!("{}: {e}", a.out))
