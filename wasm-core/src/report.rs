@@ -28,7 +28,10 @@ pub fn metrics(sim: &Simulation) -> Map<String, Value> {
     }
     m.insert("pgsteal_cv".into(), json!(sim.pgsteal_cv()));
     for t in &sim.tasks {
-        m.insert(format!("{}_ops_per_sec", t.name), json!(if secs > 0.0 { t.accesses as f64 / secs } else { 0.0 }));
+        // Over the task's own time: from its start to its stop (or now).
+        let end = if t.stop_ns > 0 { t.stop_ns.min(sim.time()) } else { sim.time() };
+        let active = end.saturating_sub(t.start_ns) as f64 / 1e9;
+        m.insert(format!("{}_ops_per_sec", t.name), json!(if active > 0.0 { t.accesses as f64 / active } else { 0.0 }));
         m.insert(format!("{}_hit_ratio", t.name), json!(if t.accesses > 0 { t.hits as f64 / t.accesses as f64 } else { 0.0 }));
     }
     m
@@ -90,7 +93,7 @@ pub fn lru_gen(sim: &Simulation) -> String {
 }
 
 /// `compare --json`: {"experiment", "params", "seed", "variants": {"before": {"metrics": {...}}, ...}}.
-pub fn compare_json(c: &crate::experiment::Comparison) -> Value {
+pub fn compare_json(e: &crate::experiment::Experiment, c: &crate::experiment::Comparison) -> Value {
     let variants: Map<String, Value> = c
         .variants
         .iter()
@@ -99,7 +102,21 @@ pub fn compare_json(c: &crate::experiment::Comparison) -> Value {
             (v.variant.clone(), json!({ "metrics": metrics }))
         })
         .collect();
-    json!({ "experiment": c.experiment, "params": c.params, "seed": c.seed, "variants": variants })
+    let headlines: Vec<Value> = e
+        .headlines
+        .iter()
+        .map(|h| json!({ "metric": h.metric, "expected": expected(h), "baseline": h.baseline, "held": c.held(h), "tied": c.tied(h) }))
+        .collect();
+    json!({ "experiment": c.experiment, "params": c.params, "seed": c.seed, "variants": variants, "headlines": headlines })
+}
+
+/// "after lower than before": what a headline expects.
+fn expected(h: &crate::experiment::Headline) -> String {
+    let way = match h.direction {
+        crate::experiment::Direction::Lower => "lower",
+        crate::experiment::Direction::Higher => "higher",
+    };
+    format!("after {way} than {}", h.baseline)
 }
 
 fn fmt_metric(x: f64) -> String {
@@ -113,7 +130,8 @@ fn fmt_metric(x: f64) -> String {
 }
 
 /// `compare` as a table: one row per metric, one column per variant, and
-/// the change from before to after.
+/// the change from before to after; then each headline: whether it held on
+/// this seed (against its baseline variant) and the patch author's figures.
 pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Comparison) -> String {
     let mut out = format!("{} (seed {})\n{}\n\n", e.name, c.seed, e.patch);
     let params: Vec<String> = c.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -134,12 +152,32 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
         let change = if b != 0.0 { format!("{:+.1} %", (a / b - 1.0) * 100.0) } else { "-".into() };
         out.push_str(&format!(" {change:>12}\n"));
     }
-    out.push('\n');
+    out.push_str("\nheadlines (this seed; the patch author's figures)\n");
     for h in e.headlines {
-        out.push_str(&format!("patch author: {} {} -> {} (expected: after {} than {})\n", h.metric, h.author_before, h.author_after, match h.direction {
-            crate::experiment::Direction::Lower => "lower",
-            crate::experiment::Direction::Higher => "higher",
-        }, h.baseline));
+        let (b, a) = (c.metric(h.baseline, h.metric).unwrap_or(0.0), c.metric("after", h.metric).unwrap_or(0.0));
+        let verdict = if c.held(h) {
+            "held"
+        } else if c.tied(h) {
+            "tied"
+        } else {
+            "NOT held"
+        };
+        let change = if b != 0.0 { format!(", {:+.1} %", (a / b - 1.0) * 100.0) } else { String::new() };
+        let author = if h.author_before.starts_with("(not reported)") && h.author_after.starts_with("(not reported)") {
+            "not reported".to_string()
+        } else {
+            format!("{} -> {}", h.author_before, h.author_after)
+        };
+        out.push_str(&format!(
+            "  {:<26} {:<8} expected {}: {} {} -> {}{change}\n  {:<26} author: {author}\n",
+            h.metric,
+            verdict,
+            expected(h),
+            h.baseline,
+            fmt_metric(b),
+            fmt_metric(a),
+            ""
+        ));
     }
     out
 }

@@ -162,6 +162,20 @@ fn compare_json_follows_the_contract() {
         assert!(m["kswapd_premature_sleeps"].is_number(), "{variant}: {m}");
         assert!(m["pgscan_direct"].is_number());
     }
+    // Each headline says whether it held on this seed, against its baseline.
+    let heads = v["headlines"].as_array().expect("headlines");
+    assert_eq!(heads.len(), 4, "{heads:?}");
+    for h in heads {
+        let metric = h["metric"].as_str().unwrap();
+        let (b, a) = (v["variants"][h["baseline"].as_str().unwrap()]["metrics"][metric].as_f64().unwrap(), v["variants"]["after"]["metrics"][metric].as_f64().unwrap());
+        assert_eq!(h["expected"], format!("after lower than {}", h["baseline"].as_str().unwrap()));
+        assert_eq!((h["held"].as_bool(), h["tied"].as_bool()), (Some(a < b), Some(a == b)), "{h}");
+    }
+    let (_, text, _) = sim(&["compare", "kswapd-classzone", "--seed", "2", "--param", "bursts=3"]);
+    for h in heads {
+        let verdict = if h["held"] == true { "held" } else if h["tied"] == true { "tied" } else { "NOT held" };
+        assert!(text.lines().any(|l| l.trim_start().starts_with(h["metric"].as_str().unwrap()) && l.contains(verdict) && l.contains("expected")), "{text}");
+    }
 }
 
 #[test]

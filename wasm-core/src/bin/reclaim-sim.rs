@@ -196,7 +196,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             let exp = find_experiment(&name)?;
             let params = parse_params(&name, &params)?;
             let cmp = exp.compare(&params, seed).map_err(|e| UsageError(e.to_string()))?;
-            out = if json { pretty_json(&report::compare_json(&cmp)) } else { report::compare_text(exp, &cmp) };
+            out = if json { pretty_json(&report::compare_json(exp, &cmp)) } else { report::compare_text(exp, &cmp) };
         }
         Cmd::Sweep { name, seeds, threads, json } => {
             let exp = find_experiment(&name)?;
@@ -271,6 +271,11 @@ fn run_text(sim: &Simulation) -> String {
     let _ = writeln!(out, "scenario {} seed {}: {} steps, {:.3} s simulated", sim.scenario.name, sim.scenario.seed, sim.step_count(), sim.time() as f64 / 1e9);
     let _ = writeln!(out, "\nmetrics");
     for (k, v) in report::metrics(sim) {
+        // Whole numbers as they are; fractions to four significant places.
+        let v = match v.as_f64() {
+            Some(x) if x.fract() != 0.0 => format!("{}", format_sig(x)),
+            _ => v.to_string(),
+        };
         let _ = writeln!(out, "  {k:<32} {v}");
     }
     let _ = writeln!(out, "\n/proc/vmstat (non-zero)");
@@ -283,7 +288,16 @@ fn run_text(sim: &Simulation) -> String {
         if cg.id == 0 {
             continue;
         }
-        let _ = writeln!(out, "\n{} memory.current {} pages, memory.events max {} oom {} oom_kill {}", cg.path, cg.usage, cg.events.max, cg.events.oom, cg.events.oom_kill);
+        let _ = writeln!(
+            out,
+            "\n{} memory.current {} bytes ({} pages), memory.events max {} oom {} oom_kill {}",
+            cg.path,
+            cg.usage * 4096,
+            cg.usage,
+            cg.events.max,
+            cg.events.oom,
+            cg.events.oom_kill
+        );
         for (k, v) in sim.memory_stat(cg.id) {
             if v != 0 {
                 let _ = writeln!(out, "  {k:<32} {v}");
@@ -291,6 +305,16 @@ fn run_text(sim: &Simulation) -> String {
         }
     }
     out
+}
+
+/// A fraction to four significant digits (0.1935, 338.5, 112590.6).
+fn format_sig(x: f64) -> String {
+    if x.abs() >= 1000.0 {
+        format!("{x:.1}")
+    } else {
+        let digits = (3 - x.abs().log10().floor() as i32).clamp(0, 8) as usize;
+        format!("{x:.digits$}")
+    }
 }
 
 /// Writes the output; a reader that stopped reading (`| head`) ends the
