@@ -99,16 +99,22 @@ describe('engine host', () => {
     frameOf(b, { type: 'init', request: decoded.request });
     let fa: Frame | undefined;
     const transitionsA: [number, string][] = [];
+    const freeA: [number, number][] = [];
     for (let i = 0; i < 40; i++) {
       fa = frameOf(a, { type: 'step', n: 1 });
       transitionsA.push(...fa.nodes[0]!.kswapd.transitions);
+      freeA.push([fa.step, fa.nodes[0]!.zones[0]!.free]);
     }
     const fb = frameOf(b, { type: 'step', n: 40 });
-    // A 40-step frame reports kswapd's transitions over all 40 steps: the
-    // same ones the single steps reported one by one.
+    // A 40-step frame reports kswapd's transitions over all 40 steps, and the
+    // free pages at each earlier step: what the single steps reported one by one.
     expect(fb.nodes[0]!.kswapd.transitions).toEqual(transitionsA);
-    const withoutTransitions = (f: Frame) => ({ ...f, nodes: f.nodes.map((n) => ({ ...n, kswapd: { ...n.kswapd, transitions: [] } })) });
-    expect(withoutTransitions(fb)).toEqual(withoutTransitions(fa!));
+    expect(fb.nodes[0]!.zones[0]!.freeTrail).toEqual(freeA.slice(0, -1));
+    const perStep = (f: Frame) => ({
+      ...f,
+      nodes: f.nodes.map((n) => ({ ...n, zones: n.zones.map((z) => ({ ...z, freeTrail: [] })), kswapd: { ...n.kswapd, transitions: [] } })),
+    });
+    expect(perStep(fb)).toEqual(perStep(fa!));
   });
 
   it('reset replays the same run', () => {

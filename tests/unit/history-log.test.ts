@@ -76,6 +76,27 @@ describe('the history log', () => {
     w.engine.free();
   });
 
+  it('draws every step of a jump, as stepping there one at a time does', () => {
+    // The zone charts after Go to step 150 (or a link with &step=150) are
+    // those of stepping there: the frame brings each step's free pages.
+    const stepped = new Engine({ name: 'global-pressure', seed: 3 });
+    let fold = advanceHistories(null, stepped.frameSince(0));
+    for (let i = 0; i < 150; i++) fold = advanceHistories(fold, stepped.step(1));
+    const jumped = new Engine({ name: 'global-pressure', seed: 3 });
+    const log = takeFrame(takeFrame(null, jumped.frameSince(0)), jumped.seek(150, 0));
+    expect(log.histories.zones).toEqual(fold.zones);
+    expect(log.histories.times).toEqual(fold.times);
+    expect(log.histories.start).toBe(fold.start);
+    // kswapd's track (its `view` is the last frame's own, transitions and all).
+    expect(log.histories.kswapd.map((k) => [k.segments, k.open])).toEqual(fold.kswapd.map((k) => [k.segments, k.open]));
+    const normal = log.histories.zones['0/Normal']!;
+    expect(normal.map((p) => p.step)).toEqual(Array.from({ length: 151 }, (_, i) => i));
+    // The node filled and kswapd reclaimed within the jump: not a straight line.
+    expect(new Set(normal.map((p) => p.value)).size).toBeGreaterThan(20);
+    stepped.free();
+    jumped.free();
+  });
+
   it('continues from the frame before when going back between two frames', () => {
     const w = walk('global-pressure', 3, 8);
     const log = w.logs.at(-1)!;

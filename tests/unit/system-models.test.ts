@@ -37,6 +37,7 @@ const zone = (extra: Partial<ZoneView> = {}): ZoneView => ({
   low: 278,
   high: 333,
   lowmemReserve: [0, 0, 0, 0],
+  freeTrail: [],
   ...extra,
 });
 
@@ -106,6 +107,20 @@ describe('zones model', () => {
       [1, 3],
       [2, 3],
     ]);
+  });
+
+  it('takes the steps a frame brings before its own, once each, keeping the last `limit`', () => {
+    const at3 = [node({ zones: [zone({ free: 30, freeTrail: [[1, 10], [2, 20]] })] })];
+    const once = appendZones({}, at3, { step: 3, timeNs: 30 }, 300);
+    expect(once['0/Normal']!.map((p) => [p.step, p.timeNs, p.value])).toEqual([
+      [1, 10, 10],
+      [2, 20, 20],
+      [3, 30, 30],
+    ]);
+    // A frame whose window overlaps what the series has adds only the new steps.
+    const at5 = [node({ zones: [zone({ free: 50, freeTrail: [[2, 20], [3, 30], [4, 40]] })] })];
+    const twice = appendZones(once, at5, { step: 5, timeNs: 50 }, 4);
+    expect(twice['0/Normal']!.map((p) => p.step)).toEqual([2, 3, 4, 5]);
   });
 
   it('names the level against the watermarks and the reserves against higher zones', () => {

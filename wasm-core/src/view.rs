@@ -311,6 +311,12 @@ pub struct ZoneView {
     pub high: u64,
     /// lowmem_reserve[j]: pages kept back from allocations that could use zone j.
     pub lowmem_reserve: [u64; 4],
+    /// (step, free pages at its end) for each earlier step of the frame's
+    /// window (a step of several, a jump: since the step the frame was asked
+    /// from), oldest first, at most the last FREE_TRAIL_STEPS; `free` is the
+    /// current step's. So a chart of free pages over time has every step,
+    /// however the run got here.
+    pub free_trail: Vec<(u64, u64)>,
 }
 
 /// kswapd of one node.

@@ -320,3 +320,38 @@ fn bad_requests_are_errors_not_panics() {
     assert_eq!(t.step_back(), Err(TimelineError::AtStart));
     assert_eq!(t.step_count(), 5);
 }
+
+/// A frame after a jump carries each zone's free pages at every step of the
+/// jump (the last FREE_TRAIL_STEPS), the same as stepping there one step at
+/// a time shows: the zone charts draw what happened, not a line across it.
+#[test]
+fn a_jump_brings_every_step_of_the_zones_free_pages() {
+    use reclaim_core::sim::FREE_TRAIL_STEPS;
+    let mut plain = sim("global-pressure", &[], 3);
+    let mut free_at: Vec<Vec<u64>> = vec![Vec::new()];
+    for _ in 0..400 {
+        plain.step();
+        free_at.push(plain.frame().nodes.iter().flat_map(|n| n.zones.iter().map(|z| z.free)).collect());
+    }
+    let mut t = Timeline::with_limits(sim("global-pressure", &[], 3), SMALL);
+    for (target, since) in [(250u64, 0u64), (400, 250), (120, 0)] {
+        t.seek(target).unwrap();
+        let frame = t.frame_since(since);
+        let zones: Vec<_> = frame.nodes.iter().flat_map(|n| n.zones.iter()).collect();
+        let first = (since + 1).max(target.saturating_sub(FREE_TRAIL_STEPS as u64));
+        for (zi, z) in zones.iter().enumerate() {
+            let steps: Vec<u64> = z.free_trail.iter().map(|(s, _)| *s).collect();
+            assert_eq!(steps, (first..target).collect::<Vec<_>>(), "seek to {target} since {since}, zone {}", z.name);
+            for (s, free) in &z.free_trail {
+                assert_eq!(*free, free_at[*s as usize][zi], "zone {} at step {s}", z.name);
+            }
+            assert_eq!(z.free, free_at[target as usize][zi]);
+        }
+        // The free pages move over the jump: the trail is not a copy of one value.
+        let normal = zones.iter().find(|z| z.name == "Normal").unwrap();
+        assert!(normal.free_trail.iter().any(|(_, f)| *f != normal.free), "seek to {target}: Normal's free pages never moved");
+    }
+    // One step: nothing before the current step in the window.
+    t.step(1).unwrap();
+    assert!(t.frame_since(120).nodes[0].zones.iter().all(|z| z.free_trail.is_empty()));
+}

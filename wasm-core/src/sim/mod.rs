@@ -71,7 +71,16 @@ pub struct Simulation {
     proactive: Vec<(MemcgId, usize, u64)>,
     /// Every memory.reclaim write so far (the last RECLAIM_LOG_LEN).
     pub reclaim_log: VecDeque<MemoryReclaim>,
+    /// Each zone's free pages at the end of each of the last
+    /// FREE_TRAIL_STEPS steps: (step, free per zone, nodes in order, every
+    /// zone of a node). Kept only while the event log is on (the views);
+    /// a frame sends the part in its window (ZoneView::free_trail).
+    free_trail: VecDeque<(u64, Vec<u64>)>,
 }
+
+/// How many steps of zone free pages a simulation keeps for the views (the
+/// app's zone charts span the last 300 frames).
+pub const FREE_TRAIL_STEPS: usize = 300;
 
 /// memory.reclaim writes kept for views and metrics.
 pub const RECLAIM_LOG_LEN: usize = 4096;
@@ -247,7 +256,7 @@ impl Simulation {
             proactive.push((memcg, j, 0));
             queue.push(Reverse((p.start_ns, (tasks.len() + j) as u32)));
         }
-        Ok(Simulation { scenario, mm, tasks, queue, step: 0, history: BTreeMap::new(), frame_start_ns: None, proactive, reclaim_log: VecDeque::new() })
+        Ok(Simulation { scenario, mm, tasks, queue, step: 0, history: BTreeMap::new(), frame_start_ns: None, proactive, reclaim_log: VecDeque::new(), free_trail: VecDeque::new() })
     }
 
     /// Records events for views (off by default: the CLI and benchmarks do
@@ -309,7 +318,8 @@ impl Simulation {
         let reclaims: usize = self.reclaim_log.iter().map(|r| size_of::<MemoryReclaim>() + r.rounds.len() * 16).sum();
         let tasks = self.tasks.len() * (size_of::<Task>() + 32) + self.queue.len() * 16;
         let events = mm.events.events.len() * 64 + mm.traces.len() * size_of::<FolioTrace>();
-        size_of::<Simulation>() + folios + slots + swap + history + lruvecs + memcgs + nodes + writeback + reclaims + tasks + events + mm.alloc_latencies.len() * 4
+        let trail: usize = self.free_trail.iter().map(|(_, f)| 32 + f.len() * 8).sum();
+        size_of::<Simulation>() + folios + slots + swap + history + lruvecs + memcgs + nodes + writeback + reclaims + tasks + events + trail + mm.alloc_latencies.len() * 4
     }
 
     /// Advances one step (scenario.step_ns of simulated time).
@@ -321,6 +331,11 @@ impl Simulation {
         self.step += 1;
         if self.mm.events.enabled {
             let step = self.step;
+            if self.free_trail.len() == FREE_TRAIL_STEPS {
+                self.free_trail.pop_front();
+            }
+            let free = self.mm.nodes.iter().flat_map(|p| p.zones.iter().map(|z| z.free_pages())).collect();
+            self.free_trail.push_back((step, free));
             for t in &self.mm.traces {
                 let h = self.history.entry((t.mapping, t.index)).or_default();
                 if h.len() == HISTORY_LEN {

@@ -260,10 +260,16 @@ impl Simulation {
         let mm = &self.mm;
         // Transitions since the frame began (begin_frame), or during the last step.
         let step_start = self.frame_start_ns.unwrap_or(self.step.saturating_sub(1) * self.scenario.step_ns);
+        // The steps of the window before the current one: (since, step).
+        let since_step = step_start / self.scenario.step_ns;
+        let trail: Vec<&(u64, Vec<u64>)> = self.free_trail.iter().filter(|(s, _)| *s > since_step && *s < self.step).collect();
+        let mut zone_base = 0;
         mm.nodes
             .iter()
             .enumerate()
             .map(|(n, p)| {
+                let base = zone_base;
+                zone_base += p.zones.len();
                 let k = &p.kswapd;
                 let unset = mm.kswapd_zoneidx_unset();
                 NodeView {
@@ -271,8 +277,9 @@ impl Simulation {
                     zones: p
                         .zones
                         .iter()
-                        .filter(|z| z.managed > 0)
-                        .map(|z| ZoneView {
+                        .enumerate()
+                        .filter(|(_, z)| z.managed > 0)
+                        .map(|(zi, z)| ZoneView {
                             name: z.zone_type.name().into(),
                             managed: z.managed,
                             free: z.free_pages(),
@@ -280,6 +287,7 @@ impl Simulation {
                             low: z.watermark[1],
                             high: z.watermark[2],
                             lowmem_reserve: z.lowmem_reserve,
+                            free_trail: trail.iter().filter_map(|(s, f)| f.get(base + zi).map(|&v| (*s, v))).collect(),
                         })
                         .collect(),
                     kswapd: KswapdView {

@@ -12,7 +12,7 @@ import type { EventView, Frame, NodeView } from '../engine/pkg/reclaim_core';
 import { addKinds } from './events/model';
 import { appendKswapd, type KswapdTrack } from './kswapd/model';
 import { appendCv } from './memcg/model';
-import { appendZones, type TimePoint, type ZoneSeries } from './zones/model';
+import { appendZones, timeOfStep, trailSteps, type TimePoint, type ZoneSeries } from './zones/model';
 
 /** How many frames the series keep. */
 export const HISTORY_FRAMES = 300;
@@ -57,7 +57,10 @@ export function advanceHistories(prev: FrameHistories | null, frame: HistorySamp
     ? { scenario: frame.scenario, seed: frame.seed, step: -1, timeNs: 0, start: frame.timeNs, times: [], zones: {}, kswapd: [], cv: [], kinds: [] }
     : prev;
   const at = { step: frame.step, timeNs: frame.timeNs };
-  const times = [...base.times.slice(Math.max(0, base.times.length - limit + 1)), frame.timeNs];
+  // The times of the steps the frame brings: those of its window (a jump) and its own.
+  const last = base.step;
+  const brought = [...trailSteps(frame.nodes).filter((s) => s > last && s < frame.step).map((s) => timeOfStep(s, at)), frame.timeNs];
+  const times = [...base.times, ...brought].slice(-limit);
   const start = times[0]!;
   return {
     scenario: frame.scenario,

@@ -1,7 +1,8 @@
 // The zones view's model: each populated zone's free pages over the last
 // frames against its min/low/high watermarks, and its lowmem_reserve.
-// The history is kept here, in the UI (the engine sends only the current
-// free count); DOM-free, so it is tested under Node.
+// The history is kept here, in the UI: each frame brings the current free
+// count and, after a multi-step move or a jump, the counts of the steps in
+// between (ZoneView.freeTrail); DOM-free, so it is tested under Node.
 import type { NodeView, ZoneView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 
@@ -34,7 +35,25 @@ export function appendPoint(series: readonly TimePoint[] | undefined, point: Tim
   return kept;
 }
 
-/** The zones' series with this frame's free counts appended. */
+/**
+ * The simulated time at the end of `step`, from a frame's step and time:
+ * the clock reads exactly step × step_ns after a step.
+ */
+export function timeOfStep(step: number, at: { step: number; timeNs: number }): number {
+  return at.step > 0 ? (step * at.timeNs) / at.step : 0;
+}
+
+/** The steps of a frame's trail (ZoneView.freeTrail): the steps of its window before its own. */
+export function trailSteps(nodes: readonly NodeView[]): readonly number[] {
+  return nodes[0]?.zones[0]?.freeTrail.map(([step]) => step) ?? [];
+}
+
+/**
+ * The zones' series with this frame's free counts appended: first those of
+ * the earlier steps of its window (a multi-step move or a jump brings every
+ * step: ZoneView.freeTrail), then its own; a step the series has already is
+ * not added again.
+ */
 export function appendZones(
   series: ZoneSeries,
   nodes: readonly NodeView[],
@@ -45,7 +64,13 @@ export function appendZones(
   for (const n of nodes) {
     for (const z of n.zones) {
       const key = zoneKey(n.node, z.name);
-      next[key] = appendPoint(series[key], { step: at.step, timeNs: at.timeNs, value: z.free }, limit);
+      const last = series[key]?.at(-1)?.step ?? -1;
+      const points = z.freeTrail
+        .filter(([step]) => step > last && step < at.step)
+        .map(([step, free]) => ({ step, timeNs: timeOfStep(step, at), value: free }));
+      points.push({ step: at.step, timeNs: at.timeNs, value: z.free });
+      const kept = series[key] ? series[key].slice(Math.max(0, series[key].length + points.length - limit)) : [];
+      next[key] = [...kept, ...points.slice(Math.max(0, points.length - limit))];
     }
   }
   return next;
