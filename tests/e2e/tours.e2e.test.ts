@@ -148,6 +148,19 @@ describe('opening tours', () => {
     const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&tour=kswapd-classzone&tourStep=3', { ready: 'experiment' });
     await checkStep(page, tour, 2);
     expect(await page.getByTestId('kswapd-premature').textContent()).not.toBe('0');
+    // This step runs to kswapd's next sleep: stepping past where it landed is noticed too.
+    const landed = await stepCount(page);
+    await page.getByRole('button', { name: 'Step forward', exact: true }).click();
+    await waitForStep(page, landed + 1);
+    const problem = page.getByTestId('tour-problem');
+    await problem.waitFor();
+    expect(await problem.textContent()).toContain(`the run is at step ${landed + 1}, not ${landed}`);
+    await page.getByRole('button', { name: 'Show this step again', exact: true }).click();
+    await checkStep(page, tour, 2);
+    // So is another view than the one the step explains.
+    await page.getByRole('tab', { name: /^LRU/ }).click();
+    await problem.waitFor();
+    expect(await problem.textContent()).toContain('the LRU tab is shown, not System');
     expect(problems).toEqual([]);
   });
 

@@ -118,7 +118,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
   const shownTab = tabs.some((t) => t.key === tab) ? tab : 'lru';
   // The guided tour of an experiment (web/src/tours): it moves the run and picks the tab itself.
   const leaveCompareMode = compareMode.on ? compareMode.toggle : () => {};
-  const tour = useTour({ sim, scenarios, comparison, setTab, leaveCompareMode });
+  const tour = useTour({ sim, scenarios, comparison, setTab, tab: shownTab, leaveCompareMode });
   const linkProblems = usePageLink(page, sim, setTab, tour);
   // An experiment's page opens on its comparison; switching its variant keeps the tab.
   const experimentName = experiment?.name;

@@ -73,17 +73,21 @@ export const KSWAPD_CLASSZONE_TOUR: Tour = {
     {
       title: 'After the patch: the same moment',
       text:
-        'With the patch an unset kswapd_classzone_idx reads MAX_NR_ZONES, and kswapd_try_to_sleep() falls back to the zone index it balanced for ("pending zone idx" shows unset). At the end of the same nap prepare_kswapd_sleep() finds ZONE_NORMAL below its high watermark, so kswapd goes back into balance_pgdat() instead of to sleep (the event list shows it running again).',
+        'With the patch an unset kswapd_classzone_idx reads MAX_NR_ZONES, and kswapd_try_to_sleep() falls back to the zone index it balanced for ("pending zone idx" shows unset). Within this step, at the end of the same nap, prepare_kswapd_sleep() found ZONE_NORMAL below its high watermark, so kswapd went back into balance_pgdat() instead of to sleep (the event list shows it) and reclaimed until ZONE_NORMAL was above its high watermark again, where the chart shows it now; kswapd is napping once more, this time after balancing the zone it was woken for.',
       variant: 'after',
       at: { step: 105 },
       tab: 'system',
       anchor: 'kswapd',
-      check: (f) =>
-        all(
+      check: (f) => {
+        const normal = zone(f, 'Normal');
+        return all(
           expect(events(f, 'kswapd', 'balance_pgdat').length > 0, 'kswapd did not run balance_pgdat in this step'),
           expect((f.nodes[0]?.kswapd.pendingZoneidx ?? null) === null, 'the pending zone index is not unset'),
           expect(premature(f) === 0, 'kswapd has slept prematurely'),
-        ),
+          expect(!!normal && normal.free >= normal.high, 'ZONE_NORMAL is below its high watermark'),
+          expect(f.nodes[0]?.kswapd.mode === 'napping', 'kswapd is not napping'),
+        );
+      },
     },
     {
       title: 'Asleep only when balanced',

@@ -26,6 +26,8 @@ export interface TourTargets {
   scenarios: ScenarioList | null;
   comparison: ComparisonRunner;
   setTab(tab: ShareTab): void;
+  /** The view tab on screen. */
+  tab: ShareTab;
   /** Leaves compare mode if it is on (the tour steps the page's one engine). */
   leaveCompareMode(): void;
 }
@@ -67,8 +69,13 @@ export function tourRequest(scenarios: ScenarioList, tour: Tour, step: TourStep)
   return completeRequest(scenarios, makeRequest(tour.experiment, DEFAULT_SEED, {}, step.variant));
 }
 
-export function useTour({ sim, scenarios, comparison, setTab, leaveCompareMode }: TourTargets): TourController {
-  const [at, setAt] = useState<{ tour: Tour; index: number; moving: boolean } | null>(null);
+/** The tabs' names as the page shows them. */
+const TAB_NAMES: Record<ShareTab, string> = { comparison: 'Comparison', lru: 'LRU', system: 'System', memcgs: 'Memcgs', shadows: 'Shadows' };
+
+export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareMode }: TourTargets): TourController {
+  // `landed`: the step the move reached (a run to the next event ends where
+  // it finds one), taken from the first frame after the move.
+  const [at, setAt] = useState<{ tour: Tour; index: number; moving: boolean; landed?: number } | null>(null);
   const openRef = useRef(false);
   const token = useRef(0);
   // The latest of what the moves read (they run across renders).
@@ -137,6 +144,11 @@ export function useTour({ sim, scenarios, comparison, setTab, leaveCompareMode }
   const { frame, request, busy } = sim.state;
   const result = comparison.state;
 
+  // Where the step's move landed: the page is there once the move is over.
+  useEffect(() => {
+    if (at && !at.moving && at.landed === undefined && busy === null && frame) setAt({ ...at, landed: frame.step });
+  }, [at, busy, frame]);
+
   // The address bar names the open tour and step (tour=...&tourStep=...), so a reader can link to it.
   const linked = useRef(false);
   useEffect(() => {
@@ -154,8 +166,16 @@ export function useTour({ sim, scenarios, comparison, setTab, leaveCompareMode }
     const base = { tour: at.tour, index: at.index, step };
     if (at.moving) return { ...base, moving: true, problem: null };
     if (step.compare && result.status === 'running') return { ...base, moving: true, problem: null };
-    return { ...base, moving: busy !== null, problem: busy !== null ? null : stepProblem(at.tour, step, scenarios, request, frame, result) };
-  }, [at, busy, frame, request, result, scenarios]);
+    if (busy !== null) return { ...base, moving: true, problem: null };
+    const problem =
+      stepProblem(at.tour, step, scenarios, request, frame, result) ??
+      (at.landed !== undefined && frame && frame.step !== at.landed
+        ? `the run is at step ${frame.step}, not ${at.landed}`
+        : tab !== step.tab
+          ? `the ${TAB_NAMES[tab]} tab is shown, not ${TAB_NAMES[step.tab]}`
+          : null);
+    return { ...base, moving: false, problem };
+  }, [at, busy, frame, request, result, scenarios, tab]);
 
   return useMemo(() => ({ open, isOpen, start, next, previous, again, exit }), [open, isOpen, start, next, previous, again, exit]);
 }
