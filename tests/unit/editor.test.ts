@@ -8,6 +8,7 @@ import init, { Engine, validateScenario, type ScenarioCheck } from '../../web/sr
 import {
   FORM_KEY,
   draftProblems,
+  inEditorUnits,
   messagesByPlace,
   msProblem,
   parentKey,
@@ -253,6 +254,21 @@ describe("where messages go (the engine's fields mapped to the inputs)", () => {
   });
 });
 
+describe('engine problems in the editor\'s units', () => {
+  it('gives a time field\'s numbers in milliseconds, as its input shows them', async () => {
+    const draft = { ...template(), stepMs: '0' };
+    const result = await check(JSON.stringify(docOf(draft)));
+    const step = result.problems.find((p) => p.field === 'stepNs');
+    expect(step?.message).toBe('0 is out of range 1000..=10000000000');
+    expect(inEditorUnits(step!).message).toBe('0 ms is out of range 0.001 ms to 10,000 ms');
+    expect(inEditorUnits({ field: 'durationNs', message: '100000000000000 is out of range stepNs..=3600000000000 (one hour)' }).message).toBe(
+      '100,000,000 ms is out of range the step to 3,600,000 ms (one hour)',
+    );
+    const other = { field: 'memcgs[0].memoryMax', message: '5 is out of range 16..=1000' };
+    expect(inEditorUnits(other)).toBe(other);
+  });
+});
+
 describe('scenario files', () => {
   it('a broken file says what is wrong with it', async () => {
     const bad = async (text: string) => {
@@ -268,7 +284,14 @@ describe('scenario files', () => {
       'f.json is not a scenario file: nodes[0].zones[0].pages: missing field `pages`',
     );
     expect(await bad(JSON.stringify({ ...doc, knobs: { memcgLRU: true } }))).toMatch(/^f\.json is not a scenario file: knobs\.memcgLRU: unknown field `memcgLRU`/);
-    expect(await bad(JSON.stringify({ ...doc, seed: 'one' }))).toMatch(/^f\.json is not a scenario file: seed: invalid type: string "one"/);
+    expect(await bad(JSON.stringify({ ...doc, seed: 'one' }))).toBe(
+      'f.json is not a scenario file: seed: "one" (a string) is not a whole number from 0 to 18446744073709551615',
+    );
+    expect(await bad(JSON.stringify({ ...doc, memcgs: [{ path: '/a', memoryMax: -5 }] }))).toBe(
+      'f.json is not a scenario file: memcgs[0].memoryMax: -5 is not a whole number from 0 to 18446744073709551615',
+    );
+    // A file of another format version is not read as this one (the editor writes version 1).
+    expect(await bad(JSON.stringify({ ...doc, version: 7 }))).toBe('f.json is not a scenario file: version 7 is not supported (expected 1)');
     const failing = async () => {
       throw new Error('no engine');
     };

@@ -128,6 +128,13 @@ fn broken_scenario_file_names_the_field() {
     assert_eq!(code, 2);
     assert!(out.is_empty());
     assert!(err.contains("workloads[0].memcg"), "{err}");
+    // A negative size: the field and the accepted range, in words.
+    std::fs::write(&f, r#"{"version": 1, "name": "x", "seed": 1, "stepNs": 1000000, "durationNs": 10000000,
+        "nodes": [{"zones": [{"zone": "Normal", "pages": 4096}]}], "memcgs": [{"path": "/a", "memoryMax": -5}],
+        "workloads": []}"#).unwrap();
+    let (code, _, err) = sim(&["run", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("memcgs[0].memoryMax: -5 is not a whole number from 0 to 18446744073709551615"), "{err}");
     std::fs::write(&f, "{ not json").unwrap();
     let (code, _, err) = sim(&["run", f.to_str().unwrap()]);
     assert_eq!(code, 2);

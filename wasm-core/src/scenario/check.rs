@@ -69,7 +69,8 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         }
         // The path says where; serde_json's " at line L column C" is left out.
         let message = inner.to_string();
-        let message = message.strip_suffix(&format!(" at line {} column {}", inner.line(), inner.column())).unwrap_or(&message).to_string();
+        let message = message.strip_suffix(&format!(" at line {} column {}", inner.line(), inner.column())).unwrap_or(&message);
+        let message = plain_number_message(message);
         // A missing field: the path ends at the object that lacks it ("." for the document).
         let field = match (named_field(&message), path.as_str()) {
             (Some(f), ".") => f.to_string(),
@@ -82,6 +83,29 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     // Trailing characters after the document.
     de.end().map_err(|e| ScenarioError::new(FILE_FIELD, e.to_string()))?;
     Ok(scenario)
+}
+
+/// serde's "invalid value: integer `-5`, expected u64" in the words of the
+/// other messages: "-5 is not a whole number from 0 to 18446744073709551615".
+/// Other messages are kept as they are.
+fn plain_number_message(message: &str) -> String {
+    let Some((what, expected)) = message.rsplit_once(", expected ") else { return message.to_string() };
+    let range = match expected {
+        "u64" => format!("a whole number from 0 to {}", u64::MAX),
+        "u32" => format!("a whole number from 0 to {}", u32::MAX),
+        "u16" => format!("a whole number from 0 to {}", u16::MAX),
+        "u8" => format!("a whole number from 0 to {}", u8::MAX),
+        "f64" => "a number".to_string(),
+        _ => return message.to_string(),
+    };
+    let value = if let (Some(a), Some(b)) = (what.find('`'), what.rfind('`')) {
+        if a < b { &what[a + 1..b] } else { return message.to_string() }
+    } else if let Some(v) = what.strip_prefix("invalid type: string ") {
+        return format!("{v} (a string) is not {range}");
+    } else {
+        return message.to_string();
+    };
+    format!("{value} is not {range}")
 }
 
 /// Everything wrong with a scenario file: why it cannot be read, or every

@@ -10,7 +10,7 @@ import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent, type For
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { download } from '../export/figure';
 import { customDocument, customRequest } from '../scenario/custom';
-import { FORM_KEY, draftProblems, messagesByPlace, placeField, placesOf, sizeProblem, type Problem } from './checks';
+import { FORM_KEY, draftProblems, inEditorUnits, messagesByPlace, placeField, placesOf, sizeProblem, type Problem } from './checks';
 import { engineCheck } from './engineCheck';
 import { Fields, keyId, type FieldContext } from './fields';
 import { MAX_FILE_BYTES, readScenarioFile, scenarioFileName, scenarioFileText } from './file';
@@ -73,9 +73,15 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
     };
   }, [json]);
 
-  const engineProblems = json !== null && engine?.json === json ? engine.problems : [];
-  const problems: Problem[] = [...local, ...(size ? [size] : []), ...engineProblems];
   const places = useMemo(() => placesOf(draft), [draft]);
+  // The engine's marks, in the editor's units. While a field has a problem of
+  // the page's own (there is no document to check), the last check's marks
+  // stay on the other fields.
+  const localPlaces = new Set(local.map((p) => placeField(p.field, places)));
+  const engineProblems = (engine && (json === null || engine.json === json) ? engine.problems : [])
+    .filter((p) => json !== null || !localPlaces.has(placeField(p.field, places)))
+    .map(inEditorUnits);
+  const problems: Problem[] = [...local, ...(size ? [size] : []), ...engineProblems];
   const messages = messagesByPlace(problems, places);
   const checked = json !== null && engine?.json === json;
 

@@ -155,3 +155,26 @@ export function messagesByPlace(problems: readonly Problem[], places: ReadonlySe
   }
   return new Map([...out].map(([k, v]) => [k, v.join('; ')]));
 }
+
+/** The engine's fields in nanoseconds, which the editor shows in milliseconds. */
+const NS_FIELD = /(?:^|\.)(?:stepNs|durationNs|startNs|stopNs)$/;
+
+/** A count of nanoseconds as milliseconds ("1000" -> "0.001 ms"). */
+function msOf(ns: string): string {
+  return `${(Number(ns) / 1e6).toLocaleString('en-US', { maximumFractionDigits: 6 })} ms`;
+}
+
+/**
+ * An engine problem in the editor's units: a time field's numbers in
+ * milliseconds, as its input shows them ("0 is out of range 1000..=10000000000"
+ * -> "0 ms is out of range 0.001 ms to 10,000 ms"); other problems as they are.
+ */
+export function inEditorUnits(problem: Problem): Problem {
+  if (!NS_FIELD.test(problem.field)) return problem;
+  const message = problem.message
+    .replace(/\b\d+\b/g, msOf)
+    .replace(/\.\.=/g, ' to ')
+    .replace(/\bstepNs\b/g, 'the step')
+    .replace(/\bdurationNs\b/g, 'the duration');
+  return { ...problem, message };
+}

@@ -38,6 +38,9 @@ export async function readScenarioFile(
     const problem = result.problems[0];
     return broken(problem ? `${problem.field}: ${problem.message}` : 'it cannot be read');
   }
+  // The editor writes the version it knows: a file of another version is not read as one of it.
+  const version = result.problems.find((p) => p.field === 'version');
+  if (version) return broken(version.message);
   // The engine has read it as a Scenario, so JSON.parse gives one.
   return { ok: true, doc: JSON.parse(text) as ScenarioDoc, problems: result.problems };
 }
