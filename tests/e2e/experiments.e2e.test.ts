@@ -356,7 +356,13 @@ describe('Experiments', () => {
     await page.waitForFunction(() => new URL(location.href).searchParams.get('variant') === 'before');
     // The parameters stay; the form keeps them too.
     expect(query(page).get('bursts')).toBe('4');
-    await page.getByRole('tab', { name: /^System/ }).click();
+    // Stepping from the Comparison tab, which the run does not change, opens
+    // the view the run is watched in (the tour's first: System); the step is taken.
+    expect(await page.getByRole('tab', { name: 'Comparison' }).getAttribute('aria-selected')).toBe('true');
+    await stepForward(page, 1);
+    expect(await page.getByRole('tab', { name: /^System/ }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('button', { name: 'Reset', exact: true }).click();
+    await waitForStep(page, 0);
     const start = await counters(page);
     // The first burst starts at 200 ms (step 20); by step 130 kswapd has woken, balanced and slept.
     await playTo(page, '100', 130);

@@ -35,7 +35,7 @@ import { customTitle, isCustomRequest } from './scenario/custom';
 import { StartHere } from './tours/StartHere';
 import { TourPanel } from './tours/TourPanel';
 import { useTour } from './tours/useTour';
-import { TOURS } from './tours';
+import { TOURS, findTour } from './tours';
 import { useAddressBar } from './share/useAddressBar';
 import { usePageLink, type PageLink } from './share/usePageLink';
 import { PageLinkNotice } from './share/PageLinkNotice';
@@ -187,6 +187,37 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
       : null;
   const transitionMs = state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS;
 
+  // Stepping or playing from an experiment's Comparison tab (which the run
+  // does not change) opens the view the run is watched in: its tour's first.
+  const watchTab = useMemo<TabKey>(
+    () => (experiment ? findTour(experiment.name)?.steps.find((s) => s.tab !== 'comparison')?.tab : undefined) ?? 'lru',
+    [experiment],
+  );
+  const toWatch = useCallback(() => {
+    if (shownTab === 'comparison') setTab(watchTab);
+  }, [shownTab, watchTab]);
+  const watched = useMemo(
+    () => ({
+      step: () => {
+        toWatch();
+        sim.step(1);
+      },
+      play: () => {
+        toWatch();
+        sim.play();
+      },
+      seek: (step: number) => {
+        toWatch();
+        return sim.seek(step);
+      },
+      runUntil: (...args: Parameters<typeof sim.runUntil>) => {
+        toWatch();
+        return sim.runUntil(...args);
+      },
+    }),
+    [sim, toWatch],
+  );
+
   // Keyboard: → steps, ← steps back, Space plays/pauses (not while typing in the form).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -194,19 +225,19 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
       if (!running || compareMode.on || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target, event.key)) return;
       if (event.key === 'ArrowRight') {
         event.preventDefault();
-        sim.step(1);
+        watched.step();
       } else if (event.key === 'ArrowLeft') {
         event.preventDefault();
         sim.stepBack();
       } else if (event.key === ' ') {
         event.preventDefault();
         if (state.playing) sim.pause();
-        else sim.play();
+        else watched.play();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [running, state.playing, sim, compareMode.on]);
+  }, [running, state.playing, sim, watched, compareMode.on]);
 
   useEffect(() => {
     document.title = info ? `${info.title} · Reclaim Lab` : custom ? `${custom} · Reclaim Lab` : 'Reclaim Lab';
@@ -254,8 +285,8 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
           speed={speed}
           canStepBack={(frame?.step ?? 0) > 0}
           onStepBack={sim.stepBack}
-          onStep={() => sim.step(1)}
-          onPlay={sim.play}
+          onStep={watched.step}
+          onPlay={watched.play}
           onPause={sim.pause}
           onReset={sim.reset}
           onSpeed={setSpeed}
@@ -280,8 +311,8 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
         step={frame?.step ?? 0}
         furthest={state.furthest}
         busy={state.busy}
-        onSeek={sim.seek}
-        onRunUntil={sim.runUntil}
+        onSeek={watched.seek}
+        onRunUntil={watched.runUntil}
         onStop={sim.stop}
       />
 
