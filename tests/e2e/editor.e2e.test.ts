@@ -182,9 +182,9 @@ describe('compare mode', () => {
     expect(await right.getAttribute('data-variant')).toBe('after');
     await waitForText(left.getByTestId('side-step'), '0');
     await waitForText(right.getByTestId('side-step'), '0');
-    // The page's own controls stand still in compare mode: one control drives both sides.
-    const pageStep = page.getByRole('group', { name: 'Simulation controls' }).getByRole('button', { name: 'Step forward', exact: true });
-    expect(await pageStep.isDisabled()).toBe(true);
+    // The page's own controls give way to compare mode's: one control drives both sides.
+    expect(await page.getByRole('group', { name: 'Simulation controls' }).count()).toBe(0);
+    expect(await page.locator('.compare-mode-note').textContent()).toContain("The page's own run waits at step 0");
 
     // Twenty clicks in a row (the counters of these variants part after step 17).
     const controls = mode.getByRole('group', { name: 'Compare controls' });
@@ -251,6 +251,7 @@ describe('compare mode', () => {
     // Off again: the page's own views and controls are back.
     await toggle.click();
     expect(await mode.count()).toBe(0);
+    const pageStep = page.getByRole('group', { name: 'Simulation controls' }).getByRole('button', { name: 'Step forward', exact: true });
     expect(await pageStep.isDisabled()).toBe(false);
     expect([...problems, ...second.problems]).toEqual([]);
   });

@@ -278,43 +278,58 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
         </ShareBar>
       </header>
 
-      <div className="toolbar">
-        <StepControls
-          enabled={running && !compareMode.on}
-          playing={state.playing}
-          speed={speed}
-          canStepBack={(frame?.step ?? 0) > 0}
-          onStepBack={sim.stepBack}
-          onStep={watched.step}
-          onPlay={watched.play}
-          onPause={sim.pause}
-          onReset={sim.reset}
-          onSpeed={setSpeed}
-        />
-        <dl className="clock" aria-live="off">
-          <div>
-            <dt>Step</dt>
-            <dd data-testid="step">{frame ? formatCount(frame.step) : '–'}</dd>
+      {compareMode.on ? (
+        // Compare mode has its own controls and timeline, beside its two sides.
+        <div className="toolbar compare-mode-note">
+          <p>
+            <strong>Compare mode</strong>: both variants step together with the controls below. The page&apos;s own run waits at step{' '}
+            <span data-testid="step">{frame ? formatCount(frame.step) : '–'}</span>.
+          </p>
+          <button type="button" className="button small" onClick={compareMode.toggle}>
+            Leave compare mode
+          </button>
+        </div>
+      ) : (
+        <>
+          <div className="toolbar">
+            <StepControls
+              enabled={running}
+              playing={state.playing}
+              speed={speed}
+              canStepBack={(frame?.step ?? 0) > 0}
+              onStepBack={sim.stepBack}
+              onStep={watched.step}
+              onPlay={watched.play}
+              onPause={sim.pause}
+              onReset={sim.reset}
+              onSpeed={setSpeed}
+            />
+            <dl className="clock" aria-live="off">
+              <div>
+                <dt>Step</dt>
+                <dd data-testid="step">{frame ? formatCount(frame.step) : '–'}</dd>
+              </div>
+              <div>
+                <dt>Simulated time</dt>
+                <dd data-testid="sim-time">{frame ? formatMs(frame.timeNs) : '–'}</dd>
+              </div>
+              <div>
+                <dt>Seed</dt>
+                <dd className="mono">{request ? request.seed : '–'}</dd>
+              </div>
+            </dl>
           </div>
-          <div>
-            <dt>Simulated time</dt>
-            <dd data-testid="sim-time">{frame ? formatMs(frame.timeNs) : '–'}</dd>
-          </div>
-          <div>
-            <dt>Seed</dt>
-            <dd className="mono">{request ? request.seed : '–'}</dd>
-          </div>
-        </dl>
-      </div>
-      <TimelineControls
-        enabled={running && !compareMode.on}
-        step={frame?.step ?? 0}
-        furthest={state.furthest}
-        busy={state.busy}
-        onSeek={watched.seek}
-        onRunUntil={watched.runUntil}
-        onStop={sim.stop}
-      />
+          <TimelineControls
+            enabled={running}
+            step={frame?.step ?? 0}
+            furthest={state.furthest}
+            busy={state.busy}
+            onSeek={watched.seek}
+            onRunUntil={watched.runUntil}
+            onStop={sim.stop}
+          />
+        </>
+      )}
 
       {state.fatal && (
         <div className="banner banner-fatal" role="alert">

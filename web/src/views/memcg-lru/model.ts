@@ -7,6 +7,9 @@
 import type { MemcgLruView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 
+/** The height of a row's label: three lines, the last at y + 44 (draw.ts). */
+const ROW_LABEL_HEIGHT = 50;
+
 export const MEMCG_NR_GENS = 2;
 export const MEMCG_NR_BINS = 8;
 
@@ -112,7 +115,8 @@ export function memcgLruLayout(node: number, view: MemcgLruView, geometry: LruGe
   const perLine = style === 'chips' ? 1 : Math.max(1, Math.floor((inner + DOT_GAP) / (DOT + DOT_GAP)));
   const pitch = style === 'chips' ? CHIP_HEIGHT + CHIP_GAP : DOT + DOT_GAP;
   const lines = Math.ceil(Math.max(1, crowd) / perLine);
-  const rowHeight = Math.max(style === 'chips' ? 2 * (CHIP_HEIGHT + CHIP_GAP) + CHIP_GAP : 28, lines * pitch + CHIP_GAP + 4);
+  // At least the height of a row's three-line label (title, gen, memcgs: draw.ts).
+  const rowHeight = Math.max(style === 'chips' ? 2 * (CHIP_HEIGHT + CHIP_GAP) + CHIP_GAP : 0, ROW_LABEL_HEIGHT, lines * pitch + CHIP_GAP + 4);
   const chars = Math.max(1, Math.floor((inner - 8) / CHAR_WIDTH));
 
   const rows: LruRow[] = [];

@@ -77,9 +77,10 @@ export function drawShadows(node: SVGSVGElement, model: ShadowLruvecModel, optio
   } else {
     genLayer.attr('display', 'none');
   }
+  // Between the first strip's two rows, clear of the threshold labels above them.
   layer<SVGTextElement>(root, 'text', 'empty-note')
-    .attr('x', width / 2)
-    .attr('y', 34)
+    .attr('x', MARGIN.left + inner / 2)
+    .attr('y', STRIP_TOP + ROW + 4)
     .text(model.dots.length === 0 ? 'No tracked page of this lruvec is out of memory' : '');
 
   // The first strip's dots are the keyboard's listbox; the second repeats them for the eye.
@@ -161,9 +162,10 @@ function drawDistance(g: AnySelection<SVGGElement>, model: ShadowLruvecModel, in
     .attr('width', OVERFLOW - 8)
     .attr('height', 2 * ROW - 4)
     .attr('rx', 4);
+  // On the axis title's line (the tick labels' line ends at the axis' last tick).
   layer<SVGTextElement>(g, 'text', 'overflow-label')
     .attr('x', axisWidth + 2 + OVERFLOW / 2)
-    .attr('y', 2 * ROW + 14)
+    .attr('y', 2 * ROW + AXIS - 2)
     .attr('text-anchor', 'middle')
     .text(`> ${tick(strip.xMax)}`);
 
