@@ -358,7 +358,8 @@ describe('number formatting', () => {
     expect(formatMetric(1, 'hit_ratio')).toBe('100 %');
     expect(formatMetric(0.4815, 'hit_ratio')).toBe('48.2 %');
     // Other metrics as they are.
-    expect(formatMetric(0.1, 'alloc_latency_p95_us')).toBe('0.1');
+    expect(formatMetric(0.1, 'alloc_latency_p95_us')).toBe('0.1 µs');
+    expect(formatMetric(1.3569, 'time_s')).toBe('1.36 s');
     expect(formatMetric(3587, 'overreclaim_pages')).toBe('3,587');
     expect(formatMetric(null, 'pgsteal_cv')).toBe('—');
   });

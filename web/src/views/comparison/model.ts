@@ -134,6 +134,9 @@ function changeText(change: number | null, after: number | null, baseline: numbe
  * engine's fractions.
  */
 const PERCENT_METRIC = /(_ratio|_cv|_efficiency)$/;
+/** Metrics that are times, by the unit their name ends in. */
+const TIME_UNIT = /_(us|ms|s)$/;
+const TIME_UNITS: Record<string, string> = { us: 'µs', ms: 'ms', s: 's' };
 
 /**
  * A metric's value as the table shows it: whole numbers in full with
@@ -145,6 +148,9 @@ export function formatMetric(value: number | null, metric?: string): string {
   if (value === null) return '—';
   if (!Number.isFinite(value)) return String(value);
   if (metric !== undefined && PERCENT_METRIC.test(metric)) return `${formatMetric(value * 100)} %`;
+  // A time's unit, as the name gives it, next to the authors' ms figures.
+  const unit = metric !== undefined ? TIME_UNIT.exec(metric)?.[1] : undefined;
+  if (unit !== undefined) return `${formatMetric(value)} ${TIME_UNITS[unit]}`;
   if (Number.isInteger(value) || Math.abs(value) >= 1000) return grouped.format(value).replace('-', MINUS);
   return significant.format(value).replace('-', MINUS);
 }
