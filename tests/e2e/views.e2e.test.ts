@@ -69,7 +69,8 @@ describe('System and Memcgs views', () => {
     for (const name of ['DMA', 'DMA32', 'Normal']) {
       const chart = zones.getByRole('img', { name: `Free pages of zone ${name} on node 0` });
       const line = chart.locator('[data-testid="zone-free-line"]');
-      expect(Number(await line.getAttribute('data-points')), `${name} points`).toBe(reached / 10 + 1 + 20);
+      // A point per step (played ten a frame, then stepped), from step 0.
+      expect(Number(await line.getAttribute('data-points')), `${name} points`).toBe(reached + 1 + 20);
       expect(await line.getAttribute('d')).toMatch(/^M-?[\d.]+,-?[\d.]+L/);
       const marks = await chart.locator('[data-testid="watermark"]').evaluateAll((gs) =>
         gs.map((g) => ({

@@ -355,7 +355,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
       <PageLinkNotice problems={linkProblems} />
 
       <main className={`workspace${wide ? ' wide' : ''}`}>
-        <aside className="sidebar">
+        <aside className="sidebar" aria-label="Scenario">
           {scenarios && request && (
             <ScenarioForm
               key={encodeScenarioUrl(withoutVariant(request))}
@@ -474,7 +474,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
           )}
         </section>
 
-        <aside className="counters-column" hidden={wide}>
+        <aside className="counters-column" aria-label="Counters" hidden={wide}>
           {frame && selected && (
             <FolioHistory
               page={selected}

@@ -32,6 +32,12 @@ export function TraceEntry() {
     }
   }, [open]);
 
+  // Open: the address says so (#trace), so it can be bookmarked or sent.
+  const show = () => {
+    setOpen(true);
+    if (window.location.hash !== HASH) window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}${HASH}`);
+  };
+
   const close = () => {
     setOpen(false);
     if (window.location.hash === HASH) window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`);
@@ -39,7 +45,7 @@ export function TraceEntry() {
 
   return (
     <>
-      <button type="button" className="button small" onClick={() => setOpen(true)} data-testid="open-trace" aria-haspopup="dialog">
+      <button type="button" className="button small" onClick={show} data-testid="open-trace" aria-haspopup="dialog">
         Trace replay
       </button>
       <dialog

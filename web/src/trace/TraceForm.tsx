@@ -121,6 +121,7 @@ export function TraceForm({ running, onRun, onCancel }: TraceFormProps) {
           <label htmlFor={`${id}-cache`}>Cache size (memory.max, 4 KiB pages)</label>
           <input
             id={`${id}-cache`}
+            type="text"
             inputMode="numeric"
             value={cacheText}
             data-testid="trace-cache-pages"

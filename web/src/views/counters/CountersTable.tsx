@@ -34,7 +34,8 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
           Hide zeros
         </label>
       </div>
-      <div className="table-scroll">
+      {/* A scroller the keyboard reaches (arrows scroll it): named like its table. */}
+      <div className="table-scroll" role="region" aria-label="/proc/vmstat counters" tabIndex={0}>
         <table className="counter-table" aria-label="Counters">
           <thead>
             <tr>

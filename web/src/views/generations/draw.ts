@@ -55,8 +55,8 @@ export interface ExternalDots {
 /** The lane of non-resident tracked folios, below the column labels. */
 const LANE = { top: 60, height: 28 };
 const MARGIN = { top: 44, right: 20, left: 58 };
-/** The widest a generation's column gets, so two generations don't turn into slabs. */
-const MAX_COLUMN_WIDTH = 150;
+/** The widest a generation's column gets (a wide screen spreads four; two generations do not turn into slabs). */
+const MAX_COLUMN_WIDTH = 220;
 /** The part of the plot's height the dot grids may take. */
 const DOT_AREA = 0.62;
 /** Room at the left of each half of the lane for its caption. */
