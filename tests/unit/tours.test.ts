@@ -9,6 +9,7 @@ import init, { Engine, compareExperiment, listScenarios, type Comparison, type F
 import { RUN_KINDS } from '../../web/src/engine/protocol';
 import { SHARE_TABS } from '../../web/src/scenario/share';
 import { ANCHORS, TOURS, findTour } from '../../web/src/tours';
+import { panelSide } from '../../web/src/tours/highlight';
 import { hasRunEvent, type TourStep } from '../../web/src/tours/types';
 
 const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
@@ -109,3 +110,20 @@ for (const tour of TOURS) {
     });
   });
 }
+
+describe('where the tour panel sits', () => {
+  const box = (left: number, right: number, top: number, bottom: number) => ({ left, right, top, bottom });
+  it('covers the least of the views, unless the element the step explains is under it', () => {
+    // 1280 wide: form | views 300-888 | counters. Right covers 4 px of the views, left 96.
+    const main = box(300, 888, 200, 800);
+    expect(panelSide(box(310, 880, 300, 500), main, 1280, 800)).toBe('right');
+    // The counters are the step's subject and reach into the panel's band: left.
+    expect(panelSide(box(904, 1260, 200, 780), main, 1280, 800)).toBe('left');
+    // 1024 wide: form | views 300-1004. The left side covers less of the views.
+    expect(panelSide(box(310, 1000, 100, 400), box(300, 1004, 100, 2000), 1024, 768)).toBe('left');
+    // ... unless the element sits there, low in the window.
+    expect(panelSide(box(300, 600, 500, 760), box(300, 1004, 100, 2000), 1024, 768)).toBe('right');
+    // Under either side: the side that covers less of the views.
+    expect(panelSide(box(300, 1000, 500, 760), box(300, 1004, 100, 2000), 1024, 768)).toBe('left');
+  });
+});

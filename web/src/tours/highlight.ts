@@ -25,6 +25,27 @@ export function isShown(el: Element): boolean {
 }
 
 /**
+ * Where the panel sits: on the side that covers less of the views (over the
+ * form, or over the counters on a wide screen), unless the element the step
+ * explains is there, in the panel's band at the foot of the window.
+ */
+export function panelSide(anchor: Box, main: Box | null, width = window.innerWidth, height = window.innerHeight): PanelSide {
+  const top = height - PANEL_BOX.height;
+  const span = (side: PanelSide): [number, number] =>
+    side === 'left' ? [PANEL_BOX.left, PANEL_BOX.left + PANEL_BOX.width] : [width - PANEL_BOX.left - PANEL_BOX.width, width - PANEL_BOX.left];
+  const covers = (side: PanelSide, box: Box) => {
+    const [a, b] = span(side);
+    return Math.max(0, Math.min(b, box.right) - Math.max(a, box.left));
+  };
+  const hidesAnchor = (side: PanelSide) => anchor.bottom > top && covers(side, anchor) > 0;
+  const preferred: PanelSide = main && covers('right', main) < covers('left', main) ? 'right' : 'left';
+  const other: PanelSide = preferred === 'left' ? 'right' : 'left';
+  return hidesAnchor(preferred) && !hidesAnchor(other) ? other : preferred;
+}
+
+type Box = Pick<DOMRect, 'left' | 'right' | 'top' | 'bottom'>;
+
+/**
  * Keeps the highlight on the step's anchored element while `step` is
  * shown (`ready`), re-applied after every render (the element may be new:
  * another tab, a re-mounted view). `key` names the step's arrival: the
@@ -57,11 +78,7 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
       (marks[0] ?? anchor).scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
     }
     if (anchor && shown) {
-      // The panel goes left (over the form) unless the element is there.
-      const r = anchor.getBoundingClientRect();
-      const top = window.innerHeight - PANEL_BOX.height;
-      const overlapsLeft = r.left < PANEL_BOX.left + PANEL_BOX.width && r.bottom > top && r.right > PANEL_BOX.left;
-      const wanted: PanelSide = overlapsLeft && r.left < window.innerWidth / 2 ? 'right' : 'left';
+      const wanted = panelSide(anchor.getBoundingClientRect(), document.querySelector('.main-column')?.getBoundingClientRect() ?? null);
       if (wanted !== side) setSide(wanted);
     }
   });
