@@ -54,6 +54,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         (vec!["run", "mglru-basic", "--param", "zipf_s=abc"], "\"abc\" is not a number (accepted range 0.1..=3)"),
         (vec!["run", "mglru-basic", "--param", "memory_max=100", "--param", "memory_max=4096"], "memory_max: given twice"),
         (vec!["run", "mglru-basic", "--steps", "-1"], "a whole number from 1 to 10000000"),
+        (vec!["run", "mglru-basic", "--json", "--lru-gen"], "'--json' cannot be used with '--lru-gen'"),
         (vec!["compare", "kswapd-classzone", "--seed", "99999999999999999999999"], "a whole number from 0 to 18446744073709551615"),
         (vec!["run", "mglru-basic", "--param", "memory_max=300.5"], "whole number"),
         (vec!["run", "mglru-basic", "--bogus"], "--bogus"),

@@ -80,7 +80,11 @@ fn bad_traces_are_one_line_on_stderr_and_exit_2() {
     let cut_zst = temp("cut.oracleGeneral.bin.zst", &zst[..zst.len() / 2]);
     let bad_csv = temp("bad.csv", b"time,obj_id\n0,1\n0,two\n");
     let empty = temp("empty.csv", b"");
+    // A control character in a bad field is escaped: the message stays one printable line.
+    let binary_csv = temp("binary.csv", b"0,\x01\x02two\n");
     for (args, needle) in [
+        (vec!["replay", binary_csv.as_str(), "--cache-pages", "8"], "obj_id \"\\u{1}\\u{2}two\""),
+        (vec!["replay", bad_csv.as_str(), "--cache-pages", "8", "--samples"], "--json"),
         (vec!["replay", truncated.as_str(), "--cache-pages", "8"], "byte offset 96: truncated record"),
         (vec!["replay", cut_zst.as_str(), "--cache-pages", "8"], "truncated .zst"),
         (vec!["replay", bad_csv.as_str(), "--cache-pages", "8", "--policy", "all"], "line 3: obj_id \"two\""),

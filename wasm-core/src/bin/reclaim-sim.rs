@@ -92,7 +92,7 @@ enum Cmd {
         #[arg(long)]
         json: bool,
         /// Print the lruvecs in the format of /sys/kernel/debug/lru_gen.
-        #[arg(long = "lru-gen")]
+        #[arg(long = "lru-gen", conflicts_with = "json")]
         lru_gen: bool,
         /// For an experiment: the variant to run (default: after; see
         /// `reclaim-sim compare NAME` for an experiment's variants).

@@ -47,11 +47,13 @@ fn is_number(f: &[u8]) -> bool {
 }
 
 fn show(f: &[u8]) -> String {
+    // Control characters escaped (a binary file read as CSV stays one printable line).
     let s = String::from_utf8_lossy(f);
+    let shown: String = s.chars().take(40).flat_map(char::escape_debug).collect();
     if s.chars().count() > 40 {
-        format!("\"{}...\"", s.chars().take(40).collect::<String>())
+        format!("\"{shown}...\"")
     } else {
-        format!("\"{s}\"")
+        format!("\"{shown}\"")
     }
 }
 

@@ -42,7 +42,7 @@ pub struct ReplayArgs {
     #[arg(long)]
     json: bool,
     /// With --json: include each policy's miss-count samples.
-    #[arg(long)]
+    #[arg(long, requires = "json")]
     samples: bool,
 }
 
