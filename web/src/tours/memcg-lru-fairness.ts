@@ -60,7 +60,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'With the memcg LRU: just enough',
       text:
-        'With the patch, root reclaim goes through lru_gen_shrink_node() and shrink_many(): memcg after memcg is reclaimed with shrink_one(), and should_abort_scan() stops the walk as soon as nr_reclaimed reaches nr_to_reclaim. The first write reclaimed its 512 pages from only a handful of memcgs (the write's row here), so the pgsteal CV at the top of the Memcgs card above is far above 1 for now.',
+        'With the patch, root reclaim goes through lru_gen_shrink_node() and shrink_many(): memcg after memcg is reclaimed with shrink_one(), and should_abort_scan() stops the walk as soon as nr_reclaimed reaches nr_to_reclaim. The first write reclaimed its 512 pages from only a handful of memcgs (its row in this table), so the pgsteal CV at the top of the Memcgs card above is far above 1 for now.',
       variant: 'after',
       at: { from: 0, until: 'reclaim' },
       tab: 'memcgs',
