@@ -142,6 +142,6 @@ describe('trace replay page', () => {
     await page.screenshot({ path: path.join(SHOTS, 'trace-replay-dark.png') });
     await page.getByTestId('trace-close').click();
     await page.getByRole('dialog', { name: 'Trace replay' }).waitFor({ state: 'hidden' });
-    expect(page.url()).not.toContain('#trace');
+    await page.waitForFunction(() => location.hash === '', undefined, { timeout: 5000 });
   });
 });
