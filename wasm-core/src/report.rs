@@ -129,6 +129,11 @@ fn fmt_metric(x: f64) -> String {
     }
 }
 
+/// The change from `b` to `a` in percent (None when `b` is 0).
+fn percent_change(b: f64, a: f64) -> Option<f64> {
+    (b != 0.0).then(|| (a / b - 1.0) * 100.0)
+}
+
 /// `compare` as a table: one row per metric, one column per variant, and
 /// the change from before to after; then each headline: whether it held on
 /// this seed (against its baseline variant) and the patch author's figures.
@@ -149,7 +154,7 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
         }
         let b = c.variants[0].metrics[i].1;
         let a = c.variants[1].metrics[i].1;
-        let change = if b != 0.0 { format!("{:+.1} %", (a / b - 1.0) * 100.0) } else { "-".into() };
+        let change = percent_change(b, a).map_or_else(|| "-".into(), |c| format!("{c:+.1} %"));
         out.push_str(&format!(" {change:>12}\n"));
     }
     out.push_str("\nheadlines (this seed; the patch author's figures)\n");
@@ -162,7 +167,7 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
         } else {
             "NOT held"
         };
-        let change = if b != 0.0 { format!(", {:+.1} %", (a / b - 1.0) * 100.0) } else { String::new() };
+        let change = percent_change(b, a).map_or_else(String::new, |c| format!(", {c:+.1} %"));
         let author = if h.author_before.starts_with("(not reported)") && h.author_after.starts_with("(not reported)") {
             "not reported".to_string()
         } else {
@@ -176,7 +181,7 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
             h.baseline,
             fmt_metric(b),
             fmt_metric(a),
-            ""
+            "",
         ));
     }
     out

@@ -137,7 +137,7 @@ fn param_range(name: &str, key: &str) -> Option<String> {
     }
     let list = scenario::list();
     let s = list.scenarios.iter().find(|s| s.name == name)?;
-    s.params.iter().find(|p| p.name == key).map(|p| format!("{}..={}", p.min, p.max))
+    s.params.iter().find(|p| p.name == key).map(|p| scenario::range_text(p.min, p.max))
 }
 
 /// The `--param k=v` list of scenario or experiment `name`: each key once,
@@ -217,7 +217,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
                 let _ = writeln!(out, "{:<28} experiment: {}", e.name, e.title);
                 if params {
                     for p in e.params {
-                        let _ = writeln!(out, "    --param {}={} ({}..={}) {}", p.name, p.default, p.min, p.max, p.help);
+                        let _ = writeln!(out, "    --param {}={} ({}) {}", p.name, p.default, scenario::range_text(p.min, p.max), p.help);
                     }
                 }
             }
@@ -226,7 +226,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
                 let _ = writeln!(out, "{:<28} {}", s.name, s.title);
                 if params {
                     for p in &s.params {
-                        let _ = writeln!(out, "    --param {}={} ({}..={}) {}", p.name, p.default, p.min, p.max, p.help);
+                        let _ = writeln!(out, "    --param {}={} ({}) {}", p.name, p.default, scenario::range_text(p.min, p.max), p.help);
                     }
                 }
             }
@@ -273,7 +273,7 @@ fn run_text(sim: &Simulation) -> String {
     for (k, v) in report::metrics(sim) {
         // Whole numbers as they are; fractions to four significant places.
         let v = match v.as_f64() {
-            Some(x) if x.fract() != 0.0 => format!("{}", format_sig(x)),
+            Some(x) if x.fract() != 0.0 => format_sig(x),
             _ => v.to_string(),
         };
         let _ = writeln!(out, "  {k:<32} {v}");

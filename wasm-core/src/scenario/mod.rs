@@ -20,7 +20,7 @@ mod check;
 pub use check::{check as check_json, ScenarioCheck, ScenarioProblem};
 mod params;
 
-pub use params::{ParamSpec, Params};
+pub use params::{range_text, ParamSpec, Params};
 
 #[cfg(target_arch = "wasm32")]
 use tsify::Tsify;

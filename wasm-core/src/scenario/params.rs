@@ -28,7 +28,7 @@ impl ParamSpec {
     }
 
     pub fn range(&self) -> String {
-        format!("{}..={}", self.min, self.max)
+        range_text(self.min, self.max)
     }
 
     fn check(&self, v: f64) -> Result<f64, ScenarioError> {
@@ -44,6 +44,11 @@ impl ParamSpec {
         }
         Ok(v)
     }
+}
+
+/// An accepted range as the messages and `reclaim-sim list` write it ("256..=262144").
+pub fn range_text(min: f64, max: f64) -> String {
+    format!("{min}..={max}")
 }
 
 /// Effective parameter values: defaults overridden by the request.
