@@ -1,6 +1,7 @@
 // The views' tabs and what each tab panel holds (App lays them out).
 import type { ExperimentInfo, Frame } from './engine/pkg/reclaim_core';
 import type { TabInfo } from './controls/Tabs';
+import { TAB_LABELS, type ShareTab } from './scenario/share';
 import { formatCount } from './util/format';
 import type { TrackedFolios } from './views/generations/useTrackedFolios';
 import { GenerationsView } from './views/generations/GenerationsView';
@@ -18,21 +19,22 @@ const MAX_LRUVECS_SHOWN = 4;
 /** With more memcgs than this, the usage meters above the LRU give way to the Memcgs tab. */
 const MAX_USAGE_ROWS = 4;
 
-export type TabKey = 'comparison' | 'lru' | 'system' | 'memcgs' | 'shadows';
+/** The page's view tabs: the ones a link can select. */
+export type TabKey = ShareTab;
 
 /** The tabs this frame has something to show in; an experiment's comparison first. */
 export function tabsFor(frame: Frame, experiment: ExperimentInfo | undefined): TabInfo<TabKey>[] {
   const tabs: TabInfo<TabKey>[] = [];
-  if (experiment) tabs.push({ key: 'comparison', label: 'Comparison' });
-  tabs.push({ key: 'lru', label: 'LRU', note: `${frame.lruvecs.length} lruvec${frame.lruvecs.length === 1 ? '' : 's'}` });
+  if (experiment) tabs.push({ key: 'comparison', label: TAB_LABELS.comparison });
+  tabs.push({ key: 'lru', label: TAB_LABELS.lru, note: `${frame.lruvecs.length} lruvec${frame.lruvecs.length === 1 ? '' : 's'}` });
   const zones = frame.nodes.reduce((n, node) => n + node.zones.length, 0);
-  if (frame.nodes.length > 0) tabs.push({ key: 'system', label: 'System', note: `${zones} zone${zones === 1 ? '' : 's'} · kswapd` });
+  if (frame.nodes.length > 0) tabs.push({ key: 'system', label: TAB_LABELS.system, note: `${zones} zone${zones === 1 ? '' : 's'} · kswapd` });
   if (frame.memcgs.length > 0 || frame.nodes.some((n) => n.memcgLru) || frame.reclaims.length > 0) {
-    tabs.push({ key: 'memcgs', label: 'Memcgs', note: `${frame.memcgs.length}` });
+    tabs.push({ key: 'memcgs', label: TAB_LABELS.memcgs, note: `${frame.memcgs.length}` });
   }
   if (frame.shadow) {
     const shadows = frame.shadow.lruvecs.reduce((n, l) => n + l.shadowsTotal, 0);
-    tabs.push({ key: 'shadows', label: 'Shadows', note: `${shadows}` });
+    tabs.push({ key: 'shadows', label: TAB_LABELS.shadows, note: `${shadows}` });
   }
   return tabs;
 }

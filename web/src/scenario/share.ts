@@ -33,6 +33,8 @@ export const SHARE_VERSION = 2;
 /** The views a link can select (the page's tabs). */
 export const SHARE_TABS = ['comparison', 'lru', 'system', 'memcgs', 'shadows'] as const;
 export type ShareTab = (typeof SHARE_TABS)[number];
+/** The tabs' names as the page shows them. */
+export const TAB_LABELS: Record<ShareTab, string> = { comparison: 'Comparison', lru: 'LRU', system: 'System', memcgs: 'Memcgs', shadows: 'Shadows' };
 /** The largest step a link may ask for: what one step command may advance. */
 export const MAX_SHARED_STEP = MAX_STEPS_PER_COMMAND;
 /** Longest payload read, in characters (a link is a few hundred). */

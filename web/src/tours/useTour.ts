@@ -13,7 +13,7 @@ import { RUN_MAX_STEPS } from '../controls/TimelineControls';
 import { encodePageUrl } from '../scenario/pageUrl';
 import { makeRequest, withoutVariant } from '../scenario/params';
 import { completeRequest } from '../scenario/presets';
-import type { ShareTab } from '../scenario/share';
+import { TAB_LABELS, type ShareTab } from '../scenario/share';
 import { DEFAULT_SEED, encodeScenarioUrl } from '../scenario/url';
 import { replaceAddressQuery } from '../share/address';
 import type { ComparisonRunner } from '../useComparison';
@@ -68,9 +68,6 @@ const keyOf = (request: ScenarioRequest | null): string | null => {
 export function tourRequest(scenarios: ScenarioList, tour: Tour, step: TourStep): ScenarioRequest {
   return completeRequest(scenarios, makeRequest(tour.experiment, DEFAULT_SEED, {}, step.variant));
 }
-
-/** The tabs' names as the page shows them. */
-const TAB_NAMES: Record<ShareTab, string> = { comparison: 'Comparison', lru: 'LRU', system: 'System', memcgs: 'Memcgs', shadows: 'Shadows' };
 
 export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareMode }: TourTargets): TourController {
   // `landed`: the step the move reached (a run to the next event ends where
@@ -172,7 +169,7 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
       (at.landed !== undefined && frame && frame.step !== at.landed
         ? `the run is at step ${frame.step}, not ${at.landed}`
         : tab !== step.tab
-          ? `the ${TAB_NAMES[tab]} tab is shown, not ${TAB_NAMES[step.tab]}`
+          ? `the ${TAB_LABELS[tab]} tab is shown, not ${TAB_LABELS[step.tab]}`
           : null);
     return { ...base, moving: false, problem };
   }, [at, busy, frame, request, result, scenarios, tab]);

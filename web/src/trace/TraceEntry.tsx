@@ -3,6 +3,7 @@
 // keeps its state. The page stays mounted once opened, so closing and
 // reopening keeps its results.
 import { useEffect, useRef, useState } from 'react';
+import { replaceAddressHash } from '../share/address';
 import { TracePage } from './TracePage';
 import './trace.css';
 
@@ -35,12 +36,12 @@ export function TraceEntry() {
   // Open: the address says so (#trace), so it can be bookmarked or sent.
   const show = () => {
     setOpen(true);
-    if (window.location.hash !== HASH) window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}${HASH}`);
+    replaceAddressHash(HASH);
   };
 
   const close = () => {
     setOpen(false);
-    if (window.location.hash === HASH) window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`);
+    if (window.location.hash === HASH) replaceAddressHash('');
   };
 
   return (

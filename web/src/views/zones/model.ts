@@ -30,9 +30,12 @@ export function zoneIndex(name: string): number {
 
 /** Appends a point to a series, keeping the last `limit`. */
 export function appendPoint(series: readonly TimePoint[] | undefined, point: TimePoint, limit: number): TimePoint[] {
-  const kept = series ? series.slice(Math.max(0, series.length - limit + 1)) : [];
-  kept.push(point);
-  return kept;
+  return appendPoints(series, [point], limit);
+}
+
+/** Appends points (in order) to a series, keeping the last `limit`. */
+export function appendPoints(series: readonly TimePoint[] | undefined, points: readonly TimePoint[], limit: number): TimePoint[] {
+  return [...(series ?? []), ...points].slice(-limit);
 }
 
 /**
@@ -69,8 +72,7 @@ export function appendZones(
         .filter(([step]) => step > last && step < at.step)
         .map(([step, free]) => ({ step, timeNs: timeOfStep(step, at), value: free }));
       points.push({ step: at.step, timeNs: at.timeNs, value: z.free });
-      const kept = series[key] ? series[key].slice(Math.max(0, series[key].length + points.length - limit)) : [];
-      next[key] = [...kept, ...points.slice(Math.max(0, points.length - limit))];
+      next[key] = appendPoints(series[key], points, limit);
     }
   }
   return next;
