@@ -92,6 +92,22 @@ pub fn lru_gen(sim: &Simulation) -> String {
     out
 }
 
+/// The engine keeps its metrics as f64, so a counter such as pgscan_direct
+/// would print as 29961.0. For the command line's JSON, every whole number
+/// below 2^53 (exact in a double) is written as an integer, as the browser's
+/// JSON.stringify writes it; fractions are left as they are.
+pub fn whole_numbers(v: Value) -> Value {
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(x) if n.is_f64() && x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 => json!(x as i64),
+            _ => Value::Number(n),
+        },
+        Value::Array(a) => Value::Array(a.into_iter().map(whole_numbers).collect()),
+        Value::Object(m) => Value::Object(m.into_iter().map(|(k, x)| (k, whole_numbers(x))).collect()),
+        other => other,
+    }
+}
+
 /// `compare --json`: {"experiment", "params", "seed", "variants": {"before": {"metrics": {...}}, ...}}.
 pub fn compare_json(e: &crate::experiment::Experiment, c: &crate::experiment::Comparison) -> Value {
     let variants: Map<String, Value> = c

@@ -167,9 +167,13 @@ fn compare_json_follows_the_contract() {
     assert_eq!(v["params"]["bursts"], 3.0);
     for variant in ["before", "after"] {
         let m = &v["variants"][variant]["metrics"];
-        assert!(m["kswapd_premature_sleeps"].is_number(), "{variant}: {m}");
-        assert!(m["pgscan_direct"].is_number());
+        // Counters print as integers, as /proc/vmstat shows them, not 29961.0.
+        assert!(m["kswapd_premature_sleeps"].is_u64(), "{variant}: {m}");
+        assert!(m["pgscan_direct"].is_u64(), "{variant}: {m}");
+        assert!(m["reads_per_sec"].is_f64(), "{variant}: {m}");
     }
+    assert!(v["params"]["bursts"].is_u64(), "{}", v["params"]);
+    assert!(!out.contains(".0,\n") && !out.contains(".0\n"), "a whole number printed as a float: {out}");
     // Each headline says whether it held on this seed, against its baseline.
     let heads = v["headlines"].as_array().expect("headlines");
     assert_eq!(heads.len(), 4, "{heads:?}");

@@ -261,8 +261,9 @@ fn run(cli: Cli) -> Result<String, UsageError> {
     Ok(out)
 }
 
+/// JSON as the command line prints it: pretty, whole numbers as integers.
 fn pretty_json(v: &serde_json::Value) -> String {
-    serde_json::to_string_pretty(v).expect("serialisable") + "\n"
+    serde_json::to_string_pretty(&report::whole_numbers(v.clone())).expect("serialisable") + "\n"
 }
 
 /// `run`'s text report: the metrics, /proc/vmstat and each memcg's memory.stat (non-zero).
@@ -274,7 +275,7 @@ fn run_text(sim: &Simulation) -> String {
         // Whole numbers as they are; fractions to four significant places.
         let v = match v.as_f64() {
             Some(x) if x.fract() != 0.0 => format_sig(x),
-            _ => v.to_string(),
+            _ => report::whole_numbers(v).to_string(),
         };
         let _ = writeln!(out, "  {k:<32} {v}");
     }

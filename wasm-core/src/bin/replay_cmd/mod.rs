@@ -82,7 +82,7 @@ pub fn replay(a: &ReplayArgs) -> Result<String, String> {
     }
     let report = report.expect("at least one policy");
     Ok(if a.json {
-        format!("{}\n", serde_json::to_string_pretty(&cli::json(&report, &runs, a.samples)).expect("serialisable"))
+        format!("{}\n", serde_json::to_string_pretty(&reclaim_core::report::whole_numbers(cli::json(&report, &runs, a.samples))).expect("serialisable"))
     } else {
         cli::text(&a.trace, &report, &runs)
     })
