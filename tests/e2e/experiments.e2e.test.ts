@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SHOTS, counters, open, playTo, query, stepForward, useBrowser, waitForStep } from './harness';
+import { ROOT, SHOTS, counters, open, playTo, query, stepCount, stepForward, useBrowser, waitForStep } from './harness';
 
 const SIM = path.join(ROOT, 'wasm-core', 'target', 'release', 'reclaim-sim');
 
@@ -57,7 +57,8 @@ describe('Experiments', () => {
     // The picker lists the five experiments beside the scenarios.
     expect(await page.locator('optgroup[label^="Experiments"] option').count()).toBe(5);
     expect(await page.getByRole('tab', { name: 'Comparison' }).getAttribute('aria-selected')).toBe('true');
-    expect(await page.getByRole('radiogroup', { name: 'Variant' }).getByRole('radio').count()).toBe(2);
+    // before, after (the patch with its v5.3 fix) and merged-v4.12 (the patch as merged).
+    expect(await page.getByRole('radiogroup', { name: 'Variant' }).getByRole('radio').count()).toBe(3);
 
     await page.getByRole('button', { name: 'Run comparison', exact: true }).click();
     await page.getByText('Running…').waitFor();
@@ -67,7 +68,7 @@ describe('Experiments', () => {
 
     const headers = (await table.locator('thead th').allTextContents()).map((t) => t.trim());
     // At the default parameters the count over seeds 1-5 that `npm run experiments` recorded comes with it.
-    expect(headers).toEqual(['metric', 'before', 'after', 'change', 'as the patch says', 'seeds 1–5 (recorded)', 'author before', 'author after']);
+    expect(headers).toEqual(['metric', 'before', 'after', 'merged-v4.12', 'change', 'as the patch says', 'seeds 1–5 (recorded)', 'author before', 'author after']);
     if (!existsSync(SIM)) throw new Error(`${SIM} is missing: \`npm test\` builds it before the browser tests`);
     const headlineMetrics = ['kswapd_premature_sleeps', 'pgscan_direct', 'alloc_latency_p95_us', 'alloc_latency_p99_us'];
     const counts = Object.fromEntries(headlineMetrics.map((m) => [m, { held: 0, tied: 0 }]));
@@ -120,7 +121,7 @@ describe('Experiments', () => {
 
     shown = Object.fromEntries(
       await Promise.all(
-        ['before', 'after'].map(async (variant) => {
+        ['before', 'after', 'merged-v4.12'].map(async (variant) => {
           const cells = await table.locator(`tbody td[data-variant="${variant}"]`).evaluateAll((tds) =>
             tds.map((td) => [td.closest('tr')!.getAttribute('data-metric'), Number(td.getAttribute('data-value'))]),
           );
@@ -134,11 +135,11 @@ describe('Experiments', () => {
 
   it('shows the numbers `reclaim-sim compare --json` prints', () => {
     if (!existsSync(SIM)) throw new Error(`${SIM} is missing: \`npm test\` builds it before the browser tests`);
-    expect(Object.keys(shown)).toEqual(['before', 'after']);
+    expect(Object.keys(shown)).toEqual(['before', 'after', 'merged-v4.12']);
     const native = JSON.parse(execFileSync(SIM, ['compare', NAME, '--seed', '1', '--json'], { encoding: 'utf8' })) as {
       variants: Record<string, { metrics: Record<string, number> }>;
     };
-    for (const variant of ['before', 'after']) expect(shown[variant]).toEqual(native.variants[variant]!.metrics);
+    for (const variant of ['before', 'after', 'merged-v4.12']) expect(shown[variant]).toEqual(native.variants[variant]!.metrics);
   });
 
   it('counts, over seeds 1-5, where each headline held, as the native compare does', async () => {
@@ -375,11 +376,14 @@ describe('Experiments', () => {
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(SHOTS, 'experiment-before.png') });
 
-    // Flip the patch on: the after variant starts over, on the same tab.
-    await page.getByRole('radio', { name: 'after' }).click({ force: true });
+    // Flip the patch on at this moment: the after variant's run at the same step, on the same tab,
+    // where kswapd has not slept prematurely.
+    const at = await stepCount(page);
+    await page.getByRole('radio', { name: 'after', exact: true }).click({ force: true });
     await page.waitForFunction(() => new URL(location.href).searchParams.get('variant') === 'after');
-    await waitForStep(page, 0);
+    await waitForStep(page, at);
     expect(await page.getByRole('tab', { name: /^System/ }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByTestId('kswapd-premature').textContent()).toBe('0');
     await stepForward(page, 2);
     expect(problems).toEqual([]);
   });
@@ -403,7 +407,7 @@ describe('Experiments', () => {
     const alert = page.getByRole('alert');
     await alert.waitFor();
     const text = (await alert.textContent()) ?? '';
-    expect(text).toContain(`variant: "bogus" is not a variant of ${NAME} (before, after); using after`);
+    expect(text).toContain(`variant: "bogus" is not a variant of ${NAME} (before, after, merged-v4.12); using after`);
     expect(query(page).get('scenario')).toBe(NAME);
     expect(query(page).get('variant')).toBe('after');
     const before = await counters(page);

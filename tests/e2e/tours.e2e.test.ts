@@ -145,9 +145,28 @@ describe('opening tours', () => {
 
   it('a link to a tour step opens the tour there', async () => {
     const tour = TOURS.find((t) => t.experiment === 'kswapd-classzone')!;
-    const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&tour=kswapd-classzone&tourStep=3', { ready: 'experiment' });
+    const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&tour=kswapd-classzone&tourStep=3', { ready: 'experiment', clipboard: true });
     await checkStep(page, tour, 2);
     expect(await page.getByTestId('kswapd-premature').textContent()).not.toBe('0');
+    // Copy link during a tour gives the tour at this step, and it opens there.
+    await page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    await page.getByRole('status').getByText('Link copied').waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(new URL(link).searchParams.get('tour')).toBe('kswapd-classzone');
+    expect(new URL(link).searchParams.get('tourStep')).toBe('3');
+    const second = await open(new URL(link).search, { ready: 'experiment' });
+    await checkStep(second.page, tour, 2);
+    expect(second.problems).toEqual([]);
+    await second.page.close();
+    // The panel moves to the other side to show what it covers, and back.
+    const panel = page.getByTestId('tour-panel');
+    const side = async () => ((await panel.getAttribute('class')) ?? '').match(/tour-(left|right)/)?.[1];
+    const placed = await side();
+    expect(['left', 'right']).toContain(placed);
+    await page.getByTestId('tour-move').click();
+    await expect.poll(side).toBe(placed === 'left' ? 'right' : 'left');
+    await page.getByTestId('tour-move').click();
+    await expect.poll(side).toBe(placed);
     // This step runs to kswapd's next sleep: stepping past where it landed is noticed too.
     const landed = await stepCount(page);
     await page.getByRole('button', { name: 'Step forward', exact: true }).click();

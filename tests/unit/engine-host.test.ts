@@ -269,7 +269,7 @@ describe('experiments', () => {
     const comparison = comparisonOf(host, request);
     expect(comparison.experiment).toBe(NAME);
     expect(comparison.seed).toBe(1);
-    expect(comparison.variants.map((v) => v.variant)).toEqual(['before', 'after']);
+    expect(comparison.variants.map((v) => v.variant)).toEqual(['before', 'after', 'merged-v4.12']);
     expect(paramRecord({ params: comparison.params })).toEqual(paramRecord(request));
     const info = scenarios.experiments.find((e) => e.name === NAME)!;
     const table = comparisonTable(info, comparison);
@@ -322,7 +322,7 @@ describe('checkRequest (a link\'s bad values, one by one)', () => {
     const { request, problems } = checkRequest(scenarios, asked);
     expect(problems).toEqual([
       'nope: kswapd-classzone has no such parameter (normal_pages, dma32_pages, readers, allocators, alloc_pages, bursts, burst_ms, gap_ms); ignored',
-      'variant: "sideways" is not a variant of kswapd-classzone (before, after); using after',
+      'variant: "sideways" is not a variant of kswapd-classzone (before, after, merged-v4.12); using after',
     ]);
     expect(request).toEqual(makeRequest('kswapd-classzone', 3, { normal_pages: 8192 }, 'after'));
     expect(checkRequest(scenarios, makeRequest('mglru-basic', 1, {}, 'before')).problems).toEqual([

@@ -18,6 +18,7 @@ import { appendKswapd, kswapdModel, pendingZoneText, type KswapdTrack } from '..
 import { appendCv, coefficientOfVariation, formatCv, memcgsModel, sparkline, type MemcgRow } from '../../web/src/views/memcg/model';
 import { chipMoves, chipText, memcgLruLayout } from '../../web/src/views/memcg-lru/model';
 import { formatOverreclaim, reclaimRows, roundsModel } from '../../web/src/views/reclaim/model';
+import { roundTicks } from '../../web/src/views/reclaim/draw';
 import {
   appendPoint,
   appendZones,
@@ -485,6 +486,20 @@ describe('memory.reclaim model', () => {
     expect(model.yMax).toBe(104);
     expect(model.summary).toContain('256 pages requested, 264 reclaimed in 4 rounds');
     expect(roundsModel(write(0, { rounds: [] })).yMax).toBe(1);
+  });
+
+  it('names a long write\'s rounds in a few ticks and a short summary', () => {
+    expect(roundTicks(4)).toEqual([1, 2, 3, 4]);
+    expect(roundTicks(16)).toHaveLength(16);
+    // 1,803 rounds of 32 pages (0388536ac291): about eight ticks at a round stride.
+    expect(roundTicks(1803)).toEqual([1, 250, 500, 750, 1000, 1250, 1500, 1750]);
+    expect(roundTicks(40)).toEqual([1, 5, 10, 15, 20, 25, 30, 35, 40]);
+    const rounds = Array.from({ length: 1803 }, () => ({ batch: 32, reclaimed: 32 }));
+    const long = roundsModel(write(0, { rounds, requested: 57_696, reclaimed: 57_696 }));
+    expect(long.bars).toHaveLength(1803);
+    expect(long.summary).toContain('in 1803 rounds');
+    expect(long.summary).toContain('round 24: asked for 32, reclaimed 32; and 1,779 more rounds.');
+    expect(long.summary).not.toContain('round 25:');
   });
 });
 

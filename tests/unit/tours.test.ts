@@ -9,7 +9,7 @@ import init, { Engine, compareExperiment, listScenarios, type Comparison, type F
 import { RUN_KINDS } from '../../web/src/engine/protocol';
 import { SHARE_TABS } from '../../web/src/scenario/share';
 import { ANCHORS, TOURS, findTour } from '../../web/src/tours';
-import { panelSide } from '../../web/src/tours/highlight';
+import { panelSide, scrollBlock } from '../../web/src/tours/highlight';
 import { hasRunEvent, type TourStep } from '../../web/src/tours/types';
 
 const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
@@ -125,5 +125,13 @@ describe('where the tour panel sits', () => {
     expect(panelSide(box(300, 600, 500, 760), box(300, 1004, 100, 2000), 1024, 768)).toBe('right');
     // Under either side: the side that covers less of the views.
     expect(panelSide(box(300, 1000, 500, 760), box(300, 1004, 100, 2000), 1024, 768)).toBe('left');
+  });
+
+  it('brings a marked row to the middle, a tall card to its top, a small one as little as it takes', () => {
+    const el = (height: number) => ({ getBoundingClientRect: () => ({ height }) }) as unknown as Element;
+    expect(scrollBlock(el(30), true, 768)).toBe('center');
+    expect(scrollBlock(el(900), false, 768)).toBe('start');
+    expect(scrollBlock(el(385), false, 768)).toBe('start');
+    expect(scrollBlock(el(300), false, 768)).toBe('nearest');
   });
 });

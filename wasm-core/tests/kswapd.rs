@@ -63,6 +63,38 @@ fn kswapd_sleeps_only_when_balanced_for_the_zone_index_it_checks() {
     }
 }
 
+/// Patch 002 as merged (v4.12-v5.2) against its v5.3 fix ("prevent useless
+/// kswapd loops"): when a nap ends with ZONE_NORMAL below its high watermark
+/// and no wakeup is pending, the merged patch reads the zone index as 0,
+/// runs balance_pgdat for ZONE_DMA and sleeps on ZONE_DMA's check one nap
+/// later; with the fix kswapd keeps checking the zone it balanced for.
+#[test]
+fn patch_002_as_merged_still_sleeps_on_zone_dma_after_an_unbalanced_nap() {
+    let run = |variant: &str| {
+        let req = ScenarioRequest { name: "kswapd-classzone".into(), seed: 1, params: BTreeMap::new(), variant: Some(variant.into()) };
+        let sc = scenario::build(&req).unwrap();
+        let end = sc.duration_ns;
+        let mut s = Simulation::new(sc).unwrap();
+        s.run_until(end);
+        s
+    };
+    let merged = run("merged-v4.12");
+    let fixed = run("after");
+    let (km, kf) = (&merged.mm.nodes[0].kswapd, &fixed.mm.nodes[0].kswapd);
+    assert!(merged.mm.knobs.kswapd_classzone_fix && !merged.mm.knobs.kswapd_useless_loops_fix);
+    // The merged patch: some sleeps checked ZONE_DMA alone, while ZONE_NORMAL was low.
+    assert!(km.sleep_log.iter().any(|r| r.highest_zoneidx == 0), "{:?}", km.sleep_log.iter().map(|r| r.highest_zoneidx).collect::<Vec<_>>());
+    assert!(km.premature_sleeps > 0);
+    // Each of them came after a nap that ended unbalanced (kswapd_high_wmark_hit_quickly).
+    assert!(merged.mm.vmstat.get(Item::KswapdHighWmarkHitQuickly) >= km.premature_sleeps);
+    // With the fix: never ZONE_DMA's check, never premature.
+    assert!(kf.sleep_log.iter().all(|r| r.highest_zoneidx != 0));
+    assert_eq!(kf.premature_sleeps, 0);
+    for r in km.sleep_log.iter().chain(&kf.sleep_log) {
+        assert!(balanced(r), "slept while not balanced for the zone index checked: {r:?}");
+    }
+}
+
 #[test]
 fn kswapd_keeps_free_memory_near_the_watermarks_and_allocations_succeed() {
     let mut s = global_pressure(true, 5);

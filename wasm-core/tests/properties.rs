@@ -41,6 +41,7 @@ prop_compose! {
     fn scenario()(
         lru_gen in any::<bool>(),
         classzone_fix in any::<bool>(),
+        useless_loops_fix in any::<bool>(),
         memcg_lru in any::<bool>(),
         batch in 0usize..3,
         memcg_full_walk in any::<bool>(),
@@ -91,7 +92,7 @@ prop_compose! {
                 interval_ns: 15_000_000,
                 count: 4,
             }],
-            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix, memcg_lru, proactive_batch: [ProactiveBatch::Whole, ProactiveBatch::SwapClusterMax, ProactiveBatch::Decaying][batch], memcg_full_walk, optimize_multiple_memcgs, refault_distance_mglru, mglru_underprotection_fix, baseline: if lru_gen { None } else { baseline } },
+            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix, kswapd_useless_loops_fix: useless_loops_fix, memcg_lru, proactive_batch: [ProactiveBatch::Whole, ProactiveBatch::SwapClusterMax, ProactiveBatch::Decaying][batch], memcg_full_walk, optimize_multiple_memcgs, refault_distance_mglru, mglru_underprotection_fix, baseline: if lru_gen { None } else { baseline } },
         }
     }
 }

@@ -164,6 +164,13 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
     [runComparison, seedCheck.run, rangeCheck.run, compareMode.restore],
   );
   useRestoreShared(shared.kind === 'ok' ? shared.view : null, sim, restoreTargets);
+  // The patch flipped at this moment: the other variant's run, at the same step.
+  const switchVariant = async (variant: string) => {
+    if (!request || !frame) return;
+    const at = frame.step;
+    await sim.apply({ ...request, variant });
+    if (at > 0) await sim.seek(at);
+  };
   const snapshot: PageSnapshot | null =
     frame && request
       ? {
@@ -183,6 +190,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
           compareSides: compareMode.on
             ? compareMode.lockstep.state.sides?.map((side) => ({ variant: side.request.variant ?? '', step: side.frame.step, counters: side.frame.counters }))
             : undefined,
+          tour: tour.open && !tour.open.moving ? { experiment: tour.open.tour.experiment, step: tour.open.index + 1 } : undefined,
         }
       : null;
   const transitionMs = state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS;
@@ -384,7 +392,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
                       variants={experiment.variants}
                       selected={request.variant ?? ''}
                       disabled={!running}
-                      onSelect={(variant) => sim.apply({ ...request, variant })}
+                      onSelect={(variant) => void switchVariant(variant)}
                     />
                   )}
                   <CompareToggle on={compareMode.on} disabled={!running} onToggle={compareMode.toggle} />

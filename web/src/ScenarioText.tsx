@@ -1,5 +1,5 @@
 // The scenario's heading texts: the patch an experiment reproduces, and the description.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { patchLabel } from './views/comparison/model';
 
 /** The patch an experiment reproduces: its subject, author and file. */
@@ -15,13 +15,21 @@ export function PatchLine({ patch }: { patch: string }) {
 }
 
 /** The scenario's description: two lines unless the reader asks for all of it. */
+/** A description's `backticked` names (the engine writes them for the docs) as code, not as backticks. */
+export function withCode(text: string): ReactNode[] {
+  const parts = text.split('`');
+  // An unpaired backtick: the text as it is.
+  if (parts.length % 2 === 0) return [text];
+  return parts.map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
+}
+
 export function ScenarioDescription({ text }: { text: string }) {
   const [open, setOpen] = useState(false);
   const long = text.length > 200;
   return (
     <div className="scenario-about">
       <p className={`scenario-description${long && !open ? ' clamped' : ''}`} id="scenario-description">
-        {text}
+        {withCode(text)}
       </p>
       {long && (
         <button

@@ -132,14 +132,20 @@ impl Mm {
         }
     }
 
-    /// kswapd_highest_zoneidx(pgdat, prev): the pending zone index, or `prev`
-    /// when unset. Before patch 002 there was no "unset": the field read 0.
+    /// kswapd_highest_zoneidx(pgdat, prev) (v5.3+; kswapd_classzone_idx()
+    /// before v5.6): the pending zone index, or `prev` when unset. Patch 002
+    /// as merged (v4.12-v5.2) returned max(pending, prev) when set. Before
+    /// patch 002 there was no "unset": the field read 0.
     fn kswapd_highest_zoneidx(&self, node: usize, prev: usize) -> usize {
         let curr = self.nodes[node].kswapd.highest_zoneidx;
-        if self.knobs.kswapd_classzone_fix && curr == MAX_NR_ZONES {
-            prev
-        } else {
+        if !self.knobs.kswapd_classzone_fix {
             curr.min(MAX_NR_ZONES - 1)
+        } else if curr == MAX_NR_ZONES {
+            prev
+        } else if self.knobs.kswapd_useless_loops_fix {
+            curr
+        } else {
+            curr.max(prev)
         }
     }
 
@@ -254,10 +260,16 @@ impl Mm {
         self.set_kswapd_mode(node, KswapdMode::Asleep);
     }
 
-    /// The top of the kswapd() loop: take the pending order and zone index,
-    /// reset them to "unset", and start balance_pgdat.
+    /// kswapd() after kswapd_try_to_sleep() returns ("Read the new order and
+    /// classzone_idx"): take the pending order and zone index, reset them to
+    /// "unset", and start balance_pgdat. With no pending wakeup the zone
+    /// index is the last run's (v5.3+), or 0 with patch 002 as merged
+    /// (kswapd_classzone_idx(pgdat, 0), v4.12-v5.2): balance_pgdat() then
+    /// finds ZONE_DMA balanced and returns at once, and kswapd naps and
+    /// sleeps on ZONE_DMA's check.
     fn kswapd_start_balance(&mut self, node: usize) {
-        let prev = self.nodes[node].kswapd.prev_highest_zoneidx;
+        let k = &self.nodes[node].kswapd;
+        let prev = if self.knobs.kswapd_useless_loops_fix { k.prev_highest_zoneidx } else { 0 };
         let highest = self.kswapd_highest_zoneidx(node, prev);
         let unset = self.kswapd_zoneidx_unset();
         let k = &mut self.nodes[node].kswapd;

@@ -76,6 +76,14 @@ pub struct Knobs {
     /// reads MAX_NR_ZONES ("unset", so sleep decisions use the zone it was
     /// balancing for) instead of 0 (ZONE_DMA). true = v4.12 and later.
     pub kswapd_classzone_fix: bool,
+    /// "mm, vmscan: prevent useless kswapd loops" (v5.3, dffcac2cb88e,
+    /// Fixes: patch 002): after kswapd_try_to_sleep() returns without a new
+    /// wakeup, kswapd keeps the zone index of its last run. Patch 002 as
+    /// merged (v4.12-v5.2) read it with kswapd_classzone_idx(pgdat, 0), so
+    /// a nap that ended with the node unbalanced, or a balance_pgdat() that
+    /// could not balance, was followed by a run and a sleep check for
+    /// ZONE_DMA alone. Only matters with `kswapd_classzone_fix`. true = v5.3+.
+    pub kswapd_useless_loops_fix: bool,
     /// Patch 001 (v6.3, "multi-gen LRU: memcg LRU"): with MGLRU, global and
     /// root reclaim pick memcgs from the per-node memcg LRU (shrink_many)
     /// instead of walking them all with mem_cgroup_iter. true = v6.3 and later.
@@ -113,7 +121,7 @@ pub struct Knobs {
 
 impl Default for Knobs {
     fn default() -> Self {
-        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true, refault_distance_mglru: false, mglru_underprotection_fix: true, baseline: None }
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, kswapd_useless_loops_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true, refault_distance_mglru: false, mglru_underprotection_fix: true, baseline: None }
     }
 }
 

@@ -51,6 +51,7 @@ export const BOOL_KNOBS = [
   'memcgLru',
   'optimizeMultipleMemcgs',
   'kswapdClasszoneFix',
+  'kswapdUselessLoopsFix',
   'memcgFullWalk',
   'refaultDistanceMglru',
   'mglruUnderprotectionFix',

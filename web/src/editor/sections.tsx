@@ -126,6 +126,7 @@ const KNOB_HELP: Record<BoolKnob, string> = {
   memcgLru: 'the memcg LRU (patch 001, v6.3+)',
   optimizeMultipleMemcgs: 'without the memcg LRU: patch 000 (v6.1-6.2)',
   kswapdClasszoneFix: "kswapd's zone index fix (patch 002, v4.12+)",
+  kswapdUselessLoopsFix: 'with it, keep the balanced zone after an unbalanced nap (v5.3+)',
   memcgFullWalk: 'visit every memcg on every pass (before ~6.11)',
   refaultDistanceMglru: 'refault distance for MGLRU (patch 004, RFC)',
   mglruUnderprotectionFix: 'MGLRU "fix underprotected page cache" (v6.8+)',

@@ -8,6 +8,7 @@ import { errorMessage } from '../engine/host';
 import { composeFigure, download, figurePng } from '../export/figure';
 import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRanges, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
+import { encodePageUrl } from '../scenario/pageUrl';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
 import type { ComparisonState, RangeCheckState, SeedCheckState } from '../useComparison';
 import { comparisonTable, isCheckOf, withSeedCheck } from '../views/comparison/model';
@@ -36,11 +37,23 @@ export interface PageSnapshot {
   compare?: CompareView;
   /** Compare mode's two sides (what its CSV and JSON exports hold). */
   compareSides?: readonly ExportedSide[];
+  /** The open tour and its step (from 1), when a tour is shown: a link then reopens the tour there. */
+  tour?: { experiment: string; step: number };
 }
 
 /** Whether a job's answer is on the page or on its way (what a link asks to be done again). */
 function shownOrComing(job: { status: string } | undefined): boolean {
   return job?.status === 'done' || job?.status === 'running';
+}
+
+/**
+ * The link Copy link gives: during a tour, the tour at its step (the step
+ * itself sets the run, variant and tab: ?v=1&...&tour=...&tourStep=N);
+ * otherwise a v=2 link to exactly this view.
+ */
+export async function linkOf(page: PageSnapshot): Promise<string> {
+  if (page.tour) return encodePageUrl(page.request, { tour: page.tour.experiment, tourStep: page.tour.step });
+  return encodeSharedView(sharedViewOf(page));
 }
 
 /** The shared view of a snapshot. */
@@ -113,7 +126,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
     if (!page) return;
     let link: string;
     try {
-      link = `${window.location.origin}${window.location.pathname}${await encodeSharedView(sharedViewOf(page))}`;
+      link = `${window.location.origin}${window.location.pathname}${await linkOf(page)}`;
     } catch (error) {
       setStatus(`No link: ${errorMessage(error)}`);
       return;

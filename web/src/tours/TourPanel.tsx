@@ -4,7 +4,7 @@
 // and Exit tour. Escape closes it too; focus goes to the panel when the tour
 // opens and back to where it was when it closes. The step's view element
 // is ringed (highlight.ts).
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTourHighlight } from './highlight';
 import type { TourController } from './useTour';
 import './tour.css';
@@ -21,7 +21,10 @@ export function TourPanel({ tour }: TourPanelProps) {
   const returnTo = useRef<HTMLElement | null>(null);
   const isOpen = open !== null;
   const key = open ? `${open.tour.experiment}#${open.index}` : '';
-  const { side, found } = useTourHighlight(open?.step ?? null, !!open && !open.moving, key);
+  const { side: placed, found } = useTourHighlight(open?.step ?? null, !!open && !open.moving, key);
+  // The reader can move the panel to the other side, to read what it covers; until the next step.
+  const [moved, setMoved] = useState<string | null>(null);
+  const side = moved === key ? (placed === 'left' ? 'right' : 'left') : placed;
 
   // Focus: into the panel when the tour opens, back where it was when it closes.
   useEffect(() => {
@@ -108,6 +111,16 @@ export function TourPanel({ tour }: TourPanelProps) {
         </button>
         <button type="button" className="button primary" onClick={tour.next} disabled={index + 1 >= count}>
           Next
+        </button>
+        <button
+          type="button"
+          className="button tour-move"
+          onClick={() => setMoved(moved === key ? null : key)}
+          aria-label={`Move the tour panel to the ${side === 'left' ? 'right' : 'left'}`}
+          title="Move this panel to the other side of the window, to see what it covers"
+          data-testid="tour-move"
+        >
+          {side === 'left' ? '→' : '←'}
         </button>
         <button type="button" className="button tour-exit" onClick={tour.exit}>
           Exit tour

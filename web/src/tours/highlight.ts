@@ -46,6 +46,17 @@ export function panelSide(anchor: Box, main: Box | null, width = window.innerWid
 type Box = Pick<DOMRect, 'left' | 'right' | 'top' | 'bottom'>;
 
 /**
+ * How a step's element is brought into view: a marked row to the middle of
+ * the window, above the panel's band at its foot; an element taller than
+ * half the window by its top (where a card's heading and first rows are);
+ * anything else as little as it takes.
+ */
+export function scrollBlock(target: Element, marked: boolean, height = window.innerHeight): ScrollLogicalPosition {
+  if (marked) return 'center';
+  return target.getBoundingClientRect().height > height / 2 ? 'start' : 'nearest';
+}
+
+/**
  * Keeps the highlight on the step's anchored element while `step` is
  * shown (`ready`), re-applied after every render (the element may be new:
  * another tab, a re-mounted view). `key` names the step's arrival: the
@@ -75,7 +86,8 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
     if (shown !== found) setFound(shown);
     if (anchor && shown && scrolled.current !== key) {
       scrolled.current = key;
-      (marks[0] ?? anchor).scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
+      const target = marks[0] ?? anchor;
+      target.scrollIntoView({ block: scrollBlock(target, marks.length > 0), inline: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
     }
     if (anchor && shown) {
       const wanted = panelSide(anchor.getBoundingClientRect(), document.querySelector('.main-column')?.getBoundingClientRect() ?? null);

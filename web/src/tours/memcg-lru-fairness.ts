@@ -8,6 +8,8 @@ const firstWrite = (f: Frame) => f.reclaims[0];
 const memcgLru = (f: Frame) => f.nodes[0]?.memcgLru;
 /** Leaf memcgs that have given back anything. */
 const reclaimedFrom = (f: Frame) => f.memcgs.filter((m) => m.leaf && m.pgsteal > 0).length;
+/** The leaf memcgs that have given back anything, in the table's order. */
+const gaveBack = (f: Frame) => f.memcgs.filter((m) => m.leaf && m.pgsteal > 0).map((m) => m.path).join(' ');
 
 export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
   experiment: 'memcg-lru-fairness',
@@ -60,7 +62,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'With the memcg LRU: just enough',
       text:
-        'With the patch, root reclaim goes through lru_gen_shrink_node() and shrink_many(): memcg after memcg is reclaimed with shrink_one(), and should_abort_scan() stops the walk as soon as nr_reclaimed reaches nr_to_reclaim. The first write reclaimed its 512 pages from only a handful of memcgs (its row in this table), so the pgsteal CV at the top of the Memcgs card above is far above 1 for now.',
+        'With the patch, root reclaim goes through lru_gen_shrink_node() and shrink_many(): memcg after memcg is reclaimed with shrink_one(), and should_abort_scan() stops the walk as soon as nr_reclaimed reaches nr_to_reclaim. The first write (its row in this table) reclaimed its 512 pages from only three memcgs, /memcg79, /memcg98 and /memcg116 (scroll the Memcgs card above down to their rows; every other memcg shows 0 / 0), so for now the pgsteal CV next to that card\'s title is far above 1: 6.56.',
       variant: 'after',
       at: { from: 0, until: 'reclaim' },
       tab: 'memcgs',
@@ -70,6 +72,8 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
         return all(
           expect(!!w && w.reclaimed >= w.requested && w.reclaimed <= 1.25 * w.requested, 'the first write did not land within 25 % of its request'),
           expect(reclaimedFrom(f) < 16, 'more than a handful of memcgs gave pages'),
+          expect(gaveBack(f) === '/memcg79 /memcg98 /memcg116', `not /memcg79, /memcg98 and /memcg116 gave pages but ${gaveBack(f)}`),
+          expect(Math.abs(f.pgstealCv - 6.56) < 0.05, 'the pgsteal CV is not about 6.56'),
           expect(f.pgstealCv > 1, 'the pgsteal CV is not above 1'),
         );
       },
@@ -90,7 +94,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'Reclaimed memcgs move to the young generation',
       text:
-        'Some memcgs could only give more after aging: try_to_shrink_lruvec() ran try_to_inc_max_seq() on them, and shrink_many() then moved each into the young generation with lru_gen_rotate_memcg(MEMCG_LRU_YOUNG), as the event list shows. Later writes walk the old generation, so these memcgs wait until the others have had their turn.',
+        'Some memcgs could only give more after aging: try_to_shrink_lruvec() ran try_to_inc_max_seq() on them, and shrink_many() then moved each into the young generation with lru_gen_rotate_memcg(MEMCG_LRU_YOUNG), as the memcg-lru rows of the event list, at the bottom of the tab, show. Later writes walk the old generation, so these memcgs wait until the others have had their turn.',
       variant: 'after',
       at: { from: 172, until: 'reclaim' },
       tab: 'memcgs',

@@ -64,7 +64,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
     {
       title: 'Every refault is "recent", none is kept',
       text:
-        'lru_gen_refault() calls lru_gen_test_recent(), which compares the min_seq stored in the shadow with the current one: since min_seq never moves, every refault is "recent", counted in refaulted[tier] and as workingset_activate_file. Yet nothing is activated: the folio goes back into the oldest generation to be evicted again, which is the thrashing the cover letter describes.',
+        'lru_gen_refault() calls lru_gen_test_recent(), which compares the min_seq stored in the shadow with the current one: since min_seq never moves, every refault is "recent", counted in refaulted[tier] and as workingset_activate_file, a counter MGLRU bumps for every recent refault whatever then happens to the folio. Yet nothing is activated: the folio goes back into the oldest generation to be evicted again, which is the thrashing the cover letter describes.',
       variant: 'before',
       at: { from: 100, until: 'refault' },
       tab: 'lru',
@@ -115,7 +115,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
     {
       title: 'The shadow LRU: distance against the workingset',
       text:
-        'The Shadows tab draws each tracked page that is out of memory at its refault distance: how far nonresident_age has moved since lru_gen_eviction() stamped its shadow. The line is the workingset lru_test_refault() compares it with right now; a filled dot would be activated if it refaulted now. The table lists this step\'s refaults, each with the numbers it compared, its decision and the rule.',
+        'The first chart of the Shadow LRU card draws each tracked page that is out of memory at its refault distance: how far nonresident_age has moved since lru_gen_eviction() stamped its shadow. The line marked "file < 2,308 activates" is the workingset lru_test_refault() compares it with right now; a filled dot would be activated if it refaulted now. The "Refaults at step 30" table at the bottom of the card lists this step\'s refaults, each with the numbers it compared, its decision and the rule.',
       variant: 'after',
       at: { step: 30 },
       tab: 'shadows',
@@ -127,6 +127,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
         return all(
           expect(f.shadow?.model === 'lru_test_refault', 'the shadow LRU is not judged by lru_test_refault'),
           expect(!!file && file.pages > 0, 'no file workingset threshold for /db'),
+          expect(!!file && Math.abs(file.pages - 2308) < 50, 'the file workingset threshold is not about 2,308 pages'),
           expect((db?.shadows.length ?? 0) > 0, 'no tracked shadows of /db'),
           expect(refaults.length > 0 && refaults.every((r) => r.function === 'lru_gen_refault' && r.distance != null && r.rule.includes('lru_test_refault')), 'no refaults decided by lru_test_refault in this step'),
         );

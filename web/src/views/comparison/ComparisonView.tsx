@@ -22,6 +22,7 @@ import {
 import { withRecordedSeeds } from './ranges';
 import { TallyCell } from './TallyCell';
 import { useRecordedRange } from './useRecordedRanges';
+import { withCode } from '../../ScenarioText';
 
 export interface ComparisonViewProps {
   experiment: ExperimentInfo;
@@ -226,7 +227,7 @@ function ResultTable({
           {table.columns.map((c) => (
             <div key={c.variant}>
               <dt className="mono">{c.variant}</dt>
-              <dd>{c.description}</dd>
+              <dd>{withCode(c.description)}</dd>
             </div>
           ))}
         </dl>
@@ -249,7 +250,7 @@ function ResultTable({
           <section className="comparison-limits" aria-label="Where it does not hold">
             <h3>Where it does not hold, and why</h3>
             {experiment.limits.split(/\n\n+/).map((paragraph, i) => (
-              <p key={i}>{paragraph}</p>
+              <p key={i}>{withCode(paragraph)}</p>
             ))}
           </section>
         )}

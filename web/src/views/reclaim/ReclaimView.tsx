@@ -40,7 +40,9 @@ export function ReclaimView({ reclaims }: ReclaimViewProps) {
               <th scope="col" className="num" title="try_to_free_mem_cgroup_pages() calls">
                 rounds
               </th>
-              <th scope="col" className="num">took</th>
+              <th scope="col" className="num" title="The writer's time for the write, from the cost model. The engine applies a write's reclaim at once, at its start, so the page's clock does not wait for it.">
+                took
+              </th>
               <th scope="col">result</th>
             </tr>
           </thead>

@@ -8,6 +8,17 @@ import type { RoundBar, RoundsModel } from './model';
 const MARGIN = { top: 10, right: 12, bottom: 22, left: 44 };
 const MAX_GROUP = 64;
 
+/** The rounds the x axis names: every one up to 16, else about eight at a round stride (#1, #250, #500, ...). */
+export function roundTicks(n: number): number[] {
+  if (n <= 16) return Array.from({ length: n }, (_, i) => i + 1);
+  const raw = n / 8;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const stride = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? 10 * magnitude;
+  const ticks = [1];
+  for (let r = stride; r <= n; r += stride) ticks.push(Math.round(r));
+  return ticks.filter((r, i) => i === 0 || r > ticks[i - 1]!);
+}
+
 export function drawRounds(node: SVGSVGElement, model: RoundsModel, size: { width: number; height: number }): void {
   const { width, height } = size;
   const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
@@ -38,7 +49,8 @@ export function drawRounds(node: SVGSVGElement, model: RoundsModel, size: { widt
     .call(
       axisBottom(x)
         .tickSizeOuter(0)
-        .tickFormat((r) => (model.bars.length > 16 && r % 4 !== 1 ? '' : `#${r}`)),
+        .tickValues(roundTicks(model.bars.length))
+        .tickFormat((r) => `#${r}`),
     );
 
   const groups = plot

@@ -74,6 +74,9 @@ export interface RoundsModel {
 }
 
 /** One write's rounds. */
+/** The rounds a screen reader's summary names one by one; the rest are counted. */
+const SUMMARY_ROUNDS = 24;
+
 export function roundsModel(r: ReclaimView): RoundsModel {
   let done = 0;
   const remaining: number[] = [];
@@ -92,7 +95,10 @@ export function roundsModel(r: ReclaimView): RoundsModel {
   const summary =
     `memory.reclaim of ${r.memcg}: ${formatCount(r.requested)} pages requested, ${formatCount(r.reclaimed)} reclaimed in ` +
     `${bars.length} round${bars.length === 1 ? '' : 's'}${r.ok ? '' : ', -EAGAIN'}. ` +
-    bars.map((b) => b.label).join('; ') +
-    '.';
+    bars
+      .slice(0, SUMMARY_ROUNDS)
+      .map((b) => b.label)
+      .join('; ') +
+    (bars.length > SUMMARY_ROUNDS ? `; and ${formatCount(bars.length - SUMMARY_ROUNDS)} more rounds.` : '.');
   return { key: reclaimKey(r), memcg: r.memcg, requested: r.requested, reclaimed: r.reclaimed, bars, yMax, remaining, summary };
 }
