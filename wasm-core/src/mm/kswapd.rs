@@ -351,10 +351,8 @@ impl Mm {
             }
         }
         sc.nr_scanned = 0;
+        // shrink_node() resets kswapd_failures on progress.
         self.shrink_node(node, sc);
-        if sc.nr_reclaimed > 0 {
-            self.nodes[node].kswapd.failures = 0;
-        }
         sc.nr_scanned >= sc.nr_to_reclaim
     }
 

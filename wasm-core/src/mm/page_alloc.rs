@@ -163,19 +163,17 @@ impl Mm {
             return Ok(f);
         }
         // __alloc_pages_slowpath()
-        for n in 0..self.nodes.len() {
-            for z in (0..=hz.min(MAX_NR_ZONES - 1)).rev() {
-                if self.nodes[n].zones[z].managed > 0 {
-                    self.wakeup_kswapd(n, 0, hz);
-                    break;
-                }
-            }
-        }
+        self.wake_all_kswapds(hz);
         if let Some(f) = self.get_page_from_freelist(node, hz, WMARK_MIN) {
             return Ok(f);
         }
         let mut no_progress_loops = 0;
         loop {
+            // retry: "Ensure kswapd doesn't accidentally go to sleep as long as we loop".
+            self.wake_all_kswapds(hz);
+            if let Some(f) = self.get_page_from_freelist(node, hz, WMARK_MIN) {
+                return Ok(f);
+            }
             // __alloc_pages_direct_reclaim()
             let reclaimed = self.try_to_free_pages(memcg, hz);
             if let Some(f) = self.get_page_from_freelist(node, hz, WMARK_MIN) {
@@ -183,6 +181,16 @@ impl Mm {
             }
             if !self.should_reclaim_retry(node, hz, reclaimed > 0, &mut no_progress_loops) {
                 return Err(ChargeFailed { memcg: ROOT_MEMCG });
+            }
+        }
+    }
+
+    /// wake_all_kswapds(): wake the kswapd of every node with a managed zone
+    /// the allocation may use.
+    fn wake_all_kswapds(&mut self, hz: usize) {
+        for n in 0..self.nodes.len() {
+            if (0..=hz.min(MAX_NR_ZONES - 1)).any(|z| self.nodes[n].zones[z].managed > 0) {
+                self.wakeup_kswapd(n, 0, hz);
             }
         }
     }

@@ -376,8 +376,11 @@ impl Mm {
     }
 
     /// shrink_node(): root reclaim with MGLRU and the memcg LRU goes to
-    /// lru_gen_shrink_node(); everything else walks the memcgs
-    /// (shrink_node_memcgs), the classic LRU after prepare_scan_control().
+    /// lru_gen_shrink_node() (which resets kswapd_failures itself);
+    /// everything else walks the memcgs (shrink_node_memcgs), the classic
+    /// LRU after prepare_scan_control(). Any progress resets the node's
+    /// kswapd_failures, so that a successful direct reclaim revives a
+    /// kswapd that gave up (v4.11+).
     pub fn shrink_node(&mut self, node: usize, sc: &mut ScanControl) {
         if self.knobs.lru_gen_enabled && self.knobs.memcg_lru && sc.root_reclaim() {
             self.lru_gen_shrink_node(node, sc);
@@ -386,7 +389,11 @@ impl Mm {
         if !self.knobs.lru_gen_enabled && self.knobs.baseline.is_none() {
             self.prepare_scan_control(node, sc);
         }
+        let before = sc.nr_reclaimed;
         self.shrink_node_memcgs(node, sc);
+        if sc.nr_reclaimed > before {
+            self.nodes[node].kswapd.failures = 0;
+        }
     }
 
     /// do_try_to_free_pages(): the priority loop from DEF_PRIORITY down to 0,
