@@ -51,6 +51,21 @@ async function openCompare(): Promise<{ page: Page; mode: Locator; problems: str
   return { page, mode, problems };
 }
 
+describe('compare mode: opening', () => {
+  it('opens with both sides at the step the page was at', async () => {
+    const { page, problems } = await open(EXPERIMENT, { ready: 'experiment' });
+    await page.getByLabel('Go to step', { exact: true }).first().fill('12');
+    await page.getByRole('button', { name: 'Go', exact: true }).first().click();
+    await waitForStep(page, 12);
+    await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Compare mode' });
+    await waitForText(mode.getByTestId('compare-step'), '12');
+    const sides = await bothSides(mode);
+    expect(sides.steps).toEqual(['12', '12']);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('compare mode: step back and seek, in lock step', () => {
   it('steps both sides back to the step they showed before, with the same counters', async () => {
     const { page, mode, problems } = await openCompare();

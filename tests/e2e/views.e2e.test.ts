@@ -56,6 +56,11 @@ describe('System and Memcgs views', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^System/);
     expect(await stepCount(page)).toBe(0);
     expect(await page.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe(await systemTab.getAttribute('id'));
+    // At step 0 the time axes still read as time: distinct ticks, not "0 µs" over and over.
+    const firstAxis = page.getByRole('region', { name: 'Zones of node 0' }).locator('svg').first().locator('.x-axis .tick text');
+    await expect.poll(() => firstAxis.count()).toBeGreaterThan(1);
+    const ticks = await firstAxis.allTextContents();
+    expect(new Set(ticks).size, ticks.join(' | ')).toBe(ticks.length);
 
     // Normal and DMA32 run down to their low watermarks by step ~100; then kswapd wakes.
     const reached = await playTo(page, '10', 100);

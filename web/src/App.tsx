@@ -78,7 +78,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
     if (rangeCheckOf !== undefined && rangeCheckOf !== request?.name) cancelRangeCheck();
   }, [rangeCheckOf, request?.name, cancelRangeCheck]);
   // Compare mode (an experiment's two variants side by side, in engines of their own).
-  const compareMode = useCompareMode(experiment, request, comparison.state, comparison.run);
+  const compareMode = useCompareMode(experiment, request, comparison.state, comparison.run, frame?.step ?? 0);
   const custom = request && isCustomRequest(request) ? customTitle(request) : null;
 
   // The selected tracked folio and its history, read again after every frame.

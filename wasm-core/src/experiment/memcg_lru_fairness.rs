@@ -26,7 +26,7 @@ pub static EXPERIMENT: Experiment = Experiment {
     ],
     variants: &[
         Variant { name: "before", description: "MGLRU off: the classic LRU; shrink_node_memcgs visits every memcg on every pass (v6.1/6.2)" },
-        Variant { name: "after", description: "MGLRU with the memcg LRU (v6.3+)" },
+        Variant { name: "after", description: "MGLRU with the memcg LRU (v6.3+; the model runs it as in v6.12, with its later fixes)" },
         Variant { name: "mglru-no-memcg-lru", description: "MGLRU without the memcg LRU: every memcg on every pass (v6.1/6.2)" },
     ],
     headlines: &[

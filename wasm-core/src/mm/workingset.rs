@@ -291,7 +291,8 @@ impl Mm {
     /// workingset_refault() (classic): WORKINGSET_REFAULT; if the refault
     /// distance is within the workingset, the folio starts active
     /// (WORKINGSET_ACTIVATE) and, if it was part of the workingset before,
-    /// gets PG_workingset back (WORKINGSET_RESTORE).
+    /// gets PG_workingset back (WORKINGSET_RESTORE) and its type's reclaim
+    /// cost is charged (lru_note_cost_refault).
     fn classic_workingset_refault(&mut self, f: FolioId, shadow: u64, in_fault: bool) {
         let s = unpack_shadow(shadow);
         let type_ = self.folios.type_of(f);
@@ -306,6 +307,9 @@ impl Mm {
             self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
             if s.workingset {
                 self.folios.set(f, pg::WORKINGSET);
+                // lru_note_cost_refault(): the thrashing type costs an I/O,
+                // which turns get_scan_count's balance towards the other.
+                self.lru_note_cost(lv, type_ == LRU_GEN_FILE, 1, 0);
                 self.count(memcg, Item::WorkingsetRestoreAnon.plus(type_), 1, true);
             }
         }

@@ -53,6 +53,8 @@ export function useCompareMode(
   request: ScenarioRequest | null,
   comparison: ComparisonState,
   runComparison: (request: ScenarioRequest) => void,
+  /** The page's step: compare mode opens with both sides there. */
+  pageStep = 0,
 ): CompareMode {
   const [setting, setSetting] = useState<Setting | null>(null);
   const [speed, setSpeed] = useState(1);
@@ -97,10 +99,10 @@ export function useCompareMode(
   const toggle = useCallback(() => {
     if (on) setSetting(null);
     else if (experiment) {
-      startStep.current = 0;
+      startStep.current = pageStep;
       setSetting({ experiment: experiment.name, variants: defaultVariants(experiment) });
     }
-  }, [on, experiment]);
+  }, [on, experiment, pageStep]);
 
   const current = pairStep(lockstep.state);
   const chooseVariant = useCallback(

@@ -1,6 +1,9 @@
 // Small helpers shared by the D3 draw code.
 import { select, type BaseType, type Selection } from 'd3';
 
+/** The shortest time axis (10 ms, a step of most scenarios): at step 0 the charts still get readable ticks. */
+export const MIN_AXIS_SPAN_NS = 10_000_000;
+
 export type AnySelection<E extends BaseType> = Selection<E, unknown, null, undefined>;
 
 /**

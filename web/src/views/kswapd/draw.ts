@@ -5,7 +5,7 @@
 // steps the page did not see one by one (playing at several steps a tick)
 // are hatched: the frame's transitions cover its last step only.
 import { axisBottom, scaleLinear, select } from 'd3';
-import { layer, root, uniqueId } from '../../util/d3';
+import { MIN_AXIS_SPAN_NS, layer, root, uniqueId } from '../../util/d3';
 import { formatDuration, formatMs, formatTimeTick } from '../../util/format';
 import { TIME_MARGIN } from '../zones/draw';
 import type { KswapdModel, KswapdSegment } from './model';
@@ -20,7 +20,8 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
   select(node).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
   const plot = layer<SVGGElement>(root(node), 'g', 'plot').attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
   const start = model.start;
-  const end = model.end > start ? model.end : start + 1;
+  // Before any time has passed (step 0): a 10 ms axis, not ten ticks of "0 µs".
+  const end = Math.max(model.end, start + MIN_AXIS_SPAN_NS);
   const x = scaleLinear().domain([start, end]).range([0, innerWidth]);
 
   // Time the frames did not cover is hatched: its mode is not known.
