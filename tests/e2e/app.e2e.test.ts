@@ -224,7 +224,7 @@ describe('Reclaim Lab in a browser', () => {
     const link = await open('?v=1&scenario=kswapd-classzone&seed=2&normal_pages=99999999&bursts=4&variant=zzz', { ready: 'experiment' });
     const messages = (await link.page.getByRole('alert').textContent()) ?? '';
     expect(messages).toContain('normal_pages: 99999999 is not a whole number from 4,096 to 262,144; using the default, 32,768');
-    expect(messages).toContain('variant: "zzz" is not a variant of kswapd-classzone (before, after); using after');
+    expect(messages).toContain('variant: "zzz" is not a variant of kswapd-classzone (before, after, merged-v4.12); using after');
     expect([...query(link.page).entries()].filter(([k]) => ['scenario', 'seed', 'bursts', 'normal_pages', 'variant'].includes(k))).toEqual([
       ['scenario', 'kswapd-classzone'],
       ['seed', '2'],

@@ -267,7 +267,7 @@ describe('Export', () => {
     const csv = await exported(page, 'Export CSV');
     expect(csv.download.suggestedFilename()).toBe('kswapd-classzone-after-1-comparison.csv');
     const lines = csv.bytes.toString('utf8').trimEnd().split('\n');
-    expect(lines[0]!.split(',').slice(0, 4)).toEqual(['metric', 'before', 'after', 'baseline']);
+    expect(lines[0]!.split(',').slice(0, 5)).toEqual(['metric', 'before', 'after', 'merged-v4.12', 'baseline']);
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(metrics);
     // At the default parameters the seeds 1-5 column is the recorded one, and the CSV says so.
     expect(lines[0]!.split(',').slice(-4)).toEqual(['seeds_held', 'seeds_tied', 'seeds', 'seeds_source']);
