@@ -48,6 +48,7 @@ prop_compose! {
         optimize_multiple_memcgs in any::<bool>(),
         refault_distance_mglru in any::<bool>(),
         mglru_underprotection_fix in any::<bool>(),
+        mglru_workingset_accounting_fix in any::<bool>(),
         // With the kernel's LRU off: half the time a textbook baseline instead.
         baseline in prop_oneof![3 => Just(None), 1 => Just(Some(Baseline::Lru)), 1 => Just(Some(Baseline::Clock)), 1 => Just(Some(Baseline::S3fifo))],
         reclaim_target in 0usize..3,
@@ -92,7 +93,7 @@ prop_compose! {
                 interval_ns: 15_000_000,
                 count: 4,
             }],
-            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix, kswapd_useless_loops_fix: useless_loops_fix, memcg_lru, proactive_batch: [ProactiveBatch::Whole, ProactiveBatch::SwapClusterMax, ProactiveBatch::Decaying][batch], memcg_full_walk, optimize_multiple_memcgs, refault_distance_mglru, mglru_underprotection_fix, baseline: if lru_gen { None } else { baseline } },
+            knobs: Knobs { lru_gen_enabled: lru_gen, swappiness, kswapd_classzone_fix: classzone_fix, kswapd_useless_loops_fix: useless_loops_fix, memcg_lru, proactive_batch: [ProactiveBatch::Whole, ProactiveBatch::SwapClusterMax, ProactiveBatch::Decaying][batch], memcg_full_walk, optimize_multiple_memcgs, refault_distance_mglru, mglru_underprotection_fix, mglru_workingset_accounting_fix, baseline: if lru_gen { None } else { baseline } },
         }
     }
 }

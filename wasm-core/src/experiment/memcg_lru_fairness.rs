@@ -50,7 +50,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     // The kernel of the patch (v6.2-rc, December 2022): memory.reclaim asked
     // for the whole remaining request each round, and shrink_node_memcgs
     // visited every memcg on every pass. Only MGLRU and the memcg LRU differ.
-    let era = Knobs { proactive_batch: ProactiveBatch::Whole, memcg_full_walk: true, mglru_underprotection_fix: false, ..Knobs::default() };
+    let era = Knobs { proactive_batch: ProactiveBatch::Whole, memcg_full_walk: true, mglru_underprotection_fix: false, mglru_workingset_accounting_fix: false, ..Knobs::default() };
     let (memcgs, workloads) = fio_siblings(n, pages, p.u64("rate"));
     let knobs = match variant {
         "before" => Knobs { lru_gen_enabled: false, ..era },

@@ -112,6 +112,14 @@ pub struct Knobs {
     /// such folios start in the oldest generation, anon not in the swap
     /// cache in the second oldest, and only tiers protect. true = v6.8+.
     pub mglru_underprotection_fix: bool,
+    /// "Multi-gen LRU: fix workingset accounting" (Kalesh Singh, v6.5):
+    /// lru_gen_refault counts WORKINGSET_REFAULT for every refault into the
+    /// shadow's own lruvec and WORKINGSET_ACTIVATE for a recent one. false =
+    /// MGLRU of v6.1-v6.4: only a recent refault (generation still the
+    /// oldest) counted as a refault at all, and sort_folio counted
+    /// WORKINGSET_ACTIVATE when a tier protected a folio. Counters only: no
+    /// reclaim decision reads them. true = v6.5+.
+    pub mglru_workingset_accounting_fix: bool,
     /// A textbook replacement policy instead of the kernel's (exact LRU,
     /// CLOCK, S3-FIFO; see [`policy`]), for comparisons such as trace
     /// replay. Needs `lru_gen_enabled` off. None = the kernel's LRU.
@@ -121,7 +129,7 @@ pub struct Knobs {
 
 impl Default for Knobs {
     fn default() -> Self {
-        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, kswapd_useless_loops_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true, refault_distance_mglru: false, mglru_underprotection_fix: true, baseline: None }
+        Knobs { lru_gen_enabled: true, swappiness: DEFAULT_SWAPPINESS, kswapd_classzone_fix: true, kswapd_useless_loops_fix: true, memcg_lru: true, proactive_batch: memcontrol::ProactiveBatch::Decaying, memcg_full_walk: false, optimize_multiple_memcgs: true, refault_distance_mglru: false, mglru_underprotection_fix: true, mglru_workingset_accounting_fix: true, baseline: None }
     }
 }
 

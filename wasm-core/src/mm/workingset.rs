@@ -154,8 +154,8 @@ impl Mm {
     }
 
     /// lru_gen_refault() (v6.12): only a shadow from the folio's own lruvec
-    /// counts; WORKINGSET_REFAULT always, and if recent: refaulted[tier] and
-    /// WORKINGSET_ACTIVATE; in a fault or with refs >= 3, the folio gets all
+    /// counts; WORKINGSET_REFAULT always (before v6.5 only if recent), and if
+    /// recent: refaulted[tier] and WORKINGSET_ACTIVATE (not before v6.5); in a fault or with refs >= 3, the folio gets all
     /// refs bits and PG_workingset (tier 3) and WORKINGSET_RESTORE counts.
     /// Before v6.8 (`mglru_underprotection_fix` off): only in a fault or with
     /// refs saturated (4), and only PG_workingset comes back.
@@ -173,7 +173,11 @@ impl Mm {
             return;
         }
         let memcg = self.lruvec_memcg(lv);
-        self.count(memcg, Item::WorkingsetRefaultAnon.plus(type_), 1, true);
+        // Before v6.5 only a recent refault was counted, and not as an activation.
+        let accounting_fix = self.knobs.mglru_workingset_accounting_fix;
+        if accounting_fix || recent {
+            self.count(memcg, Item::WorkingsetRefaultAnon.plus(type_), 1, true);
+        }
         let mut tier = 0;
         let mut restore = false;
         if recent {
@@ -182,7 +186,9 @@ impl Mm {
             let refs = (s.eviction & ((1 << LRU_REFS_WIDTH) - 1)) as u32 + u32::from(s.workingset);
             tier = lru_tier_from_refs(refs);
             lrugen.refaulted[hist][type_][tier] += 1;
-            self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
+            if accounting_fix {
+                self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
+            }
             let fixed = self.knobs.mglru_underprotection_fix;
             if in_fault || if fixed { refs >= (1 << LRU_REFS_WIDTH) - 1 } else { refs == 1 << LRU_REFS_WIDTH } {
                 // Before v6.8 only PG_workingset comes back, not the refs.

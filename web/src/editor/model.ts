@@ -55,6 +55,7 @@ export const BOOL_KNOBS = [
   'memcgFullWalk',
   'refaultDistanceMglru',
   'mglruUnderprotectionFix',
+  'mglruWorkingsetAccountingFix',
 ] as const satisfies readonly BoolKnob[];
 // A switch added to the engine's Knobs and missing from BOOL_KNOBS fails the
 // type check here (and in the editor's help texts).

@@ -130,6 +130,7 @@ const KNOB_HELP: Record<BoolKnob, string> = {
   memcgFullWalk: 'visit every memcg on every pass (before ~6.11)',
   refaultDistanceMglru: 'refault distance for MGLRU (patch 004, RFC)',
   mglruUnderprotectionFix: 'MGLRU "fix underprotected page cache" (v6.8+)',
+  mglruWorkingsetAccountingFix: 'MGLRU counts every refault (v6.5+; counters only)',
 };
 
 const BATCH_OPTIONS = BATCHES.map((b) => ({

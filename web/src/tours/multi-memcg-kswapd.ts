@@ -71,7 +71,7 @@ export const MULTI_MEMCG_KSWAPD_TOUR: Tour = {
     {
       title: 'Swapped out, faulted back in',
       text:
-        'evict_folios() takes memcached\'s pages from its oldest generation in proportion to its size and writes them to swap (pswpout). memcached reads them again almost at once: each read is a swap-in (pswpin), and lru_gen_refault() counts it as workingset_refault_anon, a refault of a page that should have stayed.',
+        'evict_folios() takes memcached\'s pages from its oldest generation in proportion to its size and writes them to swap (pswpout). memcached reads them again almost at once: each read is a swap-in (pswpin). lru_gen_refault() counts one as workingset_refault_anon only while its generation is still the oldest (v6.1; since v6.5 every refault counts).',
       variant: 'before',
       at: { from: 17, until: 'refault' },
       tab: 'lru',
@@ -80,7 +80,7 @@ export const MULTI_MEMCG_KSWAPD_TOUR: Tour = {
       check: (f) =>
         all(
           expect(counter(f, 'pswpout') > 0, 'nothing swapped out yet'),
-          expect(counter(f, 'workingset_refault_anon') > 0, 'no anon refaults yet'),
+          expect(counter(f, 'pswpin') > 0, 'no swap-ins yet'),
           expect(events(f, 'refault').some((e) => e.reason.startsWith('/memcached')), 'no refault of /memcached in this step'),
         ),
     },

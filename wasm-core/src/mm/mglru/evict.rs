@@ -15,8 +15,9 @@ impl Mm {
 
     /// sort_folio() (v6.12): true if the folio was moved instead of isolated:
     /// promoted by aging (its generation is no longer the oldest), protected
-    /// (tier > tier_idx, or refs saturated since v6.8), outside reclaim_idx, or waiting
-    /// for writeback (locked, writeback, or a dirty file folio).
+    /// (tier > tier_idx, or refs saturated since v6.8; before v6.5 counted as
+    /// WORKINGSET_ACTIVATE), outside reclaim_idx, or waiting for writeback
+    /// (locked, writeback, or a dirty file folio).
     fn sort_folio(&mut self, lv: LruvecId, f: FolioId, sc: &mut ScanControl, tier_idx: usize) -> bool {
         let gen = self.folios.lru_gen(f).expect("sort_folio on a listed folio");
         let type_ = self.folios.type_of(f);
@@ -40,6 +41,11 @@ impl Mm {
             let new_gen = self.folio_inc_gen(lv, f, false);
             self.move_folio(lv, f, new_gen, true);
             self.lruvecs[lv as usize].lrugen.protected[hist][type_][tier - 1] += 1;
+            if !self.knobs.mglru_workingset_accounting_fix {
+                // v6.1-v6.4 counted a protection as a workingset activation.
+                let memcg = self.lruvec_memcg(lv);
+                self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
+            }
             self.trace(f, "sort_folio", FolioWhat::SortProtected { tier, tier_idx, seq: min_seq + 1 });
             return true;
         }
