@@ -196,13 +196,13 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             let exp = find_experiment(&name)?;
             let params = parse_params(&name, &params)?;
             let cmp = exp.compare(&params, seed).map_err(|e| UsageError(e.to_string()))?;
-            out = if json { pretty_json(&report::compare_json(exp, &cmp)) } else { report::compare_text(exp, &cmp) };
+            out = if json { pretty_json(report::compare_json(exp, &cmp)) } else { report::compare_text(exp, &cmp) };
         }
         Cmd::Sweep { name, seeds, threads, json } => {
             let exp = find_experiment(&name)?;
             let seeds: Vec<u64> = (1..=seeds).collect();
             let s = reclaim_core::sweep::sweep(exp, &seeds, threads as usize).map_err(|e| UsageError(e.to_string()))?;
-            out = if json { pretty_json(&reclaim_core::sweep::json(exp, &s)) } else { reclaim_core::sweep::markdown(exp, &s) };
+            out = if json { pretty_json(reclaim_core::sweep::json(exp, &s)) } else { reclaim_core::sweep::markdown(exp, &s) };
         }
         Cmd::ExperimentsDoc { ranges_json } => {
             let (doc, recorded) = report::experiments_doc().map_err(|e| UsageError(e.to_string()))?;
@@ -250,7 +250,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
                 sim.step();
             }
             out = if json {
-                pretty_json(&report::run_json(&sim))
+                pretty_json(report::run_json(&sim))
             } else if lru_gen {
                 report::lru_gen(&sim)
             } else {
@@ -262,8 +262,8 @@ fn run(cli: Cli) -> Result<String, UsageError> {
 }
 
 /// JSON as the command line prints it: pretty, whole numbers as integers.
-fn pretty_json(v: &serde_json::Value) -> String {
-    serde_json::to_string_pretty(&report::whole_numbers(v.clone())).expect("serialisable") + "\n"
+fn pretty_json(v: serde_json::Value) -> String {
+    serde_json::to_string_pretty(&report::whole_numbers(v)).expect("serialisable") + "\n"
 }
 
 /// `run`'s text report: the metrics, /proc/vmstat and each memcg's memory.stat (non-zero).

@@ -169,11 +169,6 @@ impl Mm {
         }
         let mut no_progress_loops = 0;
         loop {
-            // retry: "Ensure kswapd doesn't accidentally go to sleep as long as we loop".
-            self.wake_all_kswapds(hz);
-            if let Some(f) = self.get_page_from_freelist(node, hz, WMARK_MIN) {
-                return Ok(f);
-            }
             // __alloc_pages_direct_reclaim()
             let reclaimed = self.try_to_free_pages(memcg, hz);
             if let Some(f) = self.get_page_from_freelist(node, hz, WMARK_MIN) {
@@ -181,6 +176,11 @@ impl Mm {
             }
             if !self.should_reclaim_retry(node, hz, reclaimed > 0, &mut no_progress_loops) {
                 return Err(ChargeFailed { memcg: ROOT_MEMCG });
+            }
+            // retry: "Ensure kswapd doesn't accidentally go to sleep as long as we loop".
+            self.wake_all_kswapds(hz);
+            if let Some(f) = self.get_page_from_freelist(node, hz, WMARK_MIN) {
+                return Ok(f);
             }
         }
     }

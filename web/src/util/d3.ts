@@ -1,8 +1,20 @@
 // Small helpers shared by the D3 draw code.
-import { select, type BaseType, type Selection } from 'd3';
+import { scaleLinear, select, type BaseType, type ScaleLinear, type Selection } from 'd3';
 
 /** The shortest time axis (10 ms, a step of most scenarios): at step 0 the charts still get readable ticks. */
-export const MIN_AXIS_SPAN_NS = 10_000_000;
+const MIN_AXIS_SPAN_NS = 10_000_000;
+
+/**
+ * The time axis of the System tab's charts (the zones and kswapd's track,
+ * drawn one above the other, so they share it): `start`..`end` in ns onto
+ * 0..`width`, at least MIN_AXIS_SPAN_NS long (before any time has passed, a
+ * 10 ms axis rather than ten ticks of "0 µs").
+ */
+export function timeScale(start: number, end: number, width: number): ScaleLinear<number, number> {
+  return scaleLinear()
+    .domain([start, Math.max(end, start + MIN_AXIS_SPAN_NS)])
+    .range([0, width]);
+}
 
 export type AnySelection<E extends BaseType> = Selection<E, unknown, null, undefined>;
 

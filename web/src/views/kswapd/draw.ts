@@ -4,8 +4,8 @@
 // drawn at least MIN_RUN px wide, above the other modes. Stretches inside
 // steps the page did not see one by one (playing at several steps a tick)
 // are hatched: the frame's transitions cover its last step only.
-import { axisBottom, scaleLinear, select } from 'd3';
-import { MIN_AXIS_SPAN_NS, layer, root, uniqueId } from '../../util/d3';
+import { axisBottom, select } from 'd3';
+import { layer, root, timeScale, uniqueId } from '../../util/d3';
 import { formatDuration, formatMs, formatTimeTick } from '../../util/format';
 import { TIME_MARGIN } from '../zones/draw';
 import type { KswapdModel, KswapdSegment } from './model';
@@ -19,10 +19,8 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
   const band = Math.max(8, height - MARGIN.top - MARGIN.bottom);
   select(node).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
   const plot = layer<SVGGElement>(root(node), 'g', 'plot').attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
-  const start = model.start;
-  // Before any time has passed (step 0): a 10 ms axis, not ten ticks of "0 µs".
-  const end = Math.max(model.end, start + MIN_AXIS_SPAN_NS);
-  const x = scaleLinear().domain([start, end]).range([0, innerWidth]);
+  const x = timeScale(model.start, model.end, innerWidth);
+  const [start, end] = x.domain() as [number, number];
 
   // Time the frames did not cover is hatched: its mode is not known.
   let hatchId = node.dataset.hatch;

@@ -14,9 +14,10 @@ export function roundTicks(n: number): number[] {
   const raw = n / 8;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   const stride = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? 10 * magnitude;
+  // stride >= 2.5 (n > 16), so the rounded ticks stay apart.
   const ticks = [1];
   for (let r = stride; r <= n; r += stride) ticks.push(Math.round(r));
-  return ticks.filter((r, i) => i === 0 || r > ticks[i - 1]!);
+  return ticks;
 }
 
 export function drawRounds(node: SVGSVGElement, model: RoundsModel, size: { width: number; height: number }): void {

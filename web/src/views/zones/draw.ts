@@ -2,7 +2,7 @@
 // over the kept frames, the min/low/high watermarks as labelled horizontal
 // lines over tinted bands (below min, min–low, low–high), d3 scales and axes.
 import { axisBottom, axisLeft, format, line, scaleLinear, select } from 'd3';
-import { MIN_AXIS_SPAN_NS, layer, root, uniqueId } from '../../util/d3';
+import { layer, root, timeScale, uniqueId } from '../../util/d3';
 import { formatCount, formatTimeTick } from '../../util/format';
 import { spreadLabels, type TimePoint, type Watermark, type ZoneChartModel } from './model';
 
@@ -30,10 +30,8 @@ export function drawZone(node: SVGSVGElement, model: ZoneChartModel, options: Zo
   const svg = select(node).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
   const rootSel = root(node);
 
-  const start = options.start;
-  // Before any time has passed (step 0): a 10 ms axis, not ten ticks of "0 µs".
-  const end = Math.max(options.end, start + MIN_AXIS_SPAN_NS);
-  const x = scaleLinear().domain([start, end]).range([0, innerWidth]);
+  const x = timeScale(options.start, options.end, innerWidth);
+  const [start, end] = x.domain() as [number, number];
   const y = scaleLinear().domain([0, model.yMax]).range([innerHeight, 0]).nice(4);
   const top = y.domain()[1]!;
 
