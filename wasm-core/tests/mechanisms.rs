@@ -246,3 +246,25 @@ fn classic_mark_accessed_activates_on_the_second_access() {
     assert!(s.mm.folios.test(f, pg::ACTIVE) && !s.mm.folios.test(f, pg::REFERENCED));
     assert_eq!(s.mm.vmstat.get(Item::Pgactivate), 1);
 }
+
+/// do_try_to_free_pages() (v6.12): direct reclaim that frees nothing with
+/// partial memcg walks retries once with full walks (sc->memcg_full_walk),
+/// and the retry counts ALLOCSTALL again; kernels without partial walks
+/// (the `memcg_full_walk` knob, v6.10 and older) try once.
+#[test]
+fn failed_direct_reclaim_retries_with_full_memcg_walks_and_counts_each_try() {
+    for (full_walk_kernel, tries) in [(false, 2), (true, 1)] {
+        for lru_gen in [true, false] {
+            let mut s = machine(lru_gen, None);
+            s.mm.knobs.memcg_full_walk = full_walk_kernel;
+            // Nothing is on any LRU yet: every pass reclaims nothing.
+            let normal = ZoneType::Normal as usize;
+            assert_eq!(s.mm.try_to_free_pages(A, normal), 0);
+            assert_eq!(
+                s.mm.vmstat.get(Item::AllocstallNormal),
+                tries,
+                "lru_gen {lru_gen}, full-walk kernel {full_walk_kernel}"
+            );
+        }
+    }
+}

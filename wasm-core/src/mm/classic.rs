@@ -309,8 +309,9 @@ impl Mm {
     }
 
     /// shrink_inactive_list(): isolate from the inactive list, count PGSCAN,
-    /// reclaim with shrink_folio_list, put the rest back, note the cost
-    /// (pages written and folios rotated), count PGSTEAL.
+    /// reclaim with shrink_folio_list, put the rest back, wake the flusher
+    /// when every folio taken was dirty and unqueued, note the cost (pages
+    /// written and folios rotated), count PGSTEAL.
     pub fn shrink_inactive_list(&mut self, nr_to_scan: u64, lv: LruvecId, sc: &mut ScanControl, lru: usize) -> u64 {
         let file = lru >= LRU_INACTIVE_FILE;
         let memcg = self.lruvec_memcg(lv);
@@ -322,8 +323,14 @@ impl Mm {
             return 0;
         }
         let pageout_before = sc.nr_pageout;
+        let (nr_taken, unqueued_dirty_before) = (list.len() as u64, sc.nr_unqueued_dirty);
         let reclaimed = self.shrink_folio_list(&mut list, lv, sc);
         self.classic_putback(lv, &list);
+        // Every folio taken was dirty and not queued for writeback: the
+        // flushers are not doing their job, nudge them.
+        if sc.nr_unqueued_dirty - unqueued_dirty_before == nr_taken {
+            self.wakeup_flusher_threads();
+        }
         let nr_pageout = sc.nr_pageout - pageout_before;
         self.lru_note_cost(lv, file, nr_pageout, nr_scanned - reclaimed);
         let item = if sc.kswapd { Item::PgstealKswapd } else { Item::PgstealDirect };

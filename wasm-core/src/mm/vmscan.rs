@@ -46,6 +46,12 @@ pub struct ScanControl {
     pub kswapd: bool,
     pub memcg_low_reclaim: bool,
     pub memcg_low_skipped: bool,
+    /// sc->memcg_full_walk (v6.11+): set for do_try_to_free_pages()'s retry
+    /// after partial walks reclaimed nothing; every walk is then a full one.
+    pub memcg_full_walk: bool,
+    /// sc->nr.file_taken and sc->nr.unqueued_dirty: file folios taken and
+    /// those of them dirty but not queued for writeback, since shrink_node()
+    /// cleared them; MGLRU wakes the flusher when the two are equal.
     pub nr_file_taken: u64,
     pub nr_unqueued_dirty: u64,
     /// Pages written by shrink_folio_list (reclaim_stat.nr_pageout).
@@ -85,6 +91,7 @@ impl ScanControl {
             kswapd: false,
             memcg_low_reclaim: false,
             memcg_low_skipped: false,
+            memcg_full_walk: false,
             nr_file_taken: 0,
             nr_unqueued_dirty: 0,
             nr_pageout: 0,
@@ -296,9 +303,6 @@ impl Mm {
             reclaimed += 1;
         }
         *list = keep;
-        if sc.nr_unqueued_dirty > 0 {
-            self.wakeup_flusher_threads();
-        }
         reclaimed
     }
 
@@ -340,12 +344,11 @@ impl Mm {
     /// kswapd) uses the shared iterator of (target, node), starting after the
     /// memcg where the last partial walk stopped, and stops once
     /// nr_to_reclaim is met; reaching the end of the tree resets the iterator.
-    /// With `memcg_full_walk` (kernels before ~6.11) every walk visits every memcg.
+    /// Without partial walks (kernels before ~6.11) every walk visits every
+    /// memcg; so does do_try_to_free_pages()'s retry (sc->memcg_full_walk).
     pub fn shrink_node_memcgs(&mut self, node: usize, sc: &mut ScanControl) {
         let target = sc.target_mem_cgroup.unwrap_or(ROOT_MEMCG);
-        // v6.1/6.2 MGLRU (no memcg LRU) predates partial walks too.
-        let full_walk = self.knobs.memcg_full_walk || (self.knobs.lru_gen_enabled && !self.knobs.memcg_lru);
-        let partial = !sc.kswapd && !full_walk;
+        let partial = !sc.kswapd && !sc.memcg_full_walk && self.partial_memcg_walks();
         let order = self.memcg_subtree(target);
         // A walk that would start past the last memcg starts over at the target.
         let start = if partial { self.memcg_iter.get(&(target, node)).copied().filter(|&p| p < order.len()).unwrap_or(0) } else { 0 };
@@ -375,6 +378,14 @@ impl Mm {
         }
     }
 
+    /// Whether the kernel modelled walks memcgs partially, with a shared
+    /// iterator (v6.11+, "mm: vmscan: restore incremental cgroup iteration"):
+    /// not with the `memcg_full_walk` knob (v6.10 and older), nor with the
+    /// v6.1/6.2 MGLRU that predates the memcg LRU.
+    fn partial_memcg_walks(&self) -> bool {
+        !self.knobs.memcg_full_walk && !(self.knobs.lru_gen_enabled && !self.knobs.memcg_lru)
+    }
+
     /// shrink_node(): root reclaim with MGLRU and the memcg LRU goes to
     /// lru_gen_shrink_node() (which resets kswapd_failures itself);
     /// everything else walks the memcgs (shrink_node_memcgs), the classic
@@ -382,6 +393,9 @@ impl Mm {
     /// kswapd_failures, so that a successful direct reclaim revives a
     /// kswapd that gave up (v4.11+).
     pub fn shrink_node(&mut self, node: usize, sc: &mut ScanControl) {
+        // memset(&sc->nr, 0, sizeof(sc->nr))
+        sc.nr_file_taken = 0;
+        sc.nr_unqueued_dirty = 0;
         if self.knobs.lru_gen_enabled && self.knobs.memcg_lru && sc.root_reclaim() {
             self.lru_gen_shrink_node(node, sc);
             return;
@@ -396,15 +410,25 @@ impl Mm {
         }
     }
 
-    /// do_try_to_free_pages(): the priority loop from DEF_PRIORITY down to 0,
-    /// shrinking every node (shrink_zones) until nr_to_reclaim is met;
-    /// writeback is allowed below DEF_PRIORITY - 2; afterwards the refault
-    /// snapshot is taken. If nothing was reclaimed, retry with forced
-    /// deactivation (classic, when deactivation was skipped), then with
-    /// memcg_low_reclaim when memcgs were skipped for memory.low.
-    pub fn do_try_to_free_pages(&mut self, sc: &mut ScanControl) -> u64 {
+    /// do_try_to_free_pages() (v6.12): the priority loop from DEF_PRIORITY
+    /// down to 0, shrinking every node (shrink_zones) until nr_to_reclaim is
+    /// met; writeback is allowed below DEF_PRIORITY - 2; afterwards the
+    /// refault snapshot is taken. If nothing was reclaimed, retry from the
+    /// initial priority: with full memcg walks when the walks were partial
+    /// (v6.11+, "mm: vmscan: restore incremental cgroup iteration", with
+    /// v6.12's priority reset), then with forced deactivation (classic, when
+    /// deactivation was skipped), then with memcg_low_reclaim when memcgs were
+    /// skipped for memory.low. Global reclaim counts ALLOCSTALL at every
+    /// (re)try, as the kernel does after its `retry:` label.
+    ///
+    /// Simplified: no compaction_ready bail-out (the model allocates order-0
+    /// pages only).
+    pub fn do_try_to_free_pages(&mut self, sc: &mut ScanControl, memcg_of_task: MemcgId) -> u64 {
         let initial_priority = sc.priority;
         loop {
+            if !sc.cgroup_reclaim() {
+                self.count(memcg_of_task, Item::AllocstallDma.plus(sc.reclaim_idx), 1, true);
+            }
             loop {
                 sc.nr_scanned = 0;
                 for node in 0..self.nodes.len() {
@@ -427,6 +451,11 @@ impl Mm {
             if sc.nr_reclaimed > 0 {
                 return sc.nr_reclaimed;
             }
+            if !sc.memcg_full_walk && self.partial_memcg_walks() {
+                sc.priority = initial_priority;
+                sc.memcg_full_walk = true;
+                continue;
+            }
             if sc.skipped_deactivate && !sc.force_deactivate {
                 sc.priority = initial_priority;
                 sc.force_deactivate = true;
@@ -435,6 +464,7 @@ impl Mm {
             }
             if sc.memcg_low_skipped && !sc.memcg_low_reclaim {
                 sc.priority = initial_priority;
+                sc.force_deactivate = false;
                 sc.memcg_low_reclaim = true;
                 sc.memcg_low_skipped = false;
                 continue;
@@ -451,7 +481,7 @@ impl Mm {
         sc.may_swap = may_swap;
         sc.proactive = proactive;
         self.cost_ns += cost::RECLAIM_ROUND_NS + cost::ROUND_PER_MEMCG_NS * self.memcg_subtree_sum(memcg, |_| 1);
-        let reclaimed = self.do_try_to_free_pages(&mut sc);
+        let reclaimed = self.do_try_to_free_pages(&mut sc, memcg);
         let now = self.now_ns;
         let path = self.memcgs[memcg as usize].path.clone();
         let (nr_to_reclaim, priority) = (sc.nr_to_reclaim, sc.priority);
@@ -466,13 +496,12 @@ impl Mm {
     }
 
     /// try_to_free_pages(): direct reclaim of SWAP_CLUSTER_MAX pages by an
-    /// allocating task (global, all memcgs), counting allocstall.
+    /// allocating task (global, all memcgs), counting allocstall at each try.
     pub fn try_to_free_pages(&mut self, memcg_of_task: MemcgId, highest_zoneidx: usize) -> u64 {
         let mut sc = ScanControl::new(SWAP_CLUSTER_MAX, None);
         sc.reclaim_idx = highest_zoneidx;
-        self.count(memcg_of_task, Item::AllocstallDma.plus(highest_zoneidx), 1, true);
         self.cost_ns += cost::RECLAIM_ROUND_NS;
-        let reclaimed = self.do_try_to_free_pages(&mut sc);
+        let reclaimed = self.do_try_to_free_pages(&mut sc, memcg_of_task);
         let now = self.now_ns;
         let (nr_to_reclaim, priority) = (sc.nr_to_reclaim, sc.priority);
         self.events.push(now, || EventKind::ReclaimRound {

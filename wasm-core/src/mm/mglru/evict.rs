@@ -152,6 +152,9 @@ impl Mm {
         self.count(memcg, Item::Pgrefill, sorted, global);
         // PGSCAN_ANON/FILE count globally, whoever reclaims.
         self.count(memcg, Item::PgscanAnon.plus(type_), isolated, true);
+        if type_ == LRU_GEN_FILE {
+            sc.nr_file_taken += isolated;
+        }
         self.cost_ns += scanned * cost::SCAN_FOLIO_NS;
         if isolated > 0 || remaining == 0 {
             scanned
@@ -333,8 +336,9 @@ impl Mm {
                 break;
             }
         }
-        // Dirty file folios that sort_folio set aside need the flusher.
-        if sc.nr_unqueued_dirty > 0 {
+        // If too many file folios in the oldest generation can't be evicted
+        // for being dirty, wake up the flusher.
+        if sc.nr_unqueued_dirty > 0 && sc.nr_unqueued_dirty == sc.nr_file_taken {
             self.wakeup_flusher_threads();
         }
         nr_to_scan < 0

@@ -136,7 +136,12 @@ impl Mm {
                 if list.is_empty() {
                     break;
                 }
+                let unqueued_dirty_before = sc.nr_unqueued_dirty;
                 let reclaimed = self.shrink_folio_list(&mut list, lv, sc);
+                // As the classic LRU's shrink_inactive_list does.
+                if sc.nr_unqueued_dirty - unqueued_dirty_before == list.len() as u64 + reclaimed {
+                    self.wakeup_flusher_threads();
+                }
                 for &f in &list {
                     // shrink_folio_list marks what it keeps PG_active: for
                     // S3-FIFO that is the main queue; LRU and CLOCK have one list.
