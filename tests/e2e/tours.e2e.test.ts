@@ -167,6 +167,18 @@ describe('opening tours', () => {
     await expect.poll(side).toBe(placed === 'left' ? 'right' : 'left');
     await page.getByTestId('tour-move').click();
     await expect.poll(side).toBe(placed);
+    // It folds down to its buttons, to uncover a wide table, and opens again.
+    const height = async () => (await panel.boundingBox())?.height ?? 0;
+    const open_ = await height();
+    await page.getByTestId('tour-fold').click();
+    await expect.poll(() => panel.getAttribute('data-folded')).toBe('true');
+    expect(await page.getByTestId('tour-text').isVisible()).toBe(false);
+    expect(await page.getByTestId('tour-fold').getAttribute('aria-expanded')).toBe('false');
+    expect(await height()).toBeLessThan(open_ / 2);
+    await page.screenshot({ path: path.join(SHOTS, 'tour-folded.png') });
+    await page.getByTestId('tour-fold').click();
+    await expect.poll(() => panel.getAttribute('data-folded')).toBe('false');
+    expect(await page.getByTestId('tour-text').isVisible()).toBe(true);
     // This step runs to kswapd's next sleep: stepping past where it landed is noticed too.
     const landed = await stepCount(page);
     await page.getByRole('button', { name: 'Step forward', exact: true }).click();

@@ -3,7 +3,9 @@
 // going, whether the text holds of what the page shows, and Previous, Next
 // and Exit tour. Escape closes it too; focus goes to the panel when the tour
 // opens and back to where it was when it closes. The step's view element
-// is ringed (highlight.ts).
+// is ringed (highlight.ts). The reader can move the panel to the other side
+// or fold it down to its buttons, to see a wide table it would cover; either
+// lasts until the next step, whose text opens again.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTourHighlight } from './highlight';
 import type { TourController } from './useTour';
@@ -25,6 +27,8 @@ export function TourPanel({ tour }: TourPanelProps) {
   // The reader can move the panel to the other side, to read what it covers; until the next step.
   const [moved, setMoved] = useState<string | null>(null);
   const side = moved === key ? (placed === 'left' ? 'right' : 'left') : placed;
+  const [folded, setFolded] = useState<string | null>(null);
+  const isFolded = folded === key;
 
   // Focus: into the panel when the tour opens, back where it was when it closes.
   useEffect(() => {
@@ -60,7 +64,7 @@ export function TourPanel({ tour }: TourPanelProps) {
   return (
     <div
       ref={panelRef}
-      className={`tour-panel tour-${side}`}
+      className={`tour-panel tour-${side}${isFolded ? ' tour-folded' : ''}`}
       role="dialog"
       aria-modal="false"
       aria-labelledby={`${ids}-title`}
@@ -70,6 +74,7 @@ export function TourPanel({ tour }: TourPanelProps) {
       data-tour-step={index + 1}
       data-state={state}
       data-anchor-found={found}
+      data-folded={isFolded}
     >
       <p className="tour-kicker">
         <span className="tour-name">Tour · {open.tour.title}</span>
@@ -77,7 +82,7 @@ export function TourPanel({ tour }: TourPanelProps) {
           Step {index + 1} of {count}
         </span>
       </p>
-      <div aria-live="polite" aria-atomic="true">
+      <div aria-live="polite" aria-atomic="true" id={`${ids}-body`}>
         <h2 className="tour-title" id={`${ids}-title`} ref={headingRef} tabIndex={-1} data-testid="tour-title">
           {step.title}
         </h2>
@@ -111,6 +116,18 @@ export function TourPanel({ tour }: TourPanelProps) {
         </button>
         <button type="button" className="button primary" onClick={tour.next} disabled={index + 1 >= count}>
           Next
+        </button>
+        <button
+          type="button"
+          className="button tour-fold"
+          onClick={() => setFolded(isFolded ? null : key)}
+          aria-expanded={!isFolded}
+          aria-controls={`${ids}-body`}
+          aria-label={isFolded ? "Show this step's text" : "Fold the tour panel down to its buttons"}
+          title={isFolded ? "Show this step's text again" : 'Fold this panel down to its buttons, to see what it covers'}
+          data-testid="tour-fold"
+        >
+          {isFolded ? '▴' : '▾'}
         </button>
         <button
           type="button"
