@@ -340,9 +340,12 @@ impl Mm {
     }
 
     /// kswapd_shrink_node(): reclaim about the sum of the eligible zones'
-    /// high watermarks; true if enough was scanned that no priority raise is
-    /// needed.
+    /// high watermarks; true if enough was scanned (or, v6.11+, reclaimed:
+    /// "account for progress from mm_account_reclaimed_pages()") that no
+    /// priority raise is needed. The model has no slab shrinkers, so what it
+    /// reclaims it has also scanned and the reclaimed term never decides.
     fn kswapd_shrink_node(&mut self, node: usize, sc: &mut ScanControl) -> bool {
+        let nr_reclaimed = sc.nr_reclaimed;
         sc.nr_to_reclaim = 0;
         for z in 0..=sc.reclaim_idx {
             let zone = &self.nodes[node].zones[z];
@@ -353,7 +356,7 @@ impl Mm {
         sc.nr_scanned = 0;
         // shrink_node() resets kswapd_failures on progress.
         self.shrink_node(node, sc);
-        sc.nr_scanned >= sc.nr_to_reclaim
+        sc.nr_scanned.max(sc.nr_reclaimed - nr_reclaimed) >= sc.nr_to_reclaim
     }
 
     /// kswapd_age_node(): with MGLRU (v6.12) lru_gen_age_node only checks
