@@ -268,3 +268,43 @@ fn failed_direct_reclaim_retries_with_full_memcg_walks_and_counts_each_try() {
         }
     }
 }
+
+/// mem_cgroup_below_min()/below_low() compare the protection with the usage
+/// (`emin >= usage`): an empty memcg counts as protected, so shrink_one
+/// rotates it young instead of shrinking it; one page of usage ends that.
+#[test]
+fn an_empty_memcg_is_below_min_and_low_until_it_is_charged() {
+    let mut s = machine(true, None);
+    assert!(s.mm.mem_cgroup_below_min(None, A) && s.mm.mem_cgroup_below_low(None, A));
+    // The reclaim target itself and the root are never protected.
+    assert!(!s.mm.mem_cgroup_below_min(Some(A), A) && !s.mm.mem_cgroup_below_min(None, 0));
+    s.mm.access(A, 0, FILE, 0, Op::Read).unwrap();
+    assert!(!s.mm.mem_cgroup_below_min(None, A) && !s.mm.mem_cgroup_below_low(None, A));
+}
+
+/// try_to_inc_max_seq() without swap skips anon memory (should_skip_vma,
+/// get_pfn_folio): a young anon folio keeps its accessed bit and its
+/// generation, and is promoted by the first walk that may swap.
+#[test]
+fn the_aging_walk_skips_anon_when_it_cannot_swap() {
+    let mut s = machine(true, None);
+    let lv = s.mm.lruvec_id(A, 0);
+    s.mm.access(A, 0, ANON, 0, Op::Load).unwrap();
+    let f = folio_at(&s, ANON, 0);
+    let seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
+    // Age once without walking (the fault's young bit cleared), then touch it again.
+    s.mm.lruvecs[lv as usize].mm_walk.clear();
+    s.mm.folios.clear(f, pg::WALK_QUEUED | pg::YOUNG);
+    assert!(s.mm.inc_max_seq(lv, seq, true, true));
+    s.mm.access(A, 0, ANON, 0, Op::Load).unwrap();
+    assert!(s.mm.folios.test(f, pg::YOUNG));
+    let gen_before = s.mm.folios.lru_gen(f);
+    let max_seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
+    assert!(s.mm.try_to_inc_max_seq(lv, max_seq, false, true));
+    assert_eq!(s.mm.folios.lru_gen(f), gen_before, "not promoted without swap");
+    assert!(s.mm.folios.test(f, pg::YOUNG), "its accessed bit is left set");
+    let max_seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
+    assert!(s.mm.try_to_inc_max_seq(lv, max_seq, true, true));
+    assert_eq!(s.mm.folios.lru_gen(f), Some(lru_gen_from_seq(max_seq)), "promoted by the walk that may swap");
+    assert!(!s.mm.folios.test(f, pg::YOUNG));
+}

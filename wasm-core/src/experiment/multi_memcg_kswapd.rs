@@ -80,7 +80,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         workloads,
         proactive: Vec::new(),
         // The kernel of the patch (v6.1-rc): MGLRU without the memcg LRU and
-        // before v6.8's "fix underprotected page cache".
+        // before v6.7's "fix underprotected page cache".
         knobs: Knobs { memcg_lru: false, optimize_multiple_memcgs: variant == "after", mglru_underprotection_fix: false, mglru_workingset_accounting_fix: false, ..Knobs::default() },
     }
 }

@@ -104,13 +104,13 @@ pub struct Knobs {
     /// within it is activated or promoted a tier, even when its generation
     /// is gone. false = mainline.
     pub refault_distance_mglru: bool,
-    /// "mm/mglru: fix underprotected page cache" (v6.8, 4d5d14a01e2c, also
+    /// "mm/mglru: fix underprotected page cache" (v6.7, 081488051d28, also
     /// in 6.1.y/6.6.y stable): folios read through file descriptors start in
     /// the second oldest generation, sort_folio protects a folio whose refs
     /// are saturated, and a refault with refs >= 3 gets its refs back.
-    /// false = the MGLRU of v6.1-v6.7 (what patch 004 was posted against):
+    /// false = the MGLRU of v6.1-v6.6 (what patch 004 was posted against):
     /// such folios start in the oldest generation, anon not in the swap
-    /// cache in the second oldest, and only tiers protect. true = v6.8+.
+    /// cache in the second oldest, and only tiers protect. true = v6.7+.
     pub mglru_underprotection_fix: bool,
     /// "Multi-gen LRU: fix workingset accounting" (Kalesh Singh, v6.5):
     /// lru_gen_refault counts WORKINGSET_REFAULT for every refault into the

@@ -151,18 +151,20 @@ impl Mm {
         }
     }
 
-    /// mem_cgroup_below_min(). Simplified: the memcg's own memory.min against
-    /// its usage (no effective-protection distribution among siblings); the
-    /// reclaim target itself is never protected.
+    /// mem_cgroup_below_min(): `emin >= usage`, so an empty memcg counts as
+    /// protected too (shrink_one rotates it young without shrinking it).
+    /// Simplified: the memcg's own memory.min stands for its effective
+    /// protection (no distribution among siblings); the reclaim target and
+    /// the root are never protected.
     pub fn mem_cgroup_below_min(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
         let cg = &self.memcgs[memcg as usize];
-        Some(memcg) != target && memcg != ROOT_MEMCG && cg.memory_min > 0 && cg.usage <= cg.memory_min
+        Some(memcg) != target && memcg != ROOT_MEMCG && cg.usage <= cg.memory_min
     }
 
     /// mem_cgroup_below_low(), simplified like [`Mm::mem_cgroup_below_min`].
     pub fn mem_cgroup_below_low(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
         let cg = &self.memcgs[memcg as usize];
-        Some(memcg) != target && memcg != ROOT_MEMCG && cg.memory_low > 0 && cg.usage <= cg.memory_low
+        Some(memcg) != target && memcg != ROOT_MEMCG && cg.usage <= cg.memory_low
     }
 
     /// add_to_swap(): allocate a swap slot (charged to the memcg) and put the

@@ -129,7 +129,7 @@ const KNOB_HELP: Record<BoolKnob, string> = {
   kswapdUselessLoopsFix: 'with it, keep the balanced zone after an unbalanced nap (v5.3+)',
   memcgFullWalk: 'visit every memcg on every pass (before ~6.11)',
   refaultDistanceMglru: 'refault distance for MGLRU (patch 004, RFC)',
-  mglruUnderprotectionFix: 'MGLRU "fix underprotected page cache" (v6.8+)',
+  mglruUnderprotectionFix: 'MGLRU "fix underprotected page cache" (v6.7+)',
   mglruWorkingsetAccountingFix: 'MGLRU counts every refault (v6.5+; counters only)',
 };
 

@@ -188,7 +188,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
     {
       title: 'The result',
       text:
-        'Every variant runs to the end on the same seed: hit_ratio and ops_per_sec rise by about a third and the idle heap is swapped out (pswpout), as in the cover letter, though not fivefold. On today\'s MGLRU (v6.8\'s underprotection fix) upstream protects often-read pages itself and catches up over long runs, as "Where it does not hold" says: the gain belongs to the kernel the patch was written for.',
+        'Every variant runs to the end on the same seed: hit_ratio and ops_per_sec rise by about a third and the idle heap is swapped out (pswpout), as in the cover letter, though not fivefold. On today\'s MGLRU (v6.7\'s underprotection fix) upstream protects often-read pages itself and catches up over long runs, as "Where it does not hold" says: the gain belongs to the kernel the patch was written for.',
       variant: 'after',
       tab: 'comparison',
       anchor: 'comparison',

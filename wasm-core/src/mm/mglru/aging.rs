@@ -71,21 +71,30 @@ impl Mm {
     /// processes, clearing young PTEs and promoting their folios to max_seq in
     /// place (folio_update_gen), then calls inc_max_seq(). Here the walk visits
     /// the lruvec's queue of folios whose accessed bit was set since the last
-    /// aging. Simplified: no mm_struct list, no Bloom filters, no
-    /// non-leaf PMD accessed bits; the walk always completes.
+    /// aging. Without swap (`can_swap` false) the walk skips anon memory
+    /// (should_skip_vma, get_pfn_folio): those folios keep their accessed
+    /// bit, and stay queued for a later walk. Simplified: no mm_struct list,
+    /// no Bloom filters, no non-leaf PMD accessed bits; the walk always
+    /// completes.
     pub fn try_to_inc_max_seq(&mut self, lv: LruvecId, seq: u64, can_swap: bool, force_scan: bool) -> bool {
         if seq < self.lruvecs[lv as usize].lrugen.max_seq {
             return false;
         }
         let new_gen = lru_gen_from_seq(seq);
         let walk = std::mem::take(&mut self.lruvecs[lv as usize].mm_walk);
+        let mut skipped = Vec::new();
         let mut promoted = 0u64;
         for &f in &walk {
-            self.folios.clear(f, pg::WALK_QUEUED);
             // Still resident, still this lruvec's, still young?
             if self.folios.lruvec[f as usize] != lv || !self.folios.test(f, pg::YOUNG) || !self.folios.test(f, pg::MAPPED) {
+                self.folios.clear(f, pg::WALK_QUEUED);
                 continue;
             }
+            if !can_swap && self.folios.test(f, pg::ANON) {
+                skipped.push(f);
+                continue;
+            }
+            self.folios.clear(f, pg::WALK_QUEUED);
             self.folios.clear(f, pg::YOUNG);
             if let Some(old) = self.folio_update_gen(f, new_gen) {
                 if old != new_gen {
@@ -98,9 +107,7 @@ impl Mm {
                 self.folios.set(f, pg::REFERENCED);
             }
         }
-        let mut walk = walk;
-        walk.clear();
-        self.lruvecs[lv as usize].mm_walk = walk;
+        self.lruvecs[lv as usize].mm_walk = skipped;
         self.cost_ns += promoted * cost::SCAN_FOLIO_NS / 4;
         let ok = self.inc_max_seq(lv, seq, can_swap, force_scan);
         if ok {

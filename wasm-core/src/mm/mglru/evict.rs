@@ -337,7 +337,9 @@ impl Mm {
             }
         }
         // If too many file folios in the oldest generation can't be evicted
-        // for being dirty, wake up the flusher.
+        // for being dirty, wake up the flusher ("mm/vmscan: wake up flushers
+        // conditionally to avoid cgroup OOM", v6.13, in 6.12.y from 6.12.104;
+        // v6.12.0's MGLRU left dirty folios to the flusher's own timers).
         if sc.nr_unqueued_dirty > 0 && sc.nr_unqueued_dirty == sc.nr_file_taken {
             self.wakeup_flusher_threads();
         }
