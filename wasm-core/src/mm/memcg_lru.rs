@@ -203,7 +203,8 @@ impl Mm {
             return;
         }
         let mut reclaimable = 0u64;
-        let can_swap = self.swap.nr_free() > 0 && sc.may_swap;
+        // can_reclaim_anon_pages(NULL, nid, sc): any free swap slot.
+        let can_swap = self.swap.nr_free() > 0;
         for m in 0..self.memcgs.len() {
             let sizes = crate::sim::lruvec_lru_sizes(&self.lruvecs[self.lruvec_id(m as MemcgId, node) as usize], true);
             reclaimable += sizes[2];
