@@ -55,7 +55,7 @@ describe('scenario editor', () => {
     await expectMessage(pages, 'a whole number ≥ 0');
     // The engine's check (validateScenario): a zone of 10 pages, and a memcg path that is not one.
     await pages.fill('10');
-    await expectMessage(pages, '10 is out of range 64..=16777216');
+    await expectMessage(pages, '10 is not from 64 to 16777216');
     await path0.fill('job');
     await expectMessage(path0, /"job" is not a cgroup path/);
     // Its workloads now name a memcg that does not exist: the engine says so next to each one's memcg.
@@ -139,7 +139,7 @@ describe('scenario editor', () => {
     await file.setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
     await expect.poll(() => status.textContent()).toMatch(/^Loaded good\.json: 1 problem/);
     expect(await input(page, 'name').inputValue()).toBe('from-file');
-    await expectMessage(input(page, 'workloads[0].pattern.s'), '9 is out of range (0, 5]');
+    await expectMessage(input(page, 'workloads[0].pattern.s'), '9 is not from 0 to 5 (0 excluded)');
 
     // Saved, it is the engine's scenario file format, with what was edited.
     await input(page, 'workloads[0].pattern.s').fill('1.2');
@@ -163,6 +163,84 @@ describe('scenario editor', () => {
       // Every switch is written out, at the engine's defaults here (Knobs::default(), as the build wrote them).
       knobs: JSON.parse(readFileSync(path.join(ROOT, 'web', 'src', 'engine', 'pkg', 'default-knobs.json'), 'utf8')),
     });
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('scenario editor in a laptop window', () => {
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 1920, height: 1080 },
+  ]) {
+    it(`at ${viewport.width}x${viewport.height}, only the panels scroll: never the page, its header or its controls`, async () => {
+      const { page, problems } = await openPage('', { viewport });
+      await openEditor(page);
+      const sidebar = page.locator('.sidebar');
+      const toolbar = page.locator('.toolbar');
+      const still = async () => {
+        const doc = await page.evaluate(() => ({ height: document.scrollingElement!.scrollHeight, window: window.innerHeight, y: window.scrollY }));
+        expect(doc.height, 'the document is no taller than the window').toBeLessThanOrEqual(doc.window + 1);
+        expect(doc.y).toBe(0);
+        const box = (await toolbar.boundingBox())!;
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height).toBeLessThanOrEqual(doc.window);
+        expect(await page.getByRole('group', { name: 'Simulation controls' }).getByRole('button', { name: 'Step forward', exact: true }).isVisible()).toBe(true);
+      };
+      await still();
+      // End, from the page and from a button of the editor (which scrolls the sidebar).
+      await page.keyboard.press('End');
+      await page.getByRole('button', { name: 'Save scenario file', exact: true }).focus();
+      await page.keyboard.press('End');
+      await still();
+      // The wheel past the editor's end, and over the header.
+      const side = (await sidebar.boundingBox())!;
+      await page.mouse.move(side.x + side.width / 2, side.y + side.height / 2);
+      for (let i = 0; i < 20; i++) await page.mouse.wheel(0, 600);
+      await expect.poll(() => sidebar.evaluate((e) => e.scrollTop + e.clientHeight >= e.scrollHeight - 1)).toBe(true);
+      await page.mouse.move(viewport.width / 2, 30);
+      for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 600);
+      await page.waitForTimeout(200);
+      await still();
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it('a refused run names the first bad field and brings it into view, clear of the Run bar', async () => {
+    const { page, problems } = await openPage('', { viewport: { width: 1366, height: 768 } });
+    await openEditor(page);
+    const sidebar = page.locator('.sidebar');
+    const status = page.getByTestId('editor-status');
+    const size = input(page, 'workloads[0].target.pages');
+    const swappiness = input(page, 'knobs.swappiness');
+    /** The focused input's field (label, input, message) is within the sidebar's view and above the sticky Run bar. */
+    const inView = (field: Locator) =>
+      field.evaluate((e) => {
+        const box = e.closest('.field')!.getBoundingClientRect();
+        const view = e.closest('.sidebar')!.getBoundingClientRect();
+        const bar = e.closest('form')!.querySelector('.form-actions')!.getBoundingClientRect();
+        return document.activeElement === e && box.top >= view.top && box.bottom <= bar.top;
+      });
+    const run = async () => {
+      await sidebar.evaluate((e) => (e.scrollTop = 0));
+      await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
+    };
+
+    // The page's own check.
+    await size.fill('-5');
+    await expectMessage(size, 'a whole number ≥ 0');
+    await run();
+    await expect.poll(() => status.textContent()).toBe('Fix the marked fields first. Workloads › reader › Size (pages): a whole number ≥ 0');
+    await expect.poll(() => inView(size)).toBe(true);
+    await page.screenshot({ path: path.join(SHOTS, 'editor-refused-run.png') });
+
+    // The engine's.
+    await size.fill('4096');
+    await swappiness.fill('300');
+    await expectMessage(swappiness, '300 is not from 0 to 200');
+    await run();
+    await expect.poll(() => status.textContent()).toBe('The engine cannot run this scenario. Switches › swappiness: 300 is not from 0 to 200');
+    await expect.poll(() => inView(swappiness)).toBe(true);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight + 1)).toBe(true);
     expect(problems).toEqual([]);
   });
 });

@@ -205,13 +205,13 @@ describe("where messages go (the engine's fields mapped to the inputs)", () => {
     expect(result.readable).toBe(true);
     const places = placesOf(d);
     const messages = messagesByPlace(result.problems, places);
-    expect(messages.get('nodes[0].zones[0].pages')).toBe('10 is out of range 64..=16777216');
+    expect(messages.get('nodes[0].zones[0].pages')).toBe('10 is not from 64 to 16777216');
     expect(messages.get('memcgs[0].path')).toBe('"job" is not a cgroup path like /a or /a/b');
     expect(messages.get('workloads[0].memcg')).toBe('memcg "/job" is not defined');
     expect(messages.get('workloads[1].memcg')).toBe('memcg "/job" is not defined');
-    expect(messages.get('workloads[0].pattern.s')).toBe('9 is out of range (0, 5]');
-    expect(messages.get('knobs.swappiness')).toBe('300 is out of range 0..=200');
-    expect(messages.get('durationNs')).toMatch(/^1000000 is out of range stepNs\.\./);
+    expect(messages.get('workloads[0].pattern.s')).toBe('9 is not from 0 to 5 (0 excluded)');
+    expect(messages.get('knobs.swappiness')).toBe('300 is not from 0 to 200');
+    expect(messages.get('durationNs')).toBe('1000000 is not from stepNs (10000000) to 3600000000000 (one hour)');
     // Every problem has a place of its own: none is left for the form.
     expect(messages.has(FORM_KEY)).toBe(false);
   });
@@ -235,7 +235,7 @@ describe("where messages go (the engine's fields mapped to the inputs)", () => {
     expect(draftProblems(tooMany)).toEqual([]);
     const result = validateScenario(JSON.stringify(docOf(tooMany)));
     const messages = messagesByPlace(result.problems, placesOf(tooMany));
-    expect(messages.get('workloads[0].trackedPages')).toMatch(/out of range 1\.\.=/);
+    expect(messages.get('workloads[0].trackedPages')).toMatch(/^\d+ is not from 1 to \d+ \(at most target\.pages and 65536\)$/);
   });
 
   it('a problem placed above its field says which field; the same message once', () => {
@@ -259,13 +259,29 @@ describe('engine problems in the editor\'s units', () => {
     const draft = { ...template(), stepMs: '0' };
     const result = await check(JSON.stringify(docOf(draft)));
     const step = result.problems.find((p) => p.field === 'stepNs');
-    expect(step?.message).toBe('0 is out of range 1000..=10000000000');
-    expect(inEditorUnits(step!).message).toBe('0 ms is out of range 0.001 ms to 10,000 ms');
-    expect(inEditorUnits({ field: 'durationNs', message: '100000000000000 is out of range stepNs..=3600000000000 (one hour)' }).message).toBe(
-      '100,000,000 ms is out of range the step to 3,600,000 ms (one hour)',
+    expect(step?.message).toBe('0 is not from 1000 to 10000000000');
+    expect(inEditorUnits(step!).message).toBe('0 ms is not from 0.001 ms to 10,000 ms');
+    expect(inEditorUnits({ field: 'durationNs', message: '100000000000000 is not from stepNs (10000000) to 3600000000000 (one hour)' }).message).toBe(
+      '100,000,000 ms is not from the step (10 ms) to 3,600,000 ms (one hour)',
     );
-    const other = { field: 'memcgs[0].memoryMax', message: '5 is out of range 16..=1000' };
+    const other = { field: 'memcgs[0].memoryMax', message: '5 is not from 16 to 1000' };
     expect(inEditorUnits(other)).toBe(other);
+  });
+
+  it('names the other fields a message is about by their labels, never the user\'s own text', async () => {
+    const draft = edit((d) => {
+      d.workloads[0]!.startMs = '3000';
+      d.workloads[0]!.stopMs = '1000';
+    });
+    const result = await check(JSON.stringify(docOf(draft)));
+    const stop = result.problems.find((p) => p.field === 'workloads[0].stopNs');
+    expect(stop?.message).toBe('1000000000 is neither 0 (never) nor after startNs, which is 3000000000');
+    expect(inEditorUnits(stop!).message).toBe('1,000 ms is neither 0 ms (never) nor after Start (ms), which is 3,000 ms');
+    expect(inEditorUnits({ field: 'workloads[0].trackedPages', message: '4097 is not from 1 to 4096 (at most target.pages and 65536)' }).message).toBe(
+      '4097 is not from 1 to 4096 (at most Size (pages) and 65536)',
+    );
+    const quoted = { field: 'workloads[0].memcg', message: 'memcg "/startNs" is not defined' };
+    expect(inEditorUnits(quoted)).toBe(quoted);
   });
 });
 
@@ -290,6 +306,11 @@ describe('scenario files', () => {
     expect(await bad(JSON.stringify({ ...doc, memcgs: [{ path: '/a', memoryMax: -5 }] }))).toBe(
       'f.json is not a scenario file: memcgs[0].memoryMax: -5 is not a whole number from 0 to 18446744073709551615',
     );
+    // A bad value in a workload's target names the target's field, not the target.
+    const workloads = doc.workloads as { target: object }[];
+    expect(await bad(JSON.stringify({ ...doc, workloads: [{ ...workloads[0], target: { ...workloads[0]!.target, pages: -5 } }] }))).toBe(
+      'f.json is not a scenario file: workloads[0].target.pages: -5 is not a whole number from 0 to 4294967295',
+    );
     // A file of another format version is not read as this one (the editor writes version 1).
     expect(await bad(JSON.stringify({ ...doc, version: 7 }))).toBe('f.json is not a scenario file: version 7 is not supported (expected 1)');
     const failing = async () => {
@@ -302,7 +323,7 @@ describe('scenario files', () => {
     const doc = { ...templateDoc(3), name: 'from file' };
     doc.workloads = [{ ...doc.workloads[0]!, pattern: { kind: 'zipf', s: 9 } }];
     const read = await readScenarioFile('mine.json', scenarioFileText(doc), check);
-    expect(read).toEqual({ ok: true, doc, problems: [{ field: 'workloads[0].pattern.s', message: '9 is out of range (0, 5]' }] });
+    expect(read).toEqual({ ok: true, doc, problems: [{ field: 'workloads[0].pattern.s', message: '9 is not from 0 to 5 (0 excluded)' }] });
     expect(scenarioFileName(doc)).toBe('from_file.json');
     expect(scenarioFileName({ name: '../..' })).toBe('scenario.json');
     const good = await readScenarioFile('t.json', scenarioFileText(templateDoc(1)), check);

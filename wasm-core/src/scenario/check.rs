@@ -62,7 +62,7 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     }
     let mut de = serde_json::Deserializer::from_str(text);
     let scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
+        let path = e.path().clone();
         let inner = e.into_inner();
         if inner.is_syntax() || inner.is_eof() {
             return ScenarioError::new(FILE_FIELD, inner.to_string());
@@ -70,9 +70,12 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         // The path says where; serde_json's " at line L column C" is left out.
         let message = inner.to_string();
         let message = message.strip_suffix(&format!(" at line {} column {}", inner.line(), inner.column())).unwrap_or(&message);
+        // A bad value inside a tagged enum is reported at the enum: name its member.
+        let member = member_with_bad_value(text, &path, message);
+        let path = path.to_string();
         let message = plain_number_message(message);
         // A missing field: the path ends at the object that lacks it ("." for the document).
-        let field = match (named_field(&message), path.as_str()) {
+        let field = match (named_field(&message).or(member.as_deref()), path.as_str()) {
             (Some(f), ".") => f.to_string(),
             (None, ".") => FILE_FIELD.to_string(),
             (Some(f), p) if p != f && !p.ends_with(&format!(".{f}")) => format!("{p}.{f}"),
@@ -83,6 +86,42 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     // Trailing characters after the document.
     de.end().map_err(|e| ScenarioError::new(FILE_FIELD, e.to_string()))?;
     Ok(scenario)
+}
+
+/// The JSON text of the value serde rejected: "invalid value: integer `-5`,
+/// expected u32" -> "-5", "invalid type: string \"x\", expected u32" -> "\"x\"".
+fn bad_value(message: &str) -> Option<String> {
+    let (what, _) = message.rsplit_once(", expected ")?;
+    let what = what.strip_prefix("invalid value: ").or_else(|| what.strip_prefix("invalid type: "))?;
+    if let Some(s) = what.strip_prefix("string ") {
+        return Some(s.to_string());
+    }
+    if what == "null" {
+        return Some("null".to_string());
+    }
+    let (a, b) = (what.find('`')?, what.rfind('`')?);
+    (a < b).then(|| what[a + 1..b].to_string())
+}
+
+/// serde reads an internally tagged enum ({"kind": "anon", "pages": -5}) as a
+/// whole, so a bad value in it is reported at the enum ("workloads[0].target"),
+/// not at its member: the member of that object holding the rejected value
+/// ("pages"), when exactly one does.
+fn member_with_bad_value(text: &str, path: &serde_path_to_error::Path, message: &str) -> Option<String> {
+    use serde_path_to_error::Segment;
+    let bad = bad_value(message)?;
+    let doc: serde_json::Value = serde_json::from_str(text).ok()?;
+    let mut node = &doc;
+    for segment in path {
+        node = match segment {
+            Segment::Seq { index } => node.get(*index)?,
+            Segment::Map { key } => node.get(key)?,
+            _ => return None,
+        };
+    }
+    let mut members = node.as_object()?.iter().filter(|(_, v)| v.to_string() == bad).map(|(k, _)| k);
+    let member = members.next()?;
+    members.next().is_none().then(|| member.clone())
 }
 
 /// serde's "invalid value: integer `-5`, expected u64" in the words of the
@@ -172,6 +211,19 @@ mod tests {
     }
 
     #[test]
+    fn messages_give_the_accepted_values_in_words() {
+        let bad = GOOD
+            .replace("\"memcgs\"", "\"knobs\": {\"swappiness\": 300}, \"memcgs\"")
+            .replace("\"memcg\": \"/a\",", "\"memcg\": \"/a\", \"startNs\": 3000, \"stopNs\": 1000,");
+        let c = check(&bad);
+        let messages: Vec<(&str, &str)> = c.problems.iter().map(|p| (p.field.as_str(), p.message.as_str())).collect();
+        assert_eq!(
+            messages,
+            [("knobs.swappiness", "300 is not from 0 to 200"), ("workloads[0].stopNs", "1000 is neither 0 (never) nor after startNs, which is 3000")]
+        );
+    }
+
+    #[test]
     fn shape_problems_name_the_part() {
         let c = check("{ not json");
         assert!(!c.readable);
@@ -191,6 +243,15 @@ mod tests {
         assert_eq!(fields(&check(&rate)), ["workloads[0].rate"]);
         let closed = GOOD.replace("\"memcg\": \"/a\",", "\"memcg\": \"/a\", \"closedLoop\": \"yes\",");
         assert_eq!(fields(&check(&closed)), ["workloads[0].closedLoop"]);
+        // Inside a tagged enum too (serde reports it at the enum).
+        let negative = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": -5");
+        let c = check(&negative);
+        assert_eq!(fields(&c), ["workloads[0].target.pages"]);
+        assert_eq!(c.problems[0].message, format!("-5 is not a whole number from 0 to {}", u32::MAX));
+        let fraction = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": 1.5");
+        assert_eq!(fields(&check(&fraction)), ["workloads[0].target.pages"]);
+        let text = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": \"many\"");
+        assert_eq!(fields(&check(&text)), ["workloads[0].target.pages"]);
         let swappiness = GOOD.replace("\"memcgs\"", "\"knobs\": {\"swappiness\": -1}, \"memcgs\"");
         assert_eq!(fields(&check(&swappiness)), ["knobs.swappiness"]);
         assert_eq!(fields(&check(&format!("{GOOD} trailing"))), [FILE_FIELD]);

@@ -160,8 +160,10 @@ pub const MAX_MAPPING_PAGES: u32 = 1 << 24;
 /// The most pages the views may track over all workloads (`trackedPages`).
 pub const MAX_TRACKED_PAGES: u32 = 65_536;
 
-fn range_err<T: fmt::Display>(field: impl Into<String>, v: T, range: &str) -> ScenarioError {
-    ScenarioError::new(field, format!("{v} is out of range {range}"))
+/// "{v} is not {accepted}": `accepted` says what the field takes, in words
+/// ("from 0 to 200", "more than 0 and at most 5"), never in Rust's range syntax.
+fn range_err<T: fmt::Display>(field: impl Into<String>, v: T, accepted: &str) -> ScenarioError {
+    ScenarioError::new(field, format!("{v} is not {accepted}"))
 }
 
 impl Scenario {
@@ -182,13 +184,13 @@ impl Scenario {
             errs.push(ScenarioError::new("version", format!("version {} is not supported (expected {SCENARIO_VERSION})", self.version)));
         }
         if !(1_000..=10_000_000_000).contains(&self.step_ns) {
-            errs.push(range_err("stepNs", self.step_ns, "1000..=10000000000"));
+            errs.push(range_err("stepNs", self.step_ns, "from 1000 to 10000000000"));
         }
         if self.duration_ns < self.step_ns || self.duration_ns > 3_600_000_000_000 {
-            errs.push(range_err("durationNs", self.duration_ns, "stepNs..=3600000000000 (one hour)"));
+            errs.push(range_err("durationNs", self.duration_ns, &format!("from stepNs ({}) to 3600000000000 (one hour)", self.step_ns)));
         }
         if self.nodes.is_empty() || self.nodes.len() > MAX_NODES {
-            errs.push(range_err("nodes", self.nodes.len(), &format!("1..={MAX_NODES} nodes")));
+            errs.push(range_err("nodes", self.nodes.len(), &format!("from 1 to {MAX_NODES} nodes")));
         }
         let mut total = 0u64;
         for (i, n) in self.nodes.iter().enumerate() {
@@ -200,33 +202,33 @@ impl Scenario {
                     errs.push(ScenarioError::new(format!("nodes[{i}].zones[{j}].zone"), "zones must be listed once each, lowest first"));
                 }
                 if z.pages < 64 {
-                    errs.push(range_err(format!("nodes[{i}].zones[{j}].pages"), z.pages, "64..=16777216"));
+                    errs.push(range_err(format!("nodes[{i}].zones[{j}].pages"), z.pages, &format!("from 64 to {MAX_TOTAL_PAGES}")));
                 }
                 total += u64::from(z.pages);
             }
         }
         if total > MAX_TOTAL_PAGES {
-            errs.push(range_err("nodes", total, &format!("1..={MAX_TOTAL_PAGES} pages in all")));
+            errs.push(range_err("nodes", total, &format!("from 1 to {MAX_TOTAL_PAGES} pages in all")));
         }
         if self.swap_pages > MAX_TOTAL_PAGES {
-            errs.push(range_err("swapPages", self.swap_pages, &format!("0..={MAX_TOTAL_PAGES}")));
+            errs.push(range_err("swapPages", self.swap_pages, &format!("from 0 to {MAX_TOTAL_PAGES}")));
         }
         if let Some(c) = self.machine.cpus {
             if !(1..=4096).contains(&c) {
-                errs.push(range_err("machine.cpus", c, "1..=4096"));
+                errs.push(range_err("machine.cpus", c, "from 1 to 4096"));
             }
         }
         if !(1..=3000).contains(&self.watermark_scale_factor) {
-            errs.push(range_err("watermarkScaleFactor", self.watermark_scale_factor, "1..=3000"));
+            errs.push(range_err("watermarkScaleFactor", self.watermark_scale_factor, "from 1 to 3000"));
         }
         if self.knobs.baseline.is_some() && self.knobs.lru_gen_enabled {
             errs.push(ScenarioError::new("knobs.baseline", "a baseline policy replaces the kernel's LRU: it needs lruGenEnabled false"));
         }
         if self.knobs.swappiness > 200 {
-            errs.push(range_err("knobs.swappiness", self.knobs.swappiness, "0..=200"));
+            errs.push(range_err("knobs.swappiness", self.knobs.swappiness, "from 0 to 200"));
         }
         if self.memcgs.len() + 1 > MAX_MEMCGS {
-            errs.push(range_err("memcgs", self.memcgs.len(), &format!("0..={} memcgs", MAX_MEMCGS - 1)));
+            errs.push(range_err("memcgs", self.memcgs.len(), &format!("from 0 to {} memcgs", MAX_MEMCGS - 1)));
         }
         let mut paths: Vec<&str> = vec!["/"];
         for (i, m) in self.memcgs.iter().enumerate() {
@@ -245,7 +247,7 @@ impl Scenario {
             }
             if let Some(s) = m.swappiness {
                 if s > 200 {
-                    errs.push(range_err(format!("memcgs[{i}].swappiness"), s, "0..=200"));
+                    errs.push(range_err(format!("memcgs[{i}].swappiness"), s, "from 0 to 200"));
                 }
             }
         }
@@ -259,37 +261,37 @@ impl Scenario {
             }
             // With no nodes at all, "nodes" has said so.
             if !self.nodes.is_empty() && w.node as usize >= self.nodes.len() {
-                errs.push(range_err(f("node"), w.node, &format!("0..={}", self.nodes.len() - 1)));
+                errs.push(range_err(f("node"), w.node, &format!("from 0 to {}", self.nodes.len() - 1)));
             }
             let pages = w.target.pages();
             if pages == 0 || pages > MAX_MAPPING_PAGES {
-                errs.push(range_err(f("target.pages"), pages, &format!("1..={MAX_MAPPING_PAGES}")));
+                errs.push(range_err(f("target.pages"), pages, &format!("from 1 to {MAX_MAPPING_PAGES}")));
             }
             let (Target::File { write_percent, .. } | Target::Anon { write_percent, .. }) = &w.target;
             if *write_percent > 100 {
-                errs.push(range_err(f("target.writePercent"), write_percent, "0..=100"));
+                errs.push(range_err(f("target.writePercent"), write_percent, "from 0 to 100"));
             }
             if let Pattern::Zipf { s } = w.pattern {
                 if !(s.is_finite() && s > 0.0 && s <= 5.0) {
-                    errs.push(range_err(f("pattern.s"), s, "(0, 5]"));
+                    errs.push(range_err(f("pattern.s"), s, "from 0 to 5 (0 excluded)"));
                 }
             }
             if w.rate > 1_000_000_000 {
-                errs.push(range_err(f("rate"), w.rate, "0..=1000000000 accesses per second"));
+                errs.push(range_err(f("rate"), w.rate, "from 0 to 1000000000 accesses per second"));
             }
             if w.stop_ns != 0 && w.stop_ns <= w.start_ns {
-                errs.push(ScenarioError::new(f("stopNs"), "must be 0 (never) or after startNs"));
+                errs.push(ScenarioError::new(f("stopNs"), format!("{} is neither 0 (never) nor after startNs, which is {}", w.stop_ns, w.start_ns)));
             }
             if let Some(t) = w.tracked_pages {
                 let most = pages.clamp(1, MAX_TRACKED_PAGES);
                 if t == 0 || t > most {
-                    errs.push(range_err(f("trackedPages"), t, &format!("1..={most} (at most target.pages and {MAX_TRACKED_PAGES})")));
+                    errs.push(range_err(f("trackedPages"), t, &format!("from 1 to {most} (at most target.pages and {MAX_TRACKED_PAGES})")));
                 }
             }
         }
         let tracked: u64 = self.workloads.iter().filter_map(|w| w.tracked_pages).map(u64::from).sum();
         if tracked > u64::from(MAX_TRACKED_PAGES) {
-            errs.push(range_err("workloads", tracked, &format!("0..={MAX_TRACKED_PAGES} tracked pages (trackedPages) over all workloads")));
+            errs.push(ScenarioError::new("workloads", format!("the workloads track {tracked} pages in all (trackedPages); at most {MAX_TRACKED_PAGES}")));
         }
         for (i, p) in self.proactive.iter().enumerate() {
             let f = |s: &str| format!("proactive[{i}].{s}");
@@ -297,18 +299,18 @@ impl Scenario {
                 errs.push(ScenarioError::new(f("memcg"), format!("memcg \"{}\" is not defined", p.memcg)));
             }
             if !(1..=1_000_000).contains(&p.count) {
-                errs.push(range_err(f("count"), p.count, "1..=1000000"));
+                errs.push(range_err(f("count"), p.count, "from 1 to 1000000"));
             }
             if p.count > 1 && p.interval_ns < 1_000_000 {
-                errs.push(range_err(f("intervalNs"), p.interval_ns, "1000000.. (1 ms) when count > 1"));
+                errs.push(range_err(f("intervalNs"), p.interval_ns, "at least 1000000 (1 ms) when count > 1"));
             }
             if p.bytes.is_some() && p.pages != 0 {
                 errs.push(ScenarioError::new(f("bytes"), "give pages or bytes, not both"));
             } else if p.bytes.is_some_and(|b| b == 0 || b > MAX_TOTAL_PAGES * 4096) {
-                errs.push(range_err(f("bytes"), p.bytes.unwrap_or(0), &format!("1..={}", MAX_TOTAL_PAGES * 4096)));
+                errs.push(range_err(f("bytes"), p.bytes.unwrap_or(0), &format!("from 1 to {}", MAX_TOTAL_PAGES * 4096)));
             }
             if p.pages > MAX_TOTAL_PAGES {
-                errs.push(range_err(f("pages"), p.pages, &format!("0..={MAX_TOTAL_PAGES}")));
+                errs.push(range_err(f("pages"), p.pages, &format!("from 0 to {MAX_TOTAL_PAGES}")));
             }
         }
         errs

@@ -29,7 +29,23 @@ export function startingDoc(request: ScenarioRequest): ScenarioDoc {
   return doc ? ({ ...doc, seed: request.seed } as unknown as ScenarioDoc) : templateDoc(request.seed);
 }
 
-type Status = { kind: 'info' | 'error'; message: string } | null;
+/** The message at the top; `focus`: the place (checks.ts) to bring into view and focus with it. */
+type Status = { kind: 'info' | 'error'; message: string; focus?: string } | null;
+
+/**
+ * What a place of the editor is called on screen: the legends of its groups
+ * and its input's label ("Workloads › reader › Size (pages)"); "" for the form.
+ */
+function nameOf(element: HTMLElement): string {
+  const parts: string[] = [];
+  for (let group = element.closest('fieldset'); group; group = group.parentElement?.closest('fieldset') ?? null) {
+    const legend = group.querySelector(':scope > legend')?.textContent?.trim();
+    if (legend) parts.unshift(legend);
+  }
+  const label = element instanceof HTMLInputElement || element instanceof HTMLSelectElement ? element.labels?.[0]?.textContent?.trim() : undefined;
+  if (label) parts.push(label);
+  return parts.join(' › ');
+}
 
 export interface ScenarioEditorProps {
   /** The running request: the editor starts from it. */
@@ -46,9 +62,20 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
   const [status, setStatus] = useState<Status>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
-  // A new message is brought into view (the sidebar may be scrolled past it).
+  // A new message is brought into view (the sidebar may be scrolled past it);
+  // one about a field brings that field into view instead, with its own
+  // message under it, clear of the sticky Run bar (scroll-margin, editor.css),
+  // and focuses it.
   useEffect(() => {
-    if (status) statusRef.current?.scrollIntoView?.({ block: 'nearest' });
+    if (!status) return;
+    const target = status.focus === undefined ? null : placeElement(status.focus);
+    if (!target) {
+      statusRef.current?.scrollIntoView?.({ block: 'nearest' });
+      return;
+    }
+    (target.closest('.field') ?? target).scrollIntoView?.({ block: 'nearest' });
+    target.focus({ preventScroll: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new message moves the view
   }, [status]);
   const update: Update = (change) => setDraft((d) => change(d));
 
@@ -92,27 +119,47 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
     disabled,
   };
 
-  /** Moves the focus to the first problem's input (or group). */
-  const focusFirst = (list: readonly Problem[]) => {
-    const first = list[0];
-    if (!first) return;
-    const place = placeField(first.field, places);
-    const target = document.getElementById(fields.inputId(place)) ?? document.getElementById(fields.messageId(place));
-    target?.focus();
+  /** The element of a place: its input, else its message (a group's, the form's). */
+  function placeElement(place: string): HTMLElement | null {
+    return document.getElementById(fields.inputId(place)) ?? document.getElementById(fields.messageId(place));
+  }
+
+  /**
+   * The message about problems that stop a run or a save: `lead`, then the
+   * first problem in the editor's order (top to bottom), named as the editor
+   * shows it; its field is brought into view and focused.
+   */
+  const refuse = (lead: string, list: readonly Problem[]) => {
+    let first: { problem: Problem; place: string; element: HTMLElement | null } | null = null;
+    for (const problem of list) {
+      const place = placeField(problem.field, places);
+      const element = placeElement(place);
+      if (!first || (element && (!first.element || first.element.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_PRECEDING))) {
+        first = { problem, place, element };
+      }
+    }
+    if (!first) {
+      setStatus({ kind: 'error', message: lead });
+      return;
+    }
+    const { problem, place, element } = first;
+    const where = element ? nameOf(element) : '';
+    const what = place === problem.field || place === FORM_KEY ? problem.message : `${problem.field}: ${problem.message}`;
+    const more = list.length > 1 ? ` (${list.length - 1} more marked)` : '';
+    setStatus({ kind: 'error', message: `${lead} ${where ? `${where}: ` : ''}${what}${more}`, focus: place });
   };
 
   const run = async (event: FormEvent) => {
     event.preventDefault();
     if (json === null || size) {
-      setStatus({ kind: 'error', message: 'Fix the fields marked below first.' });
-      focusFirst(problems);
+      refuse('Fix the marked fields first.', problems);
       return;
     }
-    const check = checked ? { problems: engineProblems } : await engineCheck(json).catch(() => ({ problems: [] as Problem[] }));
-    if (check.problems.length > 0) {
-      setEngine({ json, problems: check.problems });
-      setStatus({ kind: 'error', message: 'The engine cannot run this scenario: see the fields marked below.' });
-      focusFirst(check.problems);
+    // The engine's problems (in the editor's units): those of the last check, else a new check's.
+    const found = checked ? engineProblems : (await engineCheck(json).catch(() => ({ problems: [] as Problem[] }))).problems;
+    if (found.length > 0) {
+      if (!checked) setEngine({ json, problems: found });
+      refuse('The engine cannot run this scenario.', checked ? found : found.map(inEditorUnits));
       return;
     }
     const doc = docOf(draft);
@@ -122,8 +169,7 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
 
   const save = () => {
     if (json === null) {
-      setStatus({ kind: 'error', message: 'Fix the fields marked below before saving.' });
-      focusFirst(local);
+      refuse('Fix the marked fields before saving.', local);
       return;
     }
     const doc = docOf(draft);
@@ -176,7 +222,7 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
         <p ref={statusRef} className={`editor-status${status?.kind === 'error' ? ' error' : ''}`} role="status" data-testid="editor-status">
           {status?.message}
         </p>
-        <p className="group-message form-message" id={fields.messageId(FORM_KEY)} data-testid="editor-form-message">
+        <p className="group-message form-message" id={fields.messageId(FORM_KEY)} tabIndex={-1} data-testid="editor-form-message">
           {formMessage && <span className="problem">{formMessage}</span>}
         </p>
         <h3 className="visually-hidden" id={`${id}-title`}>

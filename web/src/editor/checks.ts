@@ -165,16 +165,35 @@ function msOf(ns: string): string {
 }
 
 /**
- * An engine problem in the editor's units: a time field's numbers in
- * milliseconds, as its input shows them ("0 is out of range 1000..=10000000000"
- * -> "0 ms is out of range 0.001 ms to 10,000 ms"); other problems as they are.
+ * The document's names of other fields in the engine's messages, as the
+ * editor labels them ("after startNs" -> "after Start (ms)"). The run's step
+ * and duration read as words ("from the step (10 ms) to ...").
+ */
+const FIELD_WORDS: readonly [RegExp, string][] = [
+  [/\bstepNs\b/g, 'the step'],
+  [/\bdurationNs\b/g, 'the duration'],
+  [/\bstartNs\b/g, 'Start (ms)'],
+  [/\btarget\.pages\b/g, 'Size (pages)'],
+  [/\btrackedPages\b/g, 'Tracked pages'],
+];
+
+/**
+ * An engine problem in the editor's words: a time field's numbers in
+ * milliseconds, as its input shows them ("0 is not from 1000 to 10000000000"
+ * -> "0 ms is not from 0.001 ms to 10,000 ms"), and the fields it names by
+ * their labels ("after startNs" -> "after Start (ms)"); other problems as they are.
  */
 export function inEditorUnits(problem: Problem): Problem {
-  if (!NS_FIELD.test(problem.field)) return problem;
+  const ns = NS_FIELD.test(problem.field);
+  // Quoted text (a memcg's path, a workload's name) is the user's: kept as it is.
   const message = problem.message
-    .replace(/\b\d+\b/g, msOf)
-    .replace(/\.\.=/g, ' to ')
-    .replace(/\bstepNs\b/g, 'the step')
-    .replace(/\bdurationNs\b/g, 'the duration');
-  return { ...problem, message };
+    .split(/("[^"]*")/)
+    .map((part, i) => {
+      if (i % 2 === 1) return part;
+      let words = ns ? part.replace(/\b\d+\b/g, msOf) : part;
+      for (const [name, label] of FIELD_WORDS) words = words.replace(name, label);
+      return words;
+    })
+    .join('');
+  return message === problem.message ? problem : { ...problem, message };
 }

@@ -148,7 +148,8 @@ export function Group({ field, legend, actions, children, className }: { field: 
     <fieldset className={`editor-group${message ? ' invalid' : ''}${className ? ` ${className}` : ''}`} aria-describedby={f.messageId(field)} aria-invalid={message ? true : undefined}>
       <legend>{legend}</legend>
       {actions && <div className="group-actions">{actions}</div>}
-      <p className="group-message" id={f.messageId(field)}>
+      {/* Focusable (not in the tab order): a refused run brings the focus here. */}
+      <p className="group-message" id={f.messageId(field)} tabIndex={-1}>
         {message && <span className="problem">{message}</span>}
       </p>
       {children}
