@@ -98,8 +98,10 @@ describe('System and Memcgs views', () => {
     const kswapd = page.getByRole('region', { name: 'kswapd timeline of node 0' });
     const running = kswapd.locator('[data-testid="kswapd-segment"][data-mode="running"]');
     expect(await running.count(), 'running segments').toBeGreaterThan(0);
-    const box = await running.last().boundingBox();
-    expect(box!.width).toBeGreaterThanOrEqual(1.9);
+    // Runs are drawn at their true width; those shorter than a pixel also get a 1 px tick above the band.
+    const widths = await running.evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect().width));
+    const shortRuns = await kswapd.getByTestId('kswapd-short-run').count();
+    expect(widths.some((w) => w >= 1) || shortRuns > 0, 'runs visible').toBe(true);
     expect(Number(await kswapd.getByTestId('kswapd-runs').textContent())).toBeGreaterThan(0);
     expect(await kswapd.getByTestId('kswapd-mode').textContent()).toMatch(/^(asleep|napping|running)$/);
     for (const id of ['kswapd-failures', 'kswapd-sleeps', 'kswapd-premature']) {

@@ -237,6 +237,9 @@ describe('formatting', () => {
     expect(formatPages(1)).toBe('4 KiB');
     expect(formatPages(300)).toBe('1.2 MiB');
     expect(formatMs(12_345_678)).toBe('12.346 ms');
+    expect(formatMs(9_999_999_000)).toBe('9,999.999 ms');
+    expect(formatMs(20e9)).toBe('20.000 s');
+    expect(formatMs(100e9)).toBe('100.000 s');
     expect(formatDuration(850)).toBe('850 ns');
     expect(formatDuration(12_500)).toBe('12.5 µs');
     expect(formatDuration(3_200_000)).toBe('3.20 ms');

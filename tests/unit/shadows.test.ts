@@ -56,11 +56,14 @@ function refault(extra: Partial<RefaultView>): RefaultView {
 }
 
 describe('placement', () => {
-  it('ends the distance axis past the largest threshold, at most DISTANCE_SPAN times it', () => {
-    expect(distanceExtent([10, 20], [100, 40])).toBe(125);
-    expect(distanceExtent([300], [100])).toBeCloseTo(315);
+  it('ends the distance axis past the largest threshold, at about DISTANCE_SPAN times it, on a whole round count', () => {
+    expect(distanceExtent([10, 20], [100, 40])).toBe(140);
+    expect(distanceExtent([300], [100])).toBe(350);
     expect(distanceExtent([100_000], [100])).toBe(100 * DISTANCE_SPAN);
-    expect(distanceExtent([], [])).toBe(1.25);
+    expect(distanceExtent([], [])).toBe(2);
+    // Once "2,626.05" (1.25 × 2,100.84): now a whole page count.
+    expect(distanceExtent([], [2100.84])).toBe(3000);
+    for (const t of [1, 3, 7, 99, 1912, 2626, 12_345]) expect(Number.isInteger(distanceExtent([t * 2], [t]))).toBe(true);
   });
 
   it('stacks dots that share a pixel bin, in input order', () => {

@@ -14,7 +14,7 @@ import type {
 } from '../../web/src/engine/pkg/reclaim_core';
 import { addKinds, groupEvents, visibleGroups } from '../../web/src/views/events/model';
 import { advanceHistories } from '../../web/src/views/history';
-import { appendKswapd, kswapdModel, pendingZoneText, type KswapdTrack } from '../../web/src/views/kswapd/model';
+import { appendKswapd, kswapdLayout, kswapdModel, pendingZoneText, type KswapdSegment, type KswapdTrack } from '../../web/src/views/kswapd/model';
 import { appendCv, coefficientOfVariation, formatCv, memcgsModel, sparkline, type MemcgRow } from '../../web/src/views/memcg/model';
 import { chipMoves, chipText, memcgLruLayout } from '../../web/src/views/memcg-lru/model';
 import { formatOverreclaim, reclaimRows, roundsModel } from '../../web/src/views/reclaim/model';
@@ -279,6 +279,38 @@ describe('kswapd timeline model', () => {
     expect(track.step).toBe(0);
   });
 
+  it('paints the running share of the track, however many short runs, and ticks them', () => {
+    // 146 runs of 120 µs in 3 s (0.58% running) on a 524 px track: no run is a pixel wide.
+    const segments: KswapdSegment[] = [];
+    let at = 0;
+    for (let i = 0; i < 146; i++) {
+      const wake = i * 20_000_000 + 7_000_000;
+      segments.push({ start: at, end: wake, mode: 'napping', observed: true });
+      segments.push({ start: wake, end: wake + 120_000, mode: 'running', observed: true });
+      at = wake + 120_000;
+    }
+    segments.push({ start: at, end: 3e9, mode: 'asleep', observed: true });
+    const layout = kswapdLayout(segments, 0, 3e9, 524);
+    const running = layout.bars.filter((b) => b.mode === 'running');
+    const share = (146 * 120_000) / 3e9;
+    expect(running.reduce((sum, b) => sum + b.width, 0)).toBeCloseTo(layout.runningWidth);
+    expect(Math.abs(layout.runningWidth - share * 524)).toBeLessThan(1);
+    // Every bar covers its time: the track is painted once over.
+    expect(layout.bars.reduce((sum, b) => sum + b.width, 0)).toBeCloseTo(524);
+    // One 1 px tick per pixel column holding short runs (runs 3.5 px apart: a column each).
+    expect(layout.ticks).toHaveLength(146);
+    expect(layout.ticks.reduce((sum, t) => sum + t.runs, 0)).toBe(146);
+    expect(new Set(layout.ticks.map((t) => t.x)).size).toBe(146);
+    expect(layout.ticks.every((t) => Number.isInteger(t.x) && t.x >= 0 && t.x < 524 && t.ns === 120_000)).toBe(true);
+
+    // Crowded into a narrow track, runs share ticks; a run wider than a pixel gets none.
+    const narrow = kswapdLayout([...segments, { start: 3e9, end: 4e9, mode: 'running', observed: true }], 0, 4e9, 100);
+    expect(narrow.ticks.length).toBeLessThanOrEqual(75);
+    expect(narrow.ticks.reduce((sum, t) => sum + t.runs, 0)).toBe(146);
+    expect(Math.abs(narrow.runningWidth - ((146 * 120_000 + 1e9) / 4e9) * 100)).toBeLessThan(1);
+    expect(narrow.bars[narrow.bars.length - 1]).toMatchObject({ mode: 'running', x: 75, width: 25 });
+  });
+
   it('names the pending zone index', () => {
     expect(pendingZoneText(null)).toBe('unset');
     expect(pendingZoneText(2)).toBe('2 (Normal)');
@@ -303,6 +335,16 @@ describe('memcgs model', () => {
     eventsOomKill: 0,
     leaf: true,
     ...extra,
+  });
+
+  it('says what the scales run up to, and when nothing is used or reclaimed yet', () => {
+    const empty = memcgsModel([memcg('/', { leaf: false }), memcg('/a'), memcg('/b')]);
+    expect(empty.usageMax).toBe(1);
+    expect(empty.scaleNote).toBe(
+      'Bars share one scale per column: usage (no memcg uses a page yet), pgscan/pgsteal (none yet). Rows past a scale are clamped (›).',
+    );
+    expect(memcgsModel([memcg('/a', { usage: 1, pgscan: 1 })]).scaleNote).toMatch(/usage up to 1 page \(.*pgscan\/pgsteal up to 1 \(/);
+    expect(memcgsModel([memcg('/a', { usage: 14_379 })]).scaleNote).toMatch(/usage up to 14,379 pages /);
   });
 
   it('puts the rows on shared scales taken below the root and over the leaves', () => {

@@ -30,9 +30,17 @@ export function formatPages(pages: number): string {
   return `${value.toFixed(digits)} ${units[unit]}`;
 }
 
-/** Simulated time in milliseconds with microsecond resolution: 12345678 ns -> "12.346 ms". */
+const thousandths = { minimumFractionDigits: 3, maximumFractionDigits: 3 };
+
+/**
+ * A point in simulated time, the one format of the header, tables and
+ * titles: milliseconds with microsecond resolution below 10 s
+ * (12345678 ns -> "12.346 ms"), seconds with millisecond resolution from
+ * then on (100e9 ns -> "100.000 s"). Exported data keeps raw nanoseconds.
+ */
 export function formatMs(ns: number): string {
-  return `${(ns / 1e6).toLocaleString('en-US', { minimumFractionDigits: 3, maximumFractionDigits: 3 })} ms`;
+  if (Math.abs(ns) >= 10e9) return `${(ns / 1e9).toLocaleString('en-US', thousandths)} s`;
+  return `${(ns / 1e6).toLocaleString('en-US', thousandths)} ms`;
 }
 
 /** A duration in the unit that reads best: "850 ns", "12.5 µs", "3.20 ms", "1.25 s". */

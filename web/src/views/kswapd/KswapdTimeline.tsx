@@ -5,15 +5,10 @@ import { useEffect, useId, useMemo, useRef } from 'react';
 import { formatCount } from '../../util/format';
 import { useElementWidth } from '../../util/hooks';
 import { drawKswapd } from './draw';
-import { KSWAPD_MODES, kswapdModel, type KswapdTrack } from './model';
+import { MODE_HELP, kswapdModel, type KswapdTrack } from './model';
 
-const HEIGHT = 46;
-
-const MODE_HELP: Record<string, string> = {
-  running: 'balance_pgdat: reclaiming until the zones are above their high watermark',
-  napping: 'kswapd_try_to_sleep: a short nap (HZ/10) before deciding to sleep for good',
-  asleep: 'asleep until an allocation finds a zone below its low watermark and wakes it',
-};
+/** The band (20 px) with the short-run ticks above it, its axis and the legend below. */
+const HEIGHT = 74;
 
 export interface KswapdTimelineProps {
   node: number;
@@ -72,18 +67,6 @@ export function KswapdTimeline({ node, track, start, end }: KswapdTimelineProps)
         <svg ref={svgRef} role="img" aria-label={`kswapd modes of node ${node} over simulated time`}
           aria-describedby={summaryId} data-testid="kswapd-chart" />
       </div>
-      <ul className="legend-row" aria-hidden="true">
-        {KSWAPD_MODES.map((m) => (
-          <li key={m} title={MODE_HELP[m]}>
-            <span className={`swatch mode-${m}`} /> {m}
-          </li>
-        ))}
-        {model.segments.some((s) => !s.observed) && (
-          <li title="Time between frames that do not follow each other (after a seek): the mode in between is assumed unchanged">
-            <span className="swatch unobserved" /> not observed (mode unknown)
-          </li>
-        )}
-      </ul>
       <p id={summaryId} className="visually-hidden">
         {model.summary}
       </p>

@@ -1,17 +1,22 @@
 // Draws a node's kswapd timeline into an <svg> React owns: one band over
-// simulated time, a rectangle per segment coloured by mode. Runs are often
-// far shorter than a pixel (tens of µs in a window of seconds), so a run is
-// drawn at least MIN_RUN px wide, above the other modes. Stretches inside
-// steps the page did not see one by one (playing at several steps a tick)
-// are hatched: the frame's transitions cover its last step only.
+// simulated time, a rectangle per segment coloured by mode, each at its true
+// width (runs are often far shorter than a pixel: tens of µs in a window of
+// seconds), so the band's share painted "running" is the share of time spent
+// running. Runs shorter than a pixel also get a 1 px tick above the band (one
+// per pixel column), so they stay visible. Stretches inside steps the page
+// did not see one by one (playing at several steps a tick) are hatched: the
+// frame's transitions cover its last step only. The legend is drawn in the
+// <svg> too, so an exported figure explains the band.
 import { axisBottom, select } from 'd3';
 import { layer, root, timeScale, uniqueId } from '../../util/d3';
-import { formatDuration, formatMs, formatTimeTick } from '../../util/format';
+import { formatCount, formatDuration, formatMs, formatTimeTick } from '../../util/format';
 import { TIME_MARGIN } from '../zones/draw';
-import type { KswapdModel, KswapdSegment } from './model';
+import { KSWAPD_MODES, MODE_HELP, kswapdLayout, type KswapdBar, type KswapdModel, type KswapdTick } from './model';
 
-const MARGIN = { top: 6, bottom: 20, ...TIME_MARGIN };
-const MIN_RUN = 2;
+/** Top: room for the short-run ticks; bottom: the axis, then the legend. */
+const MARGIN = { top: 10, bottom: 44, ...TIME_MARGIN };
+const TICK = 6;
+const AXIS = 20;
 
 export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { width: number; height: number }): void {
   const { width, height } = size;
@@ -21,6 +26,7 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
   const plot = layer<SVGGElement>(root(node), 'g', 'plot').attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
   const x = timeScale(model.start, model.end, innerWidth);
   const [start, end] = x.domain() as [number, number];
+  const layout = kswapdLayout(model.segments, start, end, innerWidth);
 
   // Time the frames did not cover is hatched: its mode is not known.
   let hatchId = node.dataset.hatch;
@@ -41,10 +47,10 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
   layer<SVGRectElement>(plot, 'rect', 'track').attr('width', innerWidth).attr('height', band).attr('rx', 3);
   // Runs last, so they stay on top of the long naps around them.
   const order: Record<string, number> = { asleep: 0, napping: 1, running: 2 };
-  const segments = [...model.segments].sort((a, b) => order[a.mode]! - order[b.mode]! || a.start - b.start);
+  const bars = [...layout.bars].sort((a, b) => order[a.mode]! - order[b.mode]! || a.start - b.start);
   plot
-    .selectAll<SVGRectElement, KswapdSegment>('rect.segment')
-    .data(segments)
+    .selectAll<SVGRectElement, KswapdBar>('rect.segment')
+    .data(bars)
     .join((enter) => {
       const r = enter.append('rect');
       r.append('title');
@@ -58,17 +64,36 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
     .attr('data-end', (s) => s.end)
     .attr('y', 0)
     .attr('height', band)
-    .attr('x', (s) => {
-      const w = x(s.end) - x(s.start);
-      return s.mode === 'running' && w < MIN_RUN ? x(s.start) - (MIN_RUN - w) / 2 : x(s.start);
-    })
-    .attr('width', (s) => Math.max(s.mode === 'running' ? MIN_RUN : 0, x(s.end) - x(s.start)))
+    .attr('x', (s) => s.x)
+    .attr('width', (s) => s.width)
     .select('title')
     .text(
       (s) =>
         s.observed
           ? `${s.mode} for ${formatDuration(s.end - s.start)} from ${formatMs(s.start)}`
           : `${formatDuration(s.end - s.start)} from ${formatMs(s.start)} not observed (no transitions for it): mode unknown`,
+    );
+
+  // Runs shorter than a pixel: a thin tick above the band per pixel column.
+  plot
+    .selectAll<SVGRectElement, KswapdTick>('rect.short-run')
+    .data(layout.ticks)
+    .join((enter) => {
+      const r = enter.append('rect').attr('class', 'short-run mode-running');
+      r.append('title');
+      return r;
+    })
+    .attr('data-testid', 'kswapd-short-run')
+    .attr('data-runs', (t) => t.runs)
+    .attr('x', (t) => t.x)
+    .attr('y', -TICK - 2)
+    .attr('width', 1)
+    .attr('height', TICK)
+    .select('title')
+    .text(
+      (t) =>
+        `${t.runs === 1 ? 'a run' : `${formatCount(t.runs)} runs`} shorter than a pixel from ${formatMs(t.start)}: ` +
+        `running for ${formatDuration(t.ns)}${t.runs === 1 ? '' : ' in all'}`,
     );
 
   const span = end - start;
@@ -80,4 +105,62 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
         .tickSizeOuter(0)
         .tickFormat((v) => formatTimeTick(v.valueOf(), span)),
     );
+
+  drawLegend(node, model, { hatchId, width, y: MARGIN.top + band + AXIS + 12, shortRuns: layout.ticks.length > 0 });
+}
+
+interface LegendEntry {
+  key: string;
+  label: string;
+  help: string;
+}
+
+/** The modes (and the hatch and the short-run tick when drawn), in one row under the axis. */
+function drawLegend(node: SVGSVGElement, model: KswapdModel, at: { hatchId: string; width: number; y: number; shortRuns: boolean }): void {
+  const entries: LegendEntry[] = KSWAPD_MODES.map((m) => ({ key: m, label: m, help: MODE_HELP[m]! }));
+  if (model.segments.some((s) => !s.observed)) {
+    entries.push({
+      key: 'unobserved',
+      label: 'not observed (mode unknown)',
+      help: 'Time between frames that do not follow each other (after a seek): the mode in between is assumed unchanged',
+    });
+  }
+  if (at.shortRuns) {
+    entries.push({
+      key: 'short-run',
+      label: 'run shorter than a pixel',
+      help: 'A tick above the band marks runs too short to show in it (one tick per pixel column); the band itself is painted running only for the time kswapd ran',
+    });
+  }
+  const legend = layer<SVGGElement>(root(node), 'g', 'legend').attr('aria-hidden', 'true');
+  const items = legend
+    .selectAll<SVGGElement, LegendEntry>('g.legend-item')
+    .data(entries, (e) => e.key)
+    .join((enter) => {
+      const g = enter.append('g').attr('class', 'legend-item');
+      g.append('rect');
+      g.append('text').attr('x', 17).attr('y', 4);
+      g.append('title');
+      return g;
+    });
+  items
+    .select('rect')
+    .attr('class', (e) => (e.key === 'short-run' ? 'legend-key short-run mode-running' : `legend-key mode-${e.key}`))
+    .style('fill', (e) => (e.key === 'unobserved' ? `url(#${at.hatchId})` : null))
+    .attr('x', (e) => (e.key === 'short-run' ? 6 : 0))
+    .attr('y', (e) => (e.key === 'short-run' ? -TICK + 2 : -5))
+    .attr('width', (e) => (e.key === 'short-run' ? 1 : 12))
+    .attr('height', (e) => (e.key === 'short-run' ? TICK : 10))
+    .attr('rx', (e) => (e.key === 'short-run' ? 0 : 2));
+  items.select('text').text((e) => e.label);
+  items.select('title').text((e) => e.help);
+  // One row, each entry as wide as its text; from the plot's left edge when it fits.
+  const widths = items.nodes().map((g) => 17 + (g.querySelector('text')?.getComputedTextLength?.() ?? 0) + 14);
+  const total = widths.reduce((a, b) => a + b, 0);
+  let cursor = total <= at.width - MARGIN.left ? MARGIN.left : 0;
+  items.attr('transform', (_, i) => {
+    const left = cursor;
+    cursor += widths[i]!;
+    return `translate(${left},${at.y})`;
+  });
 }

@@ -10,6 +10,13 @@ import { ZONE_NAMES } from '../zones/model';
 
 export const KSWAPD_MODES: readonly KswapdMode[] = ['asleep', 'napping', 'running'];
 
+/** What each mode is (the badge's and the legend's titles). */
+export const MODE_HELP: Record<string, string> = {
+  running: 'balance_pgdat: reclaiming until the zones are above their high watermark',
+  napping: 'kswapd_try_to_sleep: a short nap (HZ/10) before deciding to sleep for good',
+  asleep: 'asleep until an allocation finds a zone below its low watermark and wakes it',
+};
+
 export interface KswapdSegment {
   start: number;
   end: number;
@@ -82,6 +89,61 @@ export function appendKswapd(
     open = { ...open, observed: true };
   }
   return { segments, open, step: at.step, timeNs: at.timeNs, view };
+}
+
+/** A segment on a track `width` px wide: drawn at its true extent, however thin. */
+export interface KswapdBar extends KswapdSegment {
+  x: number;
+  width: number;
+}
+
+/**
+ * The runs shorter than a pixel whose middle falls in one pixel column: one
+ * 1 px tick beside the track, so a short wake-up stays visible without
+ * painting more of the track "running" than the time it took.
+ */
+export interface KswapdTick {
+  /** The column's left edge (px). */
+  x: number;
+  runs: number;
+  /** Simulated ns the runs took in total. */
+  ns: number;
+  /** The first run's start. */
+  start: number;
+}
+
+export interface KswapdLayout {
+  bars: KswapdBar[];
+  ticks: KswapdTick[];
+  /** Width (px) of the track painted "running": running time / span × width. */
+  runningWidth: number;
+}
+
+/** Places `segments` on a track of `width` px spanning [start, end] (ns). */
+export function kswapdLayout(segments: readonly KswapdSegment[], start: number, end: number, width: number): KswapdLayout {
+  const span = Math.max(1, end - start);
+  const px = (t: number) => (Math.min(end, Math.max(start, t)) - start) * (width / span);
+  const bars: KswapdBar[] = [];
+  const columns = new Map<number, KswapdTick>();
+  let runningWidth = 0;
+  for (const s of segments) {
+    const x = px(s.start);
+    const w = px(s.end) - x;
+    bars.push({ ...s, x, width: w });
+    if (s.mode !== 'running') continue;
+    runningWidth += w;
+    if (w >= 1) continue;
+    const column = Math.max(0, Math.min(Math.ceil(width) - 1, Math.floor(x + w / 2)));
+    const tick = columns.get(column);
+    if (tick) {
+      tick.runs += 1;
+      tick.ns += s.end - s.start;
+    } else {
+      columns.set(column, { x: column, runs: 1, ns: s.end - s.start, start: s.start });
+    }
+  }
+  const ticks = [...columns.values()].sort((a, b) => a.x - b.x);
+  return { bars, ticks, runningWidth };
 }
 
 export interface KswapdModel {

@@ -70,11 +70,11 @@ export function memcgsModel(memcgs: readonly MemcgView[]): MemcgsModel {
   const usageBase = nonRoot.length > 0 ? nonRoot : memcgs;
   const leaves = memcgs.filter((m) => m.leaf);
   const reclaimBase = leaves.length > 0 ? leaves : memcgs;
-  const usageMax = Math.max(
-    1,
-    ...usageBase.map((m) => Math.max(m.usage, m.max ?? 0, m.high ?? 0, m.low, m.min)),
-  );
-  const reclaimMax = Math.max(1, ...reclaimBase.map((m) => Math.max(m.pgscan, m.pgsteal)));
+  // The largest values; the scales' tops are at least 1 (a domain of [0, 0] would not scale).
+  const usageTop = Math.max(0, ...usageBase.map((m) => Math.max(m.usage, m.max ?? 0, m.high ?? 0, m.low, m.min)));
+  const reclaimTop = Math.max(0, ...reclaimBase.map((m) => Math.max(m.pgscan, m.pgsteal)));
+  const usageMax = Math.max(1, usageTop);
+  const reclaimMax = Math.max(1, reclaimTop);
   const usage = scaleLinear().domain([0, usageMax]).range([0, 1]).clamp(true);
   const reclaim = scaleLinear().domain([0, reclaimMax]).range([0, 1]).clamp(true);
   const rows = memcgs.map((m): MemcgRow => {
@@ -115,9 +115,12 @@ export function memcgsModel(memcgs: readonly MemcgView[]): MemcgsModel {
       efficiency: m.pgscan > 0 ? m.pgsteal / m.pgscan : null,
     };
   });
-  const scaleNote =
-    `Bars share one scale per column: usage up to ${formatCount(usageMax)} pages (the largest memcg below the root), ` +
-    `pgscan/pgsteal up to ${formatCount(reclaimMax)} (the largest leaf). Rows past a scale are clamped (›).`;
+  const usageText =
+    usageTop > 0
+      ? `usage up to ${formatCount(usageTop)} page${usageTop === 1 ? '' : 's'} (the largest memcg below the root)`
+      : 'usage (no memcg uses a page yet)';
+  const reclaimText = reclaimTop > 0 ? `pgscan/pgsteal up to ${formatCount(reclaimTop)} (the largest leaf)` : 'pgscan/pgsteal (none yet)';
+  const scaleNote = `Bars share one scale per column: ${usageText}, ${reclaimText}. Rows past a scale are clamped (›).`;
   return { rows, usageMax, reclaimMax, leaves: leaves.length, scaleNote };
 }
 

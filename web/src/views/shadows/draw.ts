@@ -149,7 +149,13 @@ function drawDistance(g: AnySelection<SVGGElement>, model: ShadowLruvecModel, in
   drawRows(g, inner, 'Refault distance (nonresident_age now − at eviction) against the workingset');
   layer<SVGGElement>(g, 'g', 'x-axis')
     .attr('transform', `translate(0,${2 * ROW})`)
-    .call(axisBottom(x).ticks(Math.max(2, Math.floor(axisWidth / 90))).tickFormat(tick).tickSizeOuter(0));
+    .call(
+      axisBottom(x)
+        // Whole pages only (a short axis would tick halves).
+        .tickValues(x.ticks(Math.max(2, Math.floor(axisWidth / 90))).filter(Number.isInteger))
+        .tickFormat(tick)
+        .tickSizeOuter(0),
+    );
   layer<SVGTextElement>(g, 'text', 'axis-title')
     .attr('x', axisWidth)
     .attr('y', 2 * ROW + AXIS - 2)

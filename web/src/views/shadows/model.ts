@@ -4,6 +4,7 @@
 // and the last step's refault decisions as table rows. DOM-free and pure, so
 // it can be tested; the engine computed every number (Frame.shadow), this
 // only arranges them.
+import { nice } from 'd3';
 import type { RefaultView, ShadowEntryView, ShadowFrame, ShadowLruvecView, ThresholdView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 import { folioKind } from '../generations/folios';
@@ -123,11 +124,16 @@ function thresholdLine(t: ThresholdView): ThresholdLine {
   return { kind, pages: t.pages, comparison: sign, label: `${kind} ${sign} ${formatCount(t.pages)}`, rule: t.rule };
 }
 
-/** The axis' end: past the largest threshold, up to DISTANCE_SPAN times it (or the farthest shadow, if nearer). */
+/**
+ * The axis' end: past the largest threshold, up to about DISTANCE_SPAN times
+ * it (or the farthest shadow, if nearer), rounded up to a whole, round page
+ * count (the end of an axis of about five ticks).
+ */
 export function distanceExtent(distances: readonly number[], thresholds: readonly number[]): number {
   const t = Math.max(1, ...thresholds);
   const d = Math.max(0, ...distances);
-  return Math.max(t * 1.25, Math.min(d * 1.05, t * DISTANCE_SPAN));
+  const end = Math.max(t * 1.25, Math.min(d * 1.05, t * DISTANCE_SPAN));
+  return nice(0, Math.ceil(end), 5)[1];
 }
 
 /** The generation columns from the oldest shadow (or min_seq) to max_seq, at most MAX_GEN_COLUMNS ("older" first when cut). */

@@ -8,7 +8,7 @@ import { useElementWidth } from '../../util/hooks';
 import { drawZone } from './draw';
 import { ZONE_NAMES, zoneChartModel, zoneIndex, zoneKey, type TimePoint, type ZoneScale, type ZoneSeries } from './model';
 
-const CHART_HEIGHT = 86;
+const CHART_HEIGHT = 100;
 
 const SCALES: { key: ZoneScale; label: string; help: string }[] = [
   { key: 'auto', label: 'Auto', help: 'Around the watermarks once free pages come near them; to fit before' },

@@ -7,8 +7,10 @@ import { formatCount, formatTimeTick } from '../../util/format';
 import { spreadLabels, type TimePoint, type Watermark, type ZoneChartModel } from './model';
 
 /** Shared with the kswapd timeline so the time axes of a node line up. */
-export const TIME_MARGIN = { left: 52, right: 84 };
+export const TIME_MARGIN = { left: 58, right: 84 };
 const MARGIN = { top: 8, bottom: 20, ...TIME_MARGIN };
+/** The least room between two y ticks' labels. */
+const MIN_TICK_GAP = 18;
 
 export interface ZoneDrawOptions {
   width: number;
@@ -32,7 +34,13 @@ export function drawZone(node: SVGSVGElement, model: ZoneChartModel, options: Zo
 
   const x = timeScale(options.start, options.end, innerWidth);
   const [start, end] = x.domain() as [number, number];
-  const y = scaleLinear().domain([0, model.yMax]).range([innerHeight, 0]).nice(4);
+  // As many ticks as fit at least MIN_TICK_GAP px apart (3 or more when the plot is tall enough).
+  let tickCount = Math.max(2, Math.floor(innerHeight / MIN_TICK_GAP));
+  let y = scaleLinear().domain([0, model.yMax]).range([innerHeight, 0]).nice(tickCount);
+  while (tickCount > 2 && (y.ticks(tickCount).length - 1) * MIN_TICK_GAP > innerHeight) {
+    tickCount -= 1;
+    y = scaleLinear().domain([0, model.yMax]).range([innerHeight, 0]).nice(tickCount);
+  }
   const top = y.domain()[1]!;
 
   const plot = layer<SVGGElement>(rootSel, 'g', 'plot').attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
@@ -69,7 +77,7 @@ export function drawZone(node: SVGSVGElement, model: ZoneChartModel, options: Zo
     .attr('y', (d) => y(Math.min(d.to, top)))
     .attr('height', (d) => Math.max(0, y(Math.min(d.from, top)) - y(Math.min(d.to, top))));
 
-  const ticks = y.ticks(Math.max(2, Math.min(4, Math.floor(innerHeight / 28)))).filter(Number.isInteger);
+  const ticks = y.ticks(tickCount).filter(Number.isInteger);
   layer<SVGGElement>(plot, 'g', 'grid').call(
     axisLeft(y)
       .tickValues(ticks)
@@ -77,6 +85,11 @@ export function drawZone(node: SVGSVGElement, model: ZoneChartModel, options: Zo
       .tickFormat(() => ''),
   );
   layer<SVGGElement>(plot, 'g', 'y-axis').call(axisLeft(y).tickValues(ticks).tickFormat(pagesTick));
+  // The y-axis title, up the left edge (the watermark labels have the right).
+  layer<SVGTextElement>(plot, 'text', 'axis-title')
+    .attr('transform', `translate(${-MARGIN.left + 9},${innerHeight / 2}) rotate(-90)`)
+    .attr('text-anchor', 'middle')
+    .text('free pages');
   const span = end - start;
   layer<SVGGElement>(plot, 'g', 'x-axis')
     .attr('transform', `translate(0,${innerHeight})`)
