@@ -64,6 +64,18 @@ describe('compare mode: opening', () => {
     expect(sides.steps).toEqual(['12', '12']);
     expect(problems).toEqual([]);
   });
+
+  it('opens on the view the page showed (the System tab stays the System view)', async () => {
+    const { page, problems } = await open(EXPERIMENT, { ready: 'experiment' });
+    await page.getByRole('tab', { name: /^System/ }).click();
+    await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Compare mode' });
+    await waitForText(mode.getByTestId('compare-step'), '0');
+    const views = mode.getByRole('group', { name: 'Compare view' });
+    expect(await views.getByRole('button', { name: 'System', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await views.getByRole('button', { name: 'LRU', exact: true }).getAttribute('aria-pressed')).toBe('false');
+    expect(problems).toEqual([]);
+  });
 });
 
 describe('compare mode: step back and seek, in lock step', () => {

@@ -388,6 +388,21 @@ describe('Experiments', () => {
     expect(problems).toEqual([]);
   });
 
+  it('a link to an experiment offers its comparison in the empty table: Compare now runs the link\'s seed', { timeout: 120_000 }, async () => {
+    const { page, problems } = await open('?v=1&scenario=memcg-lru-fairness&seed=3&variant=after', { ready: 'experiment' });
+    const run = page.getByTestId('comparison-run');
+    expect(await run.textContent()).toBe('Compare now');
+    await run.click();
+    const table = page.getByRole('table', { name: 'Comparison' });
+    await table.waitFor({ timeout: 60_000 });
+    await page.getByText('Running…').waitFor({ state: 'detached', timeout: 60_000 });
+    // The table is of the link's run (seed 3), and the button goes with the empty state.
+    expect(await page.locator('.comparison').first().textContent()).toMatch(/Seed 3 ·/);
+    expect(await run.count()).toBe(0);
+    expect(query(page).get('seed')).toBe('3');
+    expect(problems).toEqual([]);
+  });
+
   it('opens an experiment chosen in the picker', async () => {
     const { page, problems } = await open();
     await page.getByRole('combobox', { name: 'Scenario' }).selectOption('refault-distance-mglru');

@@ -1,5 +1,5 @@
 // The session reducer: which frame the counters' Δ compares with, the
-// furthest step reached, and a long command's progress.
+// furthest step reached, a long command's progress, and which notices stay.
 import { describe, expect, it } from 'vitest';
 import type { Frame } from '../../web/src/engine/pkg/reclaim_core';
 import { initialState, reducer, type SimulationState } from '../../web/src/simulationState';
@@ -37,5 +37,20 @@ describe('the session reducer', () => {
     expect(reducer(s, { type: 'busy', busy: null }).busy).toBeNull();
     s = reducer(s, { type: 'fatal', message: 'gone' });
     expect([s.busy, s.phase]).toEqual([null, 'failed']);
+  });
+
+  it('drops a notice about where a run stopped once the run is elsewhere; keeps the others until dismissed', () => {
+    let s = reducer(started(), { type: 'alert', messages: ['seed: not a seed; using 1'] });
+    s = reducer(s, { type: 'moved', frame: frame(10_000), histories: histories(10_000) });
+    s = reducer(s, { type: 'alert', messages: ['No OOM kill in 10,000 steps: stopped at step 10,000.'], atStep: 10_000 });
+    expect(s.alerts.map((a) => a.message)).toEqual(['seed: not a seed; using 1', 'No OOM kill in 10,000 steps: stopped at step 10,000.']);
+    // A frame of the same step (the view redrawn) keeps it.
+    s = reducer(s, { type: 'moved', frame: frame(10_000), histories: histories(10_000) });
+    expect(s.alerts).toHaveLength(2);
+    s = reducer(s, { type: 'moved', frame: frame(1_500), histories: histories(1_500) });
+    expect(s.alerts.map((a) => a.message)).toEqual(['seed: not a seed; using 1']);
+    s = reducer(s, { type: 'alert', messages: ['No aging in 10 steps: stopped at step 1,510.'], atStep: 1_510 });
+    s = reducer(s, { type: 'started', request: makeRequest('s', 1), frame: frame(0), histories: histories(0) });
+    expect(s.alerts.map((a) => a.message)).toEqual(['seed: not a seed; using 1']);
   });
 });

@@ -28,7 +28,7 @@ import { ShareBar, type PageSnapshot } from './share/ShareBar';
 import { SharedLinkNotice } from './share/SharedLinkNotice';
 import { useRestoreShared } from './share/useRestoreShared';
 import { ThemeSwitch } from './theme/ThemeSwitch';
-import { COMPARE_PANEL_ID, CompareMode, CompareToggle } from './compare/CompareMode';
+import { COMPARE_PANEL_ID, CompareMode, CompareToggle, isCompareView } from './compare/CompareMode';
 import { useCompareMode } from './compare/useCompareMode';
 import { CustomScenario } from './editor/CustomScenario';
 import { customTitle, isCustomRequest } from './scenario/custom';
@@ -419,6 +419,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
                   comparison={comparison.state}
                   seedCheck={seedCheck}
                   transitionMs={STEP_TRANSITION_MS}
+                  initialView={isCompareView(shownTab) ? shownTab : isCompareView(watchTab) ? watchTab : 'lru'}
                 />
               ) : (
               <>
@@ -431,7 +432,13 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
               >
                 {shownTab === 'comparison' && experiment && request && (
                   <>
-                    <ComparisonView experiment={experiment} state={comparison.state} current={request} seedCheck={seedCheck} />
+                    <ComparisonView
+                      experiment={experiment}
+                      state={comparison.state}
+                      current={request}
+                      seedCheck={seedCheck}
+                      onRun={() => compare(request)}
+                    />
                     <RangeCheck
                       experiment={experiment}
                       check={rangeCheck}

@@ -10,6 +10,12 @@ const MAX_ALERTS = 6;
 export interface Notice {
   id: number;
   message: string;
+  /**
+   * For a notice about where the run stopped ("No OOM kill in 10,000
+   * steps"): the step it speaks of. It goes once the run is elsewhere, or
+   * starts again; notices without it stay until dismissed.
+   */
+  atStep?: number;
 }
 
 /** A long seek or run in progress: `done` of `total` steps. */
@@ -49,7 +55,7 @@ export type Action =
   /** A frame of the running run, after a step, a seek, a step back or a run. */
   | { type: 'moved'; frame: Frame; histories: FrameHistories }
   | { type: 'busy'; busy: Busy | null }
-  | { type: 'alert'; messages: string[] }
+  | { type: 'alert'; messages: string[]; atStep?: number }
   | { type: 'dismiss'; id: number }
   | { type: 'playing'; playing: boolean }
   | { type: 'fatal'; message: string };
@@ -70,6 +76,12 @@ export const initialState: SimulationState = {
 
 let noticeId = 0;
 
+/** The notices that still hold once the run shows `step` (null: a new start). */
+function stillTrue(alerts: Notice[], step: number | null): Notice[] {
+  const kept = alerts.filter((a) => a.atStep === undefined || a.atStep === step);
+  return kept.length === alerts.length ? alerts : kept;
+}
+
 export function reducer(state: SimulationState, action: Action): SimulationState {
   switch (action.type) {
     case 'loaded':
@@ -84,6 +96,7 @@ export function reducer(state: SimulationState, action: Action): SimulationState
         histories: action.histories,
         furthest: action.frame.step,
         playing: false,
+        alerts: stillTrue(state.alerts, null),
       };
     case 'moved': {
       const forward = state.frame !== null && action.frame.step > state.frame.step;
@@ -93,12 +106,14 @@ export function reducer(state: SimulationState, action: Action): SimulationState
         frame: action.frame,
         histories: action.histories,
         furthest: Math.max(state.furthest, action.frame.step),
+        alerts: stillTrue(state.alerts, action.frame.step),
       };
     }
     case 'busy':
       return { ...state, busy: action.busy };
     case 'alert': {
-      const added = action.messages.map((message) => ({ id: ++noticeId, message }));
+      const { atStep } = action;
+      const added = action.messages.map((message) => (atStep === undefined ? { id: ++noticeId, message } : { id: ++noticeId, message, atStep }));
       return { ...state, alerts: [...state.alerts, ...added].slice(-MAX_ALERTS) };
     }
     case 'dismiss':

@@ -262,7 +262,7 @@ export function useSimulation(speed: number): Simulation {
         land(result.frame);
         if (!result.found && !stoppedRef.current) {
           const message = `No ${label} in ${maxSteps.toLocaleString('en-US')} steps: stopped at step ${result.frame.step.toLocaleString('en-US')}.`;
-          dispatch({ type: 'alert', messages: [message] });
+          dispatch({ type: 'alert', messages: [message], atStep: result.frame.step });
         }
       });
     },

@@ -53,11 +53,18 @@ export interface CompareModeProps {
   /** The check of that comparison over seeds 1 to 5. */
   seedCheck?: SeedCheckRunner;
   transitionMs: number;
+  /** The view compare mode opens on: the page's, so that turning it on keeps what was being watched. */
+  initialView?: CompareViewKey;
 }
 
-export function CompareMode({ experiment, mode, request, comparison, seedCheck, transitionMs }: CompareModeProps) {
+/** Whether a page tab is one of compare mode's views. */
+export function isCompareView(tab: string): tab is CompareViewKey {
+  return VIEWS.some((v) => v.key === tab);
+}
+
+export function CompareMode({ experiment, mode, request, comparison, seedCheck, transitionMs, initialView = 'lru' }: CompareModeProps) {
   const id = useId();
-  const [view, setView] = useState<CompareViewKey>('lru');
+  const [view, setView] = useState<CompareViewKey>(initialView);
   const [lruvec, setLruvec] = useState<string | null>(null);
   const { lockstep, variants } = mode;
   const { state } = lockstep;

@@ -31,6 +31,20 @@ export interface ComparisonViewProps {
   current: ScenarioRequest;
   /** The check of the table's parameters over seeds 1 to 5 (no check offered without it). */
   seedCheck?: SeedCheckRunner;
+  /** Runs the comparison of `current` (a button here, beside the form's); none without it. */
+  onRun?: () => void;
+}
+
+/** Runs the comparison of the run the page is on, with its parameters as they are. */
+function RunButton({ seed, onRun }: { seed: number; onRun(): void }) {
+  return (
+    <p className="comparison-run">
+      <button type="button" className="button primary" onClick={onRun} data-testid="comparison-run">
+        Compare now
+      </button>{' '}
+      <span className="hint">every variant to the end, with the parameters running now, seed {seed}</span>
+    </p>
+  );
 }
 
 function listNames(names: string[]): string {
@@ -38,7 +52,7 @@ function listNames(names: string[]): string {
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
-export function ComparisonView({ experiment, state, current, seedCheck }: ComparisonViewProps) {
+export function ComparisonView({ experiment, state, current, seedCheck, onRun }: ComparisonViewProps) {
   const result = state.result?.experiment === experiment.name ? state.result : null;
   const check = seedCheck?.state;
   const recorded = useRecordedRange(experiment);
@@ -78,17 +92,23 @@ export function ComparisonView({ experiment, state, current, seedCheck }: Compar
             The comparison failed: {state.error}
           </p>
         ) : !table ? (
-          <p>
-            Set the parameters and the seed in the form, then press <strong>Run comparison</strong>: the {variants}{' '}
-            variants run to the end on the same seed (a second or a few), and the table shows every metric for each,
-            the change, and the patch author&apos;s own figures. To watch the mechanism instead, pick a variant above
-            and step it in the LRU, System and Memcgs tabs.
-          </p>
+          <>
+            <p>
+              Set the parameters and the seed in the form, then press <strong>Run comparison</strong>: the {variants}{' '}
+              variants run to the end on the same seed (a second or a few), and the table shows every metric for each,
+              the change, and the patch author&apos;s own figures. To watch the mechanism instead, pick a variant above
+              and step it in the LRU, System and Memcgs tabs.
+            </p>
+            {onRun && <RunButton seed={current.seed} onRun={onRun} />}
+          </>
         ) : outdated ? (
-          <p>
-            These results are for another seed or other parameters than the ones running now; press{' '}
-            <strong>Run comparison</strong> to update them.
-          </p>
+          <>
+            <p>
+              These results are for another seed or other parameters than the ones running now; press{' '}
+              <strong>Run comparison</strong> to update them.
+            </p>
+            {onRun && <RunButton seed={current.seed} onRun={onRun} />}
+          </>
         ) : null}
       </div>
 
