@@ -39,7 +39,7 @@ pub enum FolioWhat {
     SortWriteback { seq: u64 },
     /// isolate_folio.
     Isolated,
-    /// folio_check_references: young PTE, activate.
+    /// folio_check_references (MGLRU): young PTE, PG_referenced set, kept.
     ActivatedYoung,
     /// evict_folios: rejected, back to max_seq.
     Rejected,
@@ -89,7 +89,7 @@ impl FolioTrace {
             SortProtected { tier, tier_idx, seq } => ("eviction", format!("tier {tier} > tier_idx {tier_idx}, protected: moved to seq {seq}")),
             SortWriteback { seq } => ("eviction", format!("dirty or under writeback: moved to seq {seq} with PG_reclaim")),
             Isolated => ("eviction", "isolated from the oldest generation for shrink_folio_list".into()),
-            ActivatedYoung => ("eviction", "PTE young when checked: activated, re-enters at max_seq".into()),
+            ActivatedYoung => ("eviction", "PTE young when checked: marked referenced and kept; evict_folios puts it back at max_seq".into()),
             Rejected => ("eviction", "rejected (mapped, dirty, referenced or retried): re-enters at max_seq".into()),
             SwappedOut => ("eviction", "anon: added to the swap cache and written to swap".into()),
             Evicted { tier } => ("eviction", format!("reclaimed from tier {tier}; a shadow entry stays behind")),

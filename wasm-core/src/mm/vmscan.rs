@@ -213,11 +213,16 @@ impl Mm {
                 FolioRef::Reclaim
             } else if self.knobs.lru_gen_enabled {
                 if referenced_ptes {
+                    // v6.12 has no MGLRU case here: one young mapping marks
+                    // the folio PG_referenced and keeps it (FOLIOREF_KEEP, no
+                    // PGACTIVATE); evict_folios then rejects it to max_seq.
                     self.lru_gen_look_around(f);
-                    FolioRef::Activate
-                } else {
-                    FolioRef::Reclaim
+                    self.folios.set(f, pg::REFERENCED);
+                    self.trace(f, "folio_check_references", FolioWhat::ActivatedYoung);
+                    keep.push(f);
+                    continue;
                 }
+                FolioRef::Reclaim
             } else {
                 self.classic_check_references(f, referenced_ptes)
             };
