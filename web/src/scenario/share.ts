@@ -21,7 +21,7 @@
 //
 // DOM-free: it needs only CompressionStream, Blob, atob/btoa and TextEncoder
 // (browsers and Node >= 20).
-import { MAX_STEPS_PER_COMMAND } from '../engine/protocol';
+import { MAX_SEEK_STEP } from '../engine/protocol';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { customDocument, isCustomRequest } from './custom';
 import { LinkProblem, checksum, fail, fromBase64Url, inflate, pipe, toBase64Url } from './shareBytes';
@@ -35,8 +35,8 @@ export const SHARE_TABS = ['comparison', 'lru', 'system', 'memcgs', 'shadows'] a
 export type ShareTab = (typeof SHARE_TABS)[number];
 /** The tabs' names as the page shows them. */
 export const TAB_LABELS: Record<ShareTab, string> = { comparison: 'Comparison', lru: 'LRU', system: 'System', memcgs: 'Memcgs', shadows: 'Shadows' };
-/** The largest step a link may ask for: what one step command may advance. */
-export const MAX_SHARED_STEP = MAX_STEPS_PER_COMMAND;
+/** The largest step a link may ask for: as far as Go to step goes (a link's step is reached by a seek). */
+export const MAX_SHARED_STEP = MAX_SEEK_STEP;
 /** Longest payload read, in characters (a link is a few hundred). */
 export const MAX_PAYLOAD_CHARS = 4096;
 /** The `scenario` of a link that carries a custom scenario's document in `custom`. */
