@@ -340,6 +340,19 @@ describe('Reclaim Lab in a browser', () => {
     expect(problems).toEqual([]);
   });
 
+  it('offers an option parameter as a list of what each value means, and applies the one picked', async () => {
+    const { page, problems } = await open();
+    const pattern = page.locator('select[data-param="reader_pattern"]');
+    expect(await pattern.locator('option').allTextContents()).toEqual(['0 · zipf (zipf_s)', '1 · uniform', '2 · one sequential scan', '3 · loop over the file']);
+    expect(await page.locator('input[data-param="reader_pattern"]').count()).toBe(0);
+    await pattern.selectOption('2');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('reader_pattern') === '2');
+    await waitForStep(page, 0);
+    expect(await pattern.inputValue()).toBe('2');
+    expect(problems).toEqual([]);
+  });
+
   it('draws the tracked folios and shows the history of the one clicked', async () => {
     const { page, problems } = await open();
     expect(await page.getByTestId('folio-dot').count(), 'nothing is resident at step 0').toBe(0);

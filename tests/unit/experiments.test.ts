@@ -27,8 +27,8 @@ const batching: ExperimentInfo = {
   description: 'Two writes to memory.reclaim.',
   limits: '',
   params: [
-    { name: 'request', default: 16384, min: 256, max: 1048576, integer: true, help: '' },
-    { name: 'children', default: 64, min: 2, max: 256, integer: true, help: '' },
+    { name: 'request', default: 16384, min: 256, max: 1048576, integer: true, help: '', choices: [] },
+    { name: 'children', default: 64, min: 2, max: 256, integer: true, help: '', choices: [] },
   ],
   variants: [
     { name: 'before', description: '32 pages a round' },
@@ -385,7 +385,7 @@ describe('patch label', () => {
 describe('requests for experiments', () => {
   const list: ScenarioList = {
     defaultScenario: 'basic',
-    scenarios: [{ name: 'basic', title: 'Basic', description: '', params: [{ name: 'x', default: 1, min: 0, max: 9, integer: true, help: '' }] }],
+    scenarios: [{ name: 'basic', title: 'Basic', description: '', params: [{ name: 'x', default: 1, min: 0, max: 9, integer: true, help: '', choices: [] }] }],
     experiments: [batching, { ...batching, name: 'no-after', variants: [{ name: 'old', description: '' }, { name: 'new', description: '' }] }],
   };
 

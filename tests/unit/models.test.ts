@@ -200,8 +200,8 @@ describe('presets', () => {
         title: 'B',
         description: '',
         params: [
-          { name: 'size', default: 64, min: 1, max: 1024, integer: true, help: '' },
-          { name: 'ratio', default: 0.5, min: 0, max: 1, integer: false, help: '' },
+          { name: 'size', default: 64, min: 1, max: 1024, integer: true, help: '', choices: [] },
+          { name: 'ratio', default: 0.5, min: 0, max: 1, integer: false, help: '', choices: [] },
         ],
       },
     ],

@@ -37,6 +37,9 @@ pub struct ParamInfo {
     pub max: f64,
     pub integer: bool,
     pub help: String,
+    /// For a parameter that picks one of a few options: what each whole value
+    /// from `min` (0) to `max` means; empty for a quantity.
+    pub choices: Vec<String>,
 }
 
 /// A built-in scenario as listed by `reclaim-sim list` and the app's picker.

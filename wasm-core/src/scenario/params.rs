@@ -15,6 +15,17 @@ pub struct ParamSpec {
     pub help: &'static str,
 }
 
+/// The parameters that pick one of a few options, and what each value
+/// (from 0) means: the app offers them as a list, not a number field.
+const CHOICES: &[(&str, &[&str])] = &[
+    ("lru_gen", &["the classic active/inactive LRU", "MGLRU"]),
+    ("memcg_lru", &["walk every memcg (v6.1/6.2)", "the memcg LRU (v6.3+)"]),
+    ("refault_distance", &["mainline lru_gen_refault", "patch 004's refault distance"]),
+    ("reader_pattern", &["zipf (zipf_s)", "uniform", "one sequential scan", "loop over the file"]),
+    ("reader_op", &["read()", "write()", "mmap loads", "mmap loads and stores (50 %)"]),
+    ("batch", &["whole request (<= v6.5)", "32 pages (v6.6-6.8)", "remaining/4 (v6.9+)"]),
+];
+
 impl ParamSpec {
     pub fn info(&self) -> ParamInfo {
         ParamInfo {
@@ -24,7 +35,14 @@ impl ParamSpec {
             max: self.max,
             integer: self.integer,
             help: self.help.to_string(),
+            choices: self.choices().iter().map(|c| c.to_string()).collect(),
         }
+    }
+
+    /// What each whole value from `min` to `max` means, for a parameter that
+    /// picks an option (empty for a quantity).
+    pub fn choices(&self) -> &'static [&'static str] {
+        CHOICES.iter().find(|(name, labels)| *name == self.name && self.integer && self.min == 0.0 && labels.len() as f64 == self.max + 1.0).map_or(&[], |(_, labels)| labels)
     }
 
     pub fn range(&self) -> String {
@@ -84,5 +102,27 @@ impl Params {
 
     pub fn u32(&self, name: &str) -> u32 {
         self.get(name) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every parameter whose help spells out codes ("1 = ...") is
+    /// offered as a list with one label per value; no quantity is.
+    #[test]
+    fn option_parameters_have_a_label_per_value() {
+        let list = crate::scenario::list();
+        let params = list.scenarios.iter().flat_map(|s| s.params.iter()).chain(list.experiments.iter().flat_map(|e| e.params.iter()));
+        let mut options = 0;
+        for p in params {
+            let coded = p.help.contains("1 = ");
+            assert_eq!(!p.choices.is_empty(), coded, "{}: help {:?}, choices {:?}", p.name, p.help, p.choices);
+            if coded {
+                options += 1;
+                assert!(p.integer && p.min == 0.0, "{}", p.name);
+                assert_eq!(p.choices.len() as f64, p.max + 1.0, "{}", p.name);
+            }
+        }
+        assert!(options >= 6, "{options} option parameters");
     }
 }

@@ -204,22 +204,41 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare,
               <label htmlFor={`${formId}-${p.name}`} className="mono">
                 {p.name}
               </label>
-              <input
-                id={`${formId}-${p.name}`}
-                name={p.name}
-                data-param={p.name}
-                type="number"
-                min={p.min}
-                max={p.max}
-                step={p.integer ? 1 : 'any'}
-                value={draft.params[p.name] ?? ''}
-                aria-invalid={problem ? true : undefined}
-                aria-describedby={`${formId}-${p.name}-hint`}
-                onChange={(e) => setParam(p.name, e.target.value)}
-              />
+              {p.choices.length > 0 ? (
+                // An option, not a quantity: a list of what each value means.
+                <select
+                  id={`${formId}-${p.name}`}
+                  name={p.name}
+                  data-param={p.name}
+                  value={draft.params[p.name] ?? ''}
+                  aria-invalid={problem ? true : undefined}
+                  aria-describedby={`${formId}-${p.name}-hint`}
+                  onChange={(e) => setParam(p.name, e.target.value)}
+                >
+                  {p.choices.map((label, i) => (
+                    <option key={label} value={String(p.min + i)}>
+                      {p.min + i} · {label}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  id={`${formId}-${p.name}`}
+                  name={p.name}
+                  data-param={p.name}
+                  type="number"
+                  min={p.min}
+                  max={p.max}
+                  step={p.integer ? 1 : 'any'}
+                  value={draft.params[p.name] ?? ''}
+                  aria-invalid={problem ? true : undefined}
+                  aria-describedby={`${formId}-${p.name}-hint`}
+                  onChange={(e) => setParam(p.name, e.target.value)}
+                />
+              )}
               <p className="hint" id={`${formId}-${p.name}-hint`}>
-                {problem ? <span className="problem">{problem}</span> : <span className="range">{formatRange(p)}</span>}
-                {p.help && <span className="help"> · {p.help}</span>}
+                {problem ? <span className="problem">{problem}</span> : p.choices.length === 0 && <span className="range">{formatRange(p)}</span>}
+                {p.help && <span className="help">{p.choices.length === 0 && !problem ? ' · ' : ''}{p.help}</span>}
               </p>
             </div>
           );
