@@ -154,7 +154,7 @@ describe('Copy link', () => {
       ['bad base64', `?v=2&s=${payload.slice(0, 10)}!${payload.slice(11)}`, /bad base64/],
       ['bad JSON', `?v=2&s=${await packPayload('{"scenario": "global-pressure", ')}`, /bad JSON/],
       ['wrong version', valid.replace('v=2', 'v=7'), /wrong version: v="7"/],
-      ['step too large', `?v=2&s=${await packPayload(json({ step: MAX_SHARED_STEP + 1 }))}`, /step: 1000001 is too large/],
+      ['step too large', `?v=2&s=${await packPayload(json({ step: MAX_SHARED_STEP + 1 }))}`, new RegExp(`step: ${MAX_SHARED_STEP + 1} is too large`)],
       ['out-of-range seed', `?v=2&s=${await packPayload(json({ seed: -4 }))}`, /seed: -4 is not a whole number/],
     ];
     const context = await newContext();
