@@ -310,3 +310,36 @@ fn the_aging_walk_skips_anon_when_it_cannot_swap() {
     assert_eq!(s.mm.folios.lru_gen(f), Some(lru_gen_from_seq(max_seq)), "promoted by the walk that may swap");
     assert!(!s.mm.folios.test(f, pg::YOUNG));
 }
+
+/// lru_gen_look_around(): young neighbours go to max_seq either way; without
+/// an mm walk (direct and memcg-limit reclaim) through folio_activate(),
+/// which counts PGACTIVATE, with one (kswapd, proactive) in place, uncounted.
+#[test]
+fn look_around_counts_pgactivate_only_without_an_mm_walk() {
+    for walk in [false, true] {
+        let mut s = machine(true, None);
+        let lv = s.mm.lruvec_id(A, 0);
+        for i in 0..20 {
+            s.mm.access(A, 0, ANON, i, Op::Load).unwrap();
+        }
+        let seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
+        s.mm.lruvecs[lv as usize].mm_walk.clear();
+        assert!(s.mm.inc_max_seq(lv, seq, true, true));
+        // Pages 3 and 5 are young again; the rest are not.
+        for i in 0..20 {
+            let f = folio_at(&s, ANON, i);
+            s.mm.folios.clear(f, pg::YOUNG | pg::WALK_QUEUED);
+        }
+        for i in [3, 5] {
+            let f = folio_at(&s, ANON, i);
+            s.mm.folios.set(f, pg::YOUNG);
+        }
+        let before = s.mm.vmstat.get(Item::Pgactivate);
+        s.mm.lru_gen_look_around(folio_at(&s, ANON, 4), walk);
+        let max_seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
+        for i in [3, 5] {
+            assert_eq!(s.mm.folios.lru_gen(folio_at(&s, ANON, i)), Some(lru_gen_from_seq(max_seq)), "walk {walk}: page {i}");
+        }
+        assert_eq!(s.mm.vmstat.get(Item::Pgactivate) - before, if walk { 0 } else { 2 }, "walk {walk}");
+    }
+}

@@ -216,7 +216,8 @@ impl Mm {
                     // v6.12 has no MGLRU case here: one young mapping marks
                     // the folio PG_referenced and keeps it (FOLIOREF_KEEP, no
                     // PGACTIVATE); evict_folios then rejects it to max_seq.
-                    self.lru_gen_look_around(f);
+                    // set_mm_walk(): kswapd and proactive reclaim have an mm walk.
+                    self.lru_gen_look_around(f, sc.kswapd || sc.proactive);
                     self.folios.set(f, pg::REFERENCED);
                     self.trace(f, "folio_check_references", FolioWhat::ActivatedYoung);
                     keep.push(f);

@@ -20,6 +20,7 @@ use crate::mm::folio::{lru_tier_from_refs, pg, FolioId, LRU_REFS_WIDTH};
 use crate::mm::lruvec::{lru_gen_from_seq, MAX_NR_GENS, MIN_NR_GENS};
 use crate::mm::{LruvecId, Mm, LRU_GEN_ANON};
 use crate::mm::trace::{AddRule, FolioWhat};
+use crate::mm::vmstat::Item;
 
 /// What evict_folios() does with a folio shrink_folio_list() left behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,10 +211,12 @@ impl Mm {
     }
 
     /// lru_gen_look_around() (simplified): while checking a young PTE during
-    /// eviction, the kernel also scans up to 64 neighbouring PTEs and promotes
-    /// their young folios to max_seq in place. Here the neighbours are the
+    /// eviction, the kernel also scans up to 64 neighbouring PTEs and moves
+    /// their young folios to max_seq: in place when the reclaimer has an mm
+    /// walk (`walk`: kswapd and proactive reclaim, set_mm_walk), else through
+    /// folio_activate(), which counts PGACTIVATE. Here the neighbours are the
     /// adjacent pages of the same mapping (+-32).
-    pub fn lru_gen_look_around(&mut self, f: FolioId) {
+    pub fn lru_gen_look_around(&mut self, f: FolioId, walk: bool) {
         let m = self.folios.mapping[f as usize];
         let idx = self.folios.index[f as usize] as i64;
         let lv = self.folios.lruvec[f as usize];
@@ -230,6 +233,10 @@ impl Mm {
                     if let Some(old) = self.folio_update_gen(g, gen) {
                         if old != gen {
                             self.lru_gen_update_size(lv, g, Some(old), Some(gen));
+                            if !walk {
+                                let memcg = self.lruvec_memcg(lv);
+                                self.count(memcg, Item::Pgactivate, 1, true);
+                            }
                             let seq = self.lruvecs[lv as usize].lrugen.max_seq;
                             self.trace(g, "lru_gen_look_around", FolioWhat::LookAround { seq });
                         }
