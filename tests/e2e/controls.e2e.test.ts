@@ -187,6 +187,17 @@ describe('Timeline controls', () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows a long function name whole in the events of a laptop screen (it wraps after an underscore)', async () => {
+    const { page, problems } = await open('?v=1&scenario=mglru-basic&seed=1', { viewport: { width: 1366, height: 768 } });
+    await page.getByLabel('Stop at', { exact: true }).selectOption('reclaim');
+    await page.getByRole('button', { name: 'Run to next', exact: true }).click();
+    const name = page.locator('ol.event-list li[data-function="try_to_free_mem_cgroup_pages"] .event-function').first();
+    await name.waitFor();
+    const shown = await name.evaluate((e) => ({ text: e.textContent, whole: e.scrollWidth <= e.clientWidth + 1, fits: e.getBoundingClientRect().right <= e.closest('li')!.getBoundingClientRect().right }));
+    expect(shown).toEqual({ text: 'try_to_free_mem_cgroup_pages', whole: true, fits: true });
+    expect(problems).toEqual([]);
+  });
+
   it('answers the keyboard: → steps, ← steps back, Space plays and pauses, not while typing', async () => {
     const { page, problems } = await open(LIGHT);
     await page.locator('body').click({ position: { x: 5, y: 5 } });

@@ -1,7 +1,8 @@
 // /proc/vmstat as the engine counts it: kernel names, kernel order, and the
 // change since the previous frame shown.
-import { Fragment, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { Counter } from '../../engine/pkg/reclaim_core';
+import { BreakableName } from '../../util/BreakableName';
 import { formatCount, formatDelta } from '../../util/format';
 import { counterRows } from './model';
 
@@ -71,28 +72,5 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
       </div>
       <p className="card-footnote">{deltaNote}</p>
     </section>
-  );
-}
-
-/**
- * A counter's name that may wrap after its underscores, so that a narrow
- * column (compare mode, a large Δ) wraps a long name rather than cutting
- * the numbers off. Its text is the name itself.
- */
-function BreakableName({ name }: { name: string }) {
-  const parts = name.split('_');
-  return (
-    <>
-      {parts.map((part, i) => (
-        <Fragment key={i}>
-          {part}
-          {i < parts.length - 1 && (
-            <>
-              _<wbr />
-            </>
-          )}
-        </Fragment>
-      ))}
-    </>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { EventView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 import { groupEvents, visibleGroups } from './model';
+import { BreakableName } from '../../util/BreakableName';
 
 /** At most this many distinct decisions are listed; the rest are counted. */
 export const EVENT_LIST_CAP = 100;
@@ -71,7 +72,9 @@ export function EventList({ step, events, dropped, kinds }: EventListProps) {
             <li key={i} className={`event kind-${g.kind.replace(/[^a-z0-9-]/gi, '-')}`} data-function={g.function}
               data-kind={g.kind}>
               <span className="event-kind">{g.kind}</span>
-              <code className="event-function" title={g.function}>{g.function}</code>
+              <code className="event-function">
+                <BreakableName name={g.function} />
+              </code>
               <span className="event-reason">{g.reason}</span>
               <span className="event-count" aria-label={`${g.count} times`}>
                 {g.count > 1 ? `×${formatCount(g.count)}` : ''}
