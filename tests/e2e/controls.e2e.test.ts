@@ -188,7 +188,7 @@ describe('Timeline controls', () => {
   });
 
   it('shows a long function name whole in the events of a laptop screen (it wraps after an underscore)', async () => {
-    const { page, problems } = await open('?v=1&scenario=mglru-basic&seed=1', { viewport: { width: 1366, height: 768 } });
+    const { page, problems } = await openPage('?v=1&scenario=mglru-basic&seed=1', { reducedMotion: 'reduce', viewport: { width: 1366, height: 768 } });
     await page.getByLabel('Stop at', { exact: true }).selectOption('reclaim');
     await page.getByRole('button', { name: 'Run to next', exact: true }).click();
     const name = page.locator('ol.event-list li[data-function="try_to_free_mem_cgroup_pages"] .event-function').first();
