@@ -83,7 +83,7 @@ export function TourPanel({ tour }: TourPanelProps) {
         </span>
       </p>
       <div aria-live="polite" aria-atomic="true" id={`${ids}-body`}>
-        <h2 className="tour-title" id={`${ids}-title`} ref={headingRef} tabIndex={-1} data-testid="tour-title">
+        <h2 className={`tour-title${isFolded ? ' visually-hidden' : ''}`} id={`${ids}-title`} ref={headingRef} tabIndex={-1} data-testid="tour-title">
           {step.title}
         </h2>
         <p className="tour-text" id={`${ids}-text`} data-testid="tour-text">
