@@ -215,7 +215,10 @@ impl Mm {
     /// their young folios to max_seq: in place when the reclaimer has an mm
     /// walk (`walk`: kswapd and proactive reclaim, set_mm_walk), else through
     /// folio_activate(), which counts PGACTIVATE. Here the neighbours are the
-    /// adjacent pages of the same mapping (+-32).
+    /// adjacent pages of the same mapping (+-32). Simplified: in the kernel an
+    /// aging pass (try_to_inc_max_seq) also leaves its walk to the rest of
+    /// that lru_gen_shrink_lruvec call; here only kswapd and proactive
+    /// reclaim have one.
     pub fn lru_gen_look_around(&mut self, f: FolioId, walk: bool) {
         let m = self.folios.mapping[f as usize];
         let idx = self.folios.index[f as usize] as i64;
