@@ -326,11 +326,7 @@ impl Mm {
         let (nr_taken, unqueued_dirty_before) = (list.len() as u64, sc.nr_unqueued_dirty);
         let reclaimed = self.shrink_folio_list(&mut list, lv, sc);
         self.classic_putback(lv, &list);
-        // Every folio taken was dirty and not queued for writeback: the
-        // flushers are not doing their job, nudge them.
-        if sc.nr_unqueued_dirty - unqueued_dirty_before == nr_taken {
-            self.wakeup_flusher_threads();
-        }
+        self.wakeup_flushers_if_all_unqueued(sc, unqueued_dirty_before, nr_taken);
         let nr_pageout = sc.nr_pageout - pageout_before;
         self.lru_note_cost(lv, file, nr_pageout, nr_scanned - reclaimed);
         let item = if sc.kswapd { Item::PgstealKswapd } else { Item::PgstealDirect };

@@ -314,6 +314,16 @@ impl Mm {
         reclaimed
     }
 
+    /// shrink_inactive_list()'s flusher nudge: when every one of the
+    /// `nr_taken` folios shrink_folio_list() saw was dirty and not queued for
+    /// writeback (`sc.nr_unqueued_dirty` grew by `nr_taken` since
+    /// `unqueued_before`), the flushers are not doing their job: wake them.
+    pub(crate) fn wakeup_flushers_if_all_unqueued(&mut self, sc: &ScanControl, unqueued_before: u64, nr_taken: u64) {
+        if sc.nr_unqueued_dirty - unqueued_before == nr_taken {
+            self.wakeup_flusher_threads();
+        }
+    }
+
     /// folio_check_references() for the classic LRU: a referenced PTE
     /// activates a folio that was already referenced (mapped executables,
     /// also activated at once, are not modelled), else marks it referenced

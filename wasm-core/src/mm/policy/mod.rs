@@ -138,10 +138,7 @@ impl Mm {
                 }
                 let unqueued_dirty_before = sc.nr_unqueued_dirty;
                 let reclaimed = self.shrink_folio_list(&mut list, lv, sc);
-                // As the classic LRU's shrink_inactive_list does.
-                if sc.nr_unqueued_dirty - unqueued_dirty_before == list.len() as u64 + reclaimed {
-                    self.wakeup_flusher_threads();
-                }
+                self.wakeup_flushers_if_all_unqueued(sc, unqueued_dirty_before, list.len() as u64 + reclaimed);
                 for &f in &list {
                     // shrink_folio_list marks what it keeps PG_active: for
                     // S3-FIFO that is the main queue; LRU and CLOCK have one list.
