@@ -401,7 +401,7 @@ impl Mm {
     /// not with the `memcg_full_walk` knob (v6.10 and older), nor with the
     /// v6.1/6.2 MGLRU that predates the memcg LRU.
     fn partial_memcg_walks(&self) -> bool {
-        !self.knobs.memcg_full_walk && !(self.knobs.lru_gen_enabled && !self.knobs.memcg_lru)
+        !self.knobs.memcg_full_walk && (!self.knobs.lru_gen_enabled || self.knobs.memcg_lru)
     }
 
     /// shrink_node(): root reclaim with MGLRU and the memcg LRU goes to
