@@ -148,7 +148,7 @@ fn parse_params(name: &str, raw: &[String]) -> Result<BTreeMap<String, f64>, Usa
         let (k, v) = p.split_once('=').ok_or_else(|| UsageError(format!("--param {p}: expected k=v")))?;
         let k = k.trim();
         let val: f64 = v.trim().parse().map_err(|_| {
-            let range = param_range(name, k).map(|r| format!(" (accepted range {r})")).unwrap_or_default();
+            let range = param_range(name, k).map(|r| format!(" (accepted: {r})")).unwrap_or_default();
             UsageError(format!("param {k}: \"{v}\" is not a number{range}"))
         })?;
         if let Some(first) = out.insert(k.to_string(), val) {
@@ -239,7 +239,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
                     let n = s.duration_ns / s.step_ns;
                     if n == 0 || n > MAX_STEPS {
                         return Err(UsageError(format!(
-                            "{name}: its duration is {n} steps, outside 1..={MAX_STEPS}; give --steps (1..={MAX_STEPS})"
+                            "{name}: its duration is {n} steps, more than {MAX_STEPS}; give --steps (a whole number from 1 to {MAX_STEPS})"
                         )));
                     }
                     n

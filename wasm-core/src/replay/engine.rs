@@ -117,7 +117,7 @@ impl Replayer {
     /// object's ceil(size / 4096) pages; otherwise one page.
     pub fn new(policy: Policy, cache_pages: u64, object_pages: bool) -> Result<Self, String> {
         if !(1..=MAX_CACHE_PAGES).contains(&cache_pages) {
-            return Err(format!("cache size {cache_pages} pages is out of range 1..={MAX_CACHE_PAGES}"));
+            return Err(format!("cache size {cache_pages} pages is out of range: accepted from 1 to {MAX_CACHE_PAGES}"));
         }
         let node_pages = cache_pages + cache_pages / 4 + 16_384;
         let workload = WorkloadSpec::new("trace", MEMCG, Pattern::Sequential, Target::File { pages: 1, op: FileOp::Read, file: Some("trace".into()), write_percent: 0 });

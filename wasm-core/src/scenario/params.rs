@@ -52,21 +52,22 @@ impl ParamSpec {
     fn check(&self, v: f64) -> Result<f64, ScenarioError> {
         let field = format!("param {}", self.name);
         if !v.is_finite() {
-            return Err(ScenarioError::new(field, format!("{v} is not a number (accepted range {})", self.range())));
+            return Err(ScenarioError::new(field, format!("{v} is not a number (accepted: {})", self.range())));
         }
         if self.integer && v.fract() != 0.0 {
-            return Err(ScenarioError::new(field, format!("{v} is not a whole number (accepted range {})", self.range())));
+            return Err(ScenarioError::new(field, format!("{v} is not a whole number (accepted: {})", self.range())));
         }
         if v < self.min || v > self.max {
-            return Err(ScenarioError::new(field, format!("{v} is out of range {}", self.range())));
+            return Err(ScenarioError::new(field, format!("{v} is out of range: accepted {}", self.range())));
         }
         Ok(v)
     }
 }
 
-/// An accepted range as the messages and `reclaim-sim list` write it ("256..=262144").
+/// An accepted range as the messages and `reclaim-sim list` write it, in
+/// words ("from 256 to 262144"), as the app's messages do.
 pub fn range_text(min: f64, max: f64) -> String {
-    format!("{min}..={max}")
+    format!("from {min} to {max}")
 }
 
 /// Effective parameter values: defaults overridden by the request.

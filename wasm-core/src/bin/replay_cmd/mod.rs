@@ -135,7 +135,7 @@ fn out_format(out: &str, given: Option<FormatArg>) -> Result<TraceFormat, String
 
 pub fn gen_trace(a: &GenTraceArgs) -> Result<(), String> {
     if !(a.zipf.is_finite() && (0.0..=5.0).contains(&a.zipf)) {
-        return Err(format!("--zipf {} is out of range 0..=5", a.zipf));
+        return Err(format!("--zipf {} is out of range: accepted from 0 to 5", a.zipf));
     }
     let format = out_format(&a.out, a.format)?;
     let ids = gen::zipf_ids(a.requests, a.pages, a.zipf, a.seed);
