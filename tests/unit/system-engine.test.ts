@@ -79,7 +79,11 @@ describe('proactive-root', () => {
     const lru = frame.nodes[0]!.memcgLru!;
     const layout = memcgLruLayout(0, lru, { width: 560 });
     expect(layout.chips.map((c) => c.path).sort()).toEqual(frame.memcgs.map((m) => m.path).sort());
-    expect(lru.nrMemcgs[0] + lru.nrMemcgs[1]).toBe(17);
+    expect(lru.nrMemcgs).toHaveLength(3);
+    expect(lru.nrMemcgs[lru.oldGen]! + lru.nrMemcgs[lru.youngGen]!).toBe(17);
+    // The third slot (seq - 1) is always empty.
+    expect(lru.nrMemcgs.reduce((a, b) => a + b, 0)).toBe(17);
+    expect(lru.youngGen).toBe((lru.oldGen + 1) % 3);
 
     // The UI's CV over the leaves is the engine's.
     const leaves = frame.memcgs.filter((m) => m.leaf).map((m) => m.pgsteal);

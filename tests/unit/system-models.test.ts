@@ -16,7 +16,7 @@ import { addKinds, groupEvents, visibleGroups } from '../../web/src/views/events
 import { advanceHistories } from '../../web/src/views/history';
 import { appendKswapd, kswapdLayout, kswapdModel, pendingZoneText, type KswapdSegment, type KswapdTrack } from '../../web/src/views/kswapd/model';
 import { appendCv, coefficientOfVariation, formatCv, memcgsModel, sparkline, type MemcgRow } from '../../web/src/views/memcg/model';
-import { chipMoves, chipText, memcgLruLayout } from '../../web/src/views/memcg-lru/model';
+import { chipMoves, chipText, memcgLruLayout, type LruRow } from '../../web/src/views/memcg-lru/model';
 import { formatOverreclaim, reclaimRows, roundsModel } from '../../web/src/views/reclaim/model';
 import { roundTicks } from '../../web/src/views/reclaim/draw';
 import {
@@ -408,10 +408,12 @@ describe('memcg LRU layout', () => {
   const lru: MemcgLruView = {
     seq: 6,
     oldGen: 0,
-    nrMemcgs: [3, 2],
+    youngGen: 1,
+    nrMemcgs: [3, 2, 0],
     bins: [
       [['/memcg7'], [], ['/a/b', '/memcg10'], [], [], [], [], []],
       [[], [], [], [], [], [], [], ['/', '/memcg15']],
+      [[], [], [], [], [], [], [], []],
     ],
   };
 
@@ -429,8 +431,16 @@ describe('memcg LRU layout', () => {
     expect(layout.rows.map((r) => [r.gen, r.title, r.memcgs])).toEqual([
       [0, 'old', 3],
       [1, 'young', 2],
+      [2, 'spare', 0],
     ]);
-    expect(layout.bins).toHaveLength(16);
+    expect(layout.bins).toHaveLength(24);
+    // The empty spare slot is a thin strip below the others, inside the chart.
+    const [oldRow, youngRow, spareRow] = layout.rows as [LruRow, LruRow, LruRow];
+    expect(spareRow.height).toBeLessThan(youngRow.height / 2);
+    expect(youngRow.y).toBeGreaterThanOrEqual(oldRow.y + oldRow.height);
+    expect(spareRow.y).toBeGreaterThanOrEqual(youngRow.y + youngRow.height);
+    expect(layout.height).toBeGreaterThanOrEqual(spareRow.y + spareRow.height);
+    expect(layout.summary).toContain('gen 2 is the spare slot');
     // Inside their bins, the second below the first.
     const [b2first, b2second] = [layout.chips[1]!, layout.chips[2]!];
     const bin2 = layout.bins.find((b) => b.gen === 0 && b.bin === 2)!;
@@ -445,18 +455,23 @@ describe('memcg LRU layout', () => {
     expect(layout.chips[3]!.text).toBe('/');
     expect(layout.chips[0]!.label).toBe('/memcg7: old generation (gen 0), bin 0, 1st from the head');
     expect(layout.chips[2]!.label).toContain('2nd from the head');
-    // The rows swap titles when seq advances; the slots stay put.
-    const next = memcgLruLayout(0, { ...lru, seq: 7, oldGen: 1 }, { width: 600 });
-    expect(next.rows.map((r) => r.title)).toEqual(['young', 'old']);
-    expect(next.chips[0]!.y).toBe(layout.chips[0]!.y);
+    // When seq advances the titles move on (young becomes old, the spare
+    // slot young, the emptied old slot spare); the slots stay put, so a chip
+    // in a slot keeps its place.
+    const next = memcgLruLayout(0, { ...lru, seq: 7, oldGen: 1, youngGen: 2, nrMemcgs: [0, 2, 0], bins: [lru.bins[2]!, lru.bins[1]!, lru.bins[2]!] }, { width: 600 });
+    expect(next.rows.map((r) => r.title)).toEqual(['spare', 'old', 'young']);
+    const slash = (l: typeof layout) => l.chips.find((c) => c.path === '/')!;
+    expect(slash(next).y).toBe(slash(layout).y - (layout.rows[0]!.height - next.rows[0]!.height));
+    expect(next.rows[2]!.height).toBe(youngRow.height);
   });
 
   it('turns chips into dots when a bin is too crowded for text', () => {
     const crowded: MemcgLruView = {
       seq: 0,
       oldGen: 0,
-      nrMemcgs: [40, 0],
-      bins: [[Array.from({ length: 40 }, (_, i) => `/m${i}`), [], [], [], [], [], [], []], [[], [], [], [], [], [], [], []]],
+      youngGen: 1,
+      nrMemcgs: [40, 0, 0],
+      bins: [[Array.from({ length: 40 }, (_, i) => `/m${i}`), [], [], [], [], [], [], []], [[], [], [], [], [], [], [], []], [[], [], [], [], [], [], [], []]],
     };
     const layout = memcgLruLayout(0, crowded, { width: 600 });
     expect(layout.style).toBe('dots');

@@ -344,9 +344,13 @@ pub struct KswapdView {
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct MemcgLruView {
     pub seq: u64,
-    /// The old generation (seq % 2).
+    /// The old generation's slot (seq % MEMCG_NR_GENS).
     pub old_gen: u32,
-    pub nr_memcgs: [u64; 2],
+    /// The young generation's slot ((seq + 1) % MEMCG_NR_GENS); the third
+    /// slot is always empty.
+    pub young_gen: u32,
+    /// Memcgs per slot (MEMCG_NR_GENS of them).
+    pub nr_memcgs: Vec<u64>,
     /// bins[gen][bin]: memcg paths, head first.
     pub bins: Vec<Vec<Vec<String>>>,
 }

@@ -1,6 +1,6 @@
 //! The memcg LRU (mm/vmscan.c, include/linux/mmzone.h `struct lru_gen_memcg`;
-//! patch 001): a per-node LRU of memcgs with two generations and eight
-//! bins, used by global and root reclaim with MGLRU (v6.3+):
+//! patch 001): a per-node LRU of memcgs with two valid generations (old
+//! and young, in three slots) and eight bins, used by global and root reclaim with MGLRU (v6.3+):
 //! lru_gen_rotate_memcg, shrink_one, shrink_many, set_initial_priority,
 //! lru_gen_shrink_node.
 //!
@@ -15,8 +15,13 @@ use super::vmscan::ScanControl;
 use super::{LruvecId, MemcgId, Mm, DEF_PRIORITY};
 use crate::event::EventKind;
 
-/// MEMCG_NR_GENS, MEMCG_NR_BINS.
-pub const MEMCG_NR_GENS: usize = 2;
+/// MEMCG_NR_GENS, MEMCG_NR_BINS. Only two generations are valid, old (seq)
+/// and young (seq + 1); since "mm/mglru: respect min_ttl_ms with memcgs"
+/// (v6.7) there are three slots, so that a stale seq read locklessly
+/// (seq - 1) does not wrap around to young (mmzone.h's comment on
+/// MEMCG_NR_GENS). The patch as posted had two; with one
+/// thread the decisions are the same. The third slot is always empty.
+pub const MEMCG_NR_GENS: usize = 3;
 pub const MEMCG_NR_BINS: usize = 8;
 
 /// lru_gen_rotate_memcg() ops (and lrugen.seg values for HEAD/TAIL).

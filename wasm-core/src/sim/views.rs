@@ -3,6 +3,7 @@
 use crate::mm::filemap::Slot;
 use crate::mm::folio::pg;
 use crate::mm::lruvec::{lru_gen_from_seq, Lruvec, LRU_ACTIVE_ANON, LRU_ACTIVE_FILE, LRU_INACTIVE_ANON, LRU_INACTIVE_FILE};
+use crate::mm::memcg_lru::get_memcg_gen;
 use crate::mm::memcontrol::{MemoryReclaim, PAGE_COUNTER_MAX};
 use crate::mm::pgdat::PgData;
 use crate::mm::trace::FolioTrace;
@@ -302,8 +303,9 @@ impl Simulation {
                         let l = &p.memcg_lru;
                         MemcgLruView {
                             seq: l.seq,
-                            old_gen: (l.seq % 2) as u32,
-                            nr_memcgs: l.nr_memcgs,
+                            old_gen: get_memcg_gen(l.seq) as u32,
+                            young_gen: get_memcg_gen(l.seq + 1) as u32,
+                            nr_memcgs: l.nr_memcgs.to_vec(),
                             bins: l
                                 .fifo
                                 .iter()

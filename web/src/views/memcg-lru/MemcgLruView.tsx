@@ -48,9 +48,13 @@ export function MemcgLruView({ node, lru, transitionMs }: MemcgLruViewProps) {
             <dd>{lru.oldGen}</dd>
           </div>
           <div>
+            <dt>young gen</dt>
+            <dd>{lru.youngGen}</dd>
+          </div>
+          <div>
             <dt>nr_memcgs</dt>
             <dd>
-              {formatCount(lru.nrMemcgs[0])}, {formatCount(lru.nrMemcgs[1])}
+              {lru.nrMemcgs.map((n) => formatCount(n)).join(', ')}
             </dd>
           </div>
         </dl>
@@ -62,7 +66,8 @@ export function MemcgLruView({ node, lru, transitionMs }: MemcgLruViewProps) {
       <p className="card-footnote">
         shrink_many walks the old generation from a random bin; lru_gen_rotate_memcg then moves each memcg to a
         random bin (YOUNG: the young generation's tail; HEAD/TAIL: its own generation). When the old generation
-        empties, seq advances and the young one becomes old. Outlined: moved in the last frame.
+        empties, seq advances: the young one becomes old and the spare slot (always empty; a third slot since v6.7, so
+        that a stale seq never reads as young) becomes young. Outlined: moved in the last frame.
       </p>
       <p id={summaryId} className="visually-hidden">
         {layout.summary}

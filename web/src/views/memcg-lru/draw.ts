@@ -1,5 +1,5 @@
-// Draws a node's memcg LRU into an <svg> React owns: two rows (generation
-// slots 0 and 1, labelled old or young) of eight bins, and a chip per memcg
+// Draws a node's memcg LRU into an <svg> React owns: three rows (generation
+// slots 0 to 2, labelled old, young or spare) of eight bins, and a chip per memcg
 // keyed by its path. When lru_gen_rotate_memcg moves a memcg to another bin
 // or generation, its chip travels there with a D3 transition (none with
 // reduced motion) and stays outlined until the next frame.
@@ -47,28 +47,32 @@ export function drawMemcgLru(node: SVGSVGElement, model: MemcgLruLayout, options
       return g;
     })
     .attr('data-gen', (r) => r.gen)
-    .classed('old', (r) => r.old);
+    .attr('data-role', (r) => r.role)
+    .classed('old', (r) => r.old)
+    .classed('spare', (r) => r.role === 'spare');
+  // A thin (empty spare) row has its title and gen on one line.
+  const thin = (r: LruRow) => r.height < 40;
   rows
     .select('text.row-title')
     .attr('x', 4)
-    .attr('y', (r) => r.y + 16)
-    .text((r) => r.title);
+    .attr('y', (r) => r.y + (thin(r) ? 15 : 16))
+    .text((r) => (thin(r) ? `${r.title} · gen ${r.gen}` : r.title));
   rows
     .select('text.row-detail')
     .attr('x', 4)
     .attr('y', (r) => r.y + 30)
-    .text((r) => `gen ${r.gen}`);
+    .text((r) => (thin(r) ? '' : `gen ${r.gen}`));
   rows
     .select('text.row-count')
     .attr('x', 4)
     .attr('y', (r) => r.y + 44)
-    .text((r) => `${formatCount(r.memcgs)} memcg${r.memcgs === 1 ? '' : 's'}`);
+    .text((r) => (thin(r) ? '' : `${formatCount(r.memcgs)} memcg${r.memcgs === 1 ? '' : 's'}`));
 
   layer<SVGGElement>(frame, 'g', 'bins')
     .selectAll<SVGRectElement, LruBin>('rect')
     .data(model.bins, (b) => `${b.gen}/${b.bin}`)
     .join('rect')
-    .attr('class', (b) => `bin${model.rows[b.gen]?.old ? ' old' : ''}`)
+    .attr('class', (b) => `bin${model.rows[b.gen]?.old ? ' old' : ''}${model.rows[b.gen]?.role === 'spare' ? ' spare' : ''}`)
     .attr('data-testid', 'memcg-bin')
     .attr('data-gen', (b) => b.gen)
     .attr('data-bin', (b) => b.bin)

@@ -1,16 +1,21 @@
 // The memcg LRU view's model: a node's memcg LRU (mm/vmscan.c, struct
-// lru_gen_memcg: fifo[MEMCG_NR_GENS][MEMCG_NR_BINS]) as two rows, one per
+// lru_gen_memcg: fifo[MEMCG_NR_GENS][MEMCG_NR_BINS]) as three rows, one per
 // generation slot, of eight bins, and where each memcg's chip goes in its
-// bin. The rows stay in slot order (gen 0 on top) and are labelled old or
-// young from the LRU's seq, so a chip moves only when lru_gen_rotate_memcg
-// moves its memcg. DOM-free: geometry in plain numbers.
+// bin. The rows stay in slot order (gen 0 on top) and are labelled old,
+// young or spare from the LRU's seq, so a chip moves only when
+// lru_gen_rotate_memcg moves its memcg. Only old (seq) and young (seq + 1)
+// are valid; the spare slot (seq - 1) is always empty and drawn low, and
+// becomes the young slot when seq advances. DOM-free: geometry in plain numbers.
 import type { MemcgLruView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 
 /** The height of a row's label: three lines, the last at y + 44 (draw.ts). */
 const ROW_LABEL_HEIGHT = 50;
+/** The height of the empty spare slot: one line of label. */
+const SPARE_ROW_HEIGHT = 22;
 
-export const MEMCG_NR_GENS = 2;
+/** Generation slots since v6.7 (mmzone.h); two of them are valid at a time. */
+export const MEMCG_NR_GENS = 3;
 export const MEMCG_NR_BINS = 8;
 
 export interface LruChip {
@@ -30,10 +35,13 @@ export interface LruChip {
   label: string;
 }
 
+export type LruRowRole = 'old' | 'young' | 'spare';
+
 export interface LruRow {
   gen: number;
   old: boolean;
-  /** "old · gen 0". */
+  role: LruRowRole;
+  /** "old", "young" or "spare". */
   title: string;
   memcgs: number;
   y: number;
@@ -54,7 +62,8 @@ export interface MemcgLruLayout {
   node: number;
   seq: number;
   oldGen: number;
-  nrMemcgs: [number, number];
+  youngGen: number;
+  nrMemcgs: number[];
   /** Chips with text, or dots when the bins are too crowded for text. */
   style: 'chips' | 'dots';
   rows: LruRow[];
@@ -107,7 +116,8 @@ export function memcgLruLayout(node: number, view: MemcgLruView, geometry: LruGe
   const binWidth = (width - gutter) / MEMCG_NR_BINS;
   const inner = Math.max(8, binWidth - 6);
   const bins = (gen: number) => view.bins[gen] ?? [];
-  const crowd = Math.max(0, ...[0, 1].flatMap((g) => bins(g).map((b) => b.length)));
+  const gens = Array.from({ length: MEMCG_NR_GENS }, (_, g) => g);
+  const crowd = Math.max(0, ...gens.flatMap((g) => bins(g).map((b) => b.length)));
 
   // Chips stacked one per line while the tallest bin fits; dots in a grid otherwise.
   const chipRows = crowd * (CHIP_HEIGHT + CHIP_GAP) + CHIP_GAP;
@@ -122,14 +132,18 @@ export function memcgLruLayout(node: number, view: MemcgLruView, geometry: LruGe
   const rows: LruRow[] = [];
   const binBoxes: LruBin[] = [];
   const chips: LruChip[] = [];
-  for (let gen = 0; gen < MEMCG_NR_GENS; gen++) {
-    const y = header + gen * (rowHeight + 8);
+  let y = header;
+  for (const gen of gens) {
     const old = gen === view.oldGen;
-    rows.push({ gen, old, title: old ? 'old' : 'young', memcgs: view.nrMemcgs[gen] ?? 0, y, height: rowHeight });
+    const role: LruRowRole = old ? 'old' : gen === view.youngGen ? 'young' : 'spare';
+    const memcgs = view.nrMemcgs[gen] ?? 0;
+    // An empty spare slot is a thin strip: nothing lives there, and it is next to become young.
+    const height = role === 'spare' && memcgs === 0 ? SPARE_ROW_HEIGHT : rowHeight;
+    rows.push({ gen, old, role, title: role, memcgs, y, height });
     for (let bin = 0; bin < MEMCG_NR_BINS; bin++) {
       const x = gutter + bin * binWidth;
       const paths = bins(gen)[bin] ?? [];
-      binBoxes.push({ gen, bin, x: x + 1, y, width: binWidth - 2, height: rowHeight, count: paths.length });
+      binBoxes.push({ gen, bin, x: x + 1, y, width: binWidth - 2, height, count: paths.length });
       paths.forEach((path, index) => {
         const line = Math.floor(index / perLine);
         const col = index % perLine;
@@ -147,21 +161,25 @@ export function memcgLruLayout(node: number, view: MemcgLruView, geometry: LruGe
           old,
           x: cx,
           y: cy,
-          label: `${path}: ${old ? 'old' : 'young'} generation (gen ${gen}), bin ${bin}, ${ordinal(index + 1)} from the head`,
+          label: `${path}: ${role} generation (gen ${gen}), bin ${bin}, ${ordinal(index + 1)} from the head`,
         });
       });
     }
+    y += height + 8;
   }
-  const height = header + MEMCG_NR_GENS * (rowHeight + 8);
-  const [oldCount, youngCount] = [view.nrMemcgs[view.oldGen] ?? 0, view.nrMemcgs[1 - view.oldGen] ?? 0];
+  const height = y;
+  const [oldCount, youngCount] = [view.nrMemcgs[view.oldGen] ?? 0, view.nrMemcgs[view.youngGen] ?? 0];
+  const spare = gens.find((g) => g !== view.oldGen && g !== view.youngGen);
   const summary =
     `Memcg LRU of node ${node}: seq ${view.seq}; the old generation (gen ${view.oldGen}) holds ${formatCount(oldCount)} ` +
-    `memcg${oldCount === 1 ? '' : 's'}, the young one (gen ${1 - view.oldGen}) ${formatCount(youngCount)}. ` +
+    `memcg${oldCount === 1 ? '' : 's'}, the young one (gen ${view.youngGen}) ${formatCount(youngCount)}` +
+    (spare === undefined ? '. ' : `; gen ${spare} is the spare slot (seq − 1), always empty. `) +
     'shrink_many reclaims from the old generation starting at a random bin; lru_gen_rotate_memcg moves a memcg it reclaimed to the young generation.';
   return {
     node,
     seq: view.seq,
     oldGen: view.oldGen,
+    youngGen: view.youngGen,
     nrMemcgs: view.nrMemcgs,
     style,
     rows,
