@@ -198,6 +198,37 @@ describe('Timeline controls', () => {
     expect(problems).toEqual([]);
   });
 
+  it('after a long jump, the generations fade in where they belong: their labels never stack while they animate', async () => {
+    // With motion on: the new columns' transition is what this checks.
+    const { page, problems } = await openPage('?v=1&scenario=mglru-basic&seed=1', { viewport: { width: 1366, height: 768 } });
+    await page.getByLabel('Go to step', { exact: true }).fill('3000');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await waitForStep(page, 3000, 60_000);
+    // Sample the seq labels every frame or so until the transition is over.
+    const samples = await page.evaluate(async () => {
+      const out: { seq: string; left: number; right: number }[][] = [];
+      for (let i = 0; i < 40; i++) {
+        out.push(
+          [...document.querySelectorAll<SVGGElement>('g.column')]
+            .filter((g) => Number(getComputedStyle(g).opacity) > 0.05)
+            .map((g) => {
+              const r = g.querySelector('text.seq-label')!.getBoundingClientRect();
+              return { seq: g.getAttribute('data-seq') ?? '', left: r.left, right: r.right };
+            }),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return out;
+    });
+    const stacked = samples.flatMap((cols, i) =>
+      cols.flatMap((a, j) => cols.slice(j + 1).filter((b) => a.left < b.right - 1 && b.left < a.right - 1).map((b) => `sample ${i}: seq ${a.seq} over seq ${b.seq}`)),
+    );
+    expect(stacked).toEqual([]);
+    // The jump did change the generations (max_seq well past the first four).
+    expect(Math.max(...samples[samples.length - 1]!.map((c) => Number(c.seq)))).toBeGreaterThan(4);
+    expect(problems).toEqual([]);
+  });
+
   it('answers the keyboard: → steps, ← steps back, Space plays and pauses, not while typing', async () => {
     const { page, problems } = await open(LIGHT);
     await page.locator('body').click({ position: { x: 5, y: 5 } });

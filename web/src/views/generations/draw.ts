@@ -204,25 +204,26 @@ export function drawGenerations(
     .selectAll<SVGGElement, GenerationColumn>('g.column')
     .data(model.columns, (c) => c.key);
 
-  // A new (younger) generation slides in from the right edge.
+  // One step ages by one generation at a time: the new column slides in
+  // from the right and the emptied one out to the left. After a jump (Go to
+  // step, the timeline) several or all columns are new; sliding them all
+  // from the same edge would stack their labels, so they fade in where they
+  // belong and the old ones go at once.
+  const jump = columns.enter().size() > 1 || columns.size() === 0;
   const entering = columns
     .enter()
     .append('g')
     .attr('class', 'column')
     .attr('opacity', 0)
-    .attr('transform', `translate(${start + span},0)`);
+    .attr('transform', (c) => `translate(${jump ? (x(c.key) ?? 0) : start + span},0)`);
   entering.append('text').attr('class', 'seq-label');
   entering.append('text').attr('class', 'gen-label');
   entering.append('text').attr('class', 'role-label');
 
   // An emptied (oldest) generation leaves to the left.
-  columns
-    .exit()
-    .classed('leaving', true)
-    .transition(transition)
-    .attr('opacity', 0)
-    .attr('transform', `translate(${start - x.step()},0)`)
-    .remove();
+  const leaving = columns.exit().classed('leaving', true);
+  if (jump) leaving.remove();
+  else leaving.transition(transition).attr('opacity', 0).attr('transform', `translate(${start - x.step()},0)`).remove();
 
   const merged = entering.merge(columns);
   merged
