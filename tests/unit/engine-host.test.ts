@@ -280,6 +280,10 @@ describe('experiments', () => {
 
     // Deterministic, and the variant of the request does not matter.
     expect(comparisonOf(host, { ...request, variant: 'after' })).toEqual(comparison);
+    // A range check's compare runs only what the headlines compare: the same numbers, without merged-v4.12.
+    const reply = host.handle({ type: 'compare', request, headlinesOnly: true, id: nextId++ });
+    if (reply.type !== 'comparison') throw new Error(`expected a comparison, got ${JSON.stringify(reply)}`);
+    expect(reply.comparison.variants).toEqual(comparison.variants.filter((v) => v.variant !== 'merged-v4.12'));
     // The stepped engine carries on where it was.
     expect(frameOf(host, { type: 'step', n: 1 }).step).toBe(4);
   });

@@ -2,7 +2,8 @@
 //! documented parameter range, not only at the defaults.
 //!
 //! One parameter at a time moves to the low and the high end of its range
-//! (the others stay at their defaults), and every variant runs on each seed.
+//! (the others stay at their defaults), and the variants the headlines
+//! compare (`after` and the baselines) run on each seed.
 //! A cell counts the seeds on which the headline went the expected way.
 //! `reclaim-sim sweep NAME` prints one experiment's table; `npm run
 //! experiments` puts every table in docs/experiments.md.
@@ -63,7 +64,7 @@ pub fn sweep(e: &Experiment, seeds: &[u64], threads: usize) -> Result<Sweep, Sce
                     j
                 };
                 let Some(&(i, seed)) = jobs.get(j) else { break };
-                let r = e.compare(&pts[i].params, seed);
+                let r = e.compare_headlines(&pts[i].params, seed);
                 results.lock().unwrap_or_else(|p| p.into_inner())[j] = Some(r);
             });
         }

@@ -115,12 +115,15 @@ impl Engine {
 }
 
 /// Runs every variant of an experiment on the same seed (what
-/// `reclaim-sim compare` prints). Takes about a second per variant.
+/// `reclaim-sim compare` prints), or with `headlinesOnly` only `after` and
+/// the headlines' baselines (what a range check needs, as `reclaim-sim
+/// sweep` runs). Takes about a second per variant.
 #[wasm_bindgen(js_name = compareExperiment)]
-pub fn compare_experiment(request: Ts<ScenarioRequest>) -> Result<Ts<Comparison>, JsError> {
+pub fn compare_experiment(request: Ts<ScenarioRequest>, #[wasm_bindgen(js_name = headlinesOnly)] headlines_only: Option<bool>) -> Result<Ts<Comparison>, JsError> {
     let request = request.to_rust().map_err(|e| JsError::new(&format!("compare request: {e}")))?;
     let exp = crate::experiment::find(&request.name).ok_or_else(|| JsError::new(&format!("unknown experiment \"{}\"", request.name)))?;
-    let cmp = exp.compare(&request.params, request.seed).map_err(|e| JsError::new(&e.to_string()))?;
+    let cmp = if headlines_only == Some(true) { exp.compare_headlines(&request.params, request.seed) } else { exp.compare(&request.params, request.seed) };
+    let cmp = cmp.map_err(|e| JsError::new(&e.to_string()))?;
     Ok(cmp.into_ts()?)
 }
 

@@ -84,3 +84,49 @@ fn refault_distance_holds_at_range_ends() {
         assert!(metric(&c, "after", "pswpout") > 0.0 && metric(&c, "before", "pswpout") == 0.0, "{params:?} seed {seed}: idle anon swapped out only after");
     }
 }
+
+#[test]
+fn memcg_lru_fairness_incremental_walk_favours_the_first_memcgs() {
+    // v6.11+'s classic walk (a shared cursor, stopping once a round is
+    // served) does not overshoot, but it is the least even of the four: a
+    // walk that reaches the end of the tree resets the cursor, and at the
+    // first priorities every walk does.
+    for seed in [1, 2] {
+        let c = compare("memcg-lru-fairness", &[("memcgs", 32.0), ("writes", 30.0)], seed);
+        let cv = |v| metric(&c, v, "pgsteal_cv");
+        assert!(cv("classic-incremental") > 3.0 * cv("after"), "seed {seed}: CV {} against the memcg LRU's {}", cv("classic-incremental"), cv("after"));
+        assert!(cv("classic-incremental") > 10.0 * cv("before"), "seed {seed}: CV {} against v6.1's full walk {}", cv("classic-incremental"), cv("before"));
+        let ratio = metric(&c, "classic-incremental", "reclaim_ratio");
+        assert!((0.95..1.1).contains(&ratio), "seed {seed}: reclaim_ratio {ratio}");
+    }
+}
+
+#[test]
+fn range_checks_run_only_the_variants_the_headlines_compare() {
+    let cheap: [(&str, Vec<(&str, f64)>); 5] = [
+        ("memcg-lru-fairness", vec![("memcgs", 16.0), ("writes", 10.0)]),
+        ("multi-memcg-kswapd", vec![("seconds", 2.0)]),
+        ("kswapd-classzone", vec![("bursts", 2.0)]),
+        ("proactive-reclaim-batching", vec![("children", 4.0)]),
+        ("refault-distance-mglru", vec![("seconds", 2.0)]),
+    ];
+    for (name, params) in cheap {
+        let e = experiment::find(name).expect("experiment");
+        let wanted = e.headline_variants();
+        assert!(wanted.contains(&"after"), "{name}: {wanted:?}");
+        for h in e.headlines {
+            assert!(wanted.contains(&h.baseline), "{name}: {} is judged against {}", h.metric, h.baseline);
+        }
+        assert!(wanted.iter().all(|&v| v == "after" || e.headlines.iter().any(|h| h.baseline == v)), "{name}: {wanted:?}");
+        let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let (all, some) = (e.compare(&params, 1).expect("compare"), e.compare_headlines(&params, 1).expect("compare_headlines"));
+        let names: Vec<&str> = some.variants.iter().map(|v| v.variant.as_str()).collect();
+        assert_eq!(names, wanted, "{name}");
+        for v in &some.variants {
+            assert_eq!(Some(v), all.variants.iter().find(|w| w.variant == v.variant), "{name}: {} as in the full comparison", v.variant);
+        }
+        for h in e.headlines {
+            assert_eq!((some.held(h), some.tied(h)), (all.held(h), all.tied(h)), "{name}: {}", h.metric);
+        }
+    }
+}

@@ -66,7 +66,7 @@ export function useRangeCheck(experiment: ExperimentInfo | undefined): RangeChec
       if (!experiment || experiment.name !== request.name) throw new Error(`${request.name} is not an experiment with parameter ranges`);
       const runs = experiment.ranges.flatMap(({ params }) => CHECK_SEEDS.map((seed) => pointRequest(experiment.name, params, seed)));
       const table = (results: readonly (Comparison | undefined)[]) => ({ experiment: experiment.name, rows: rangeRows(experiment, CHECK_SEEDS, results) });
-      const results = await runPooled(clients, runs, (client, run) => client.compare(run), (sofar, done) => progress(done, table(sofar)));
+      const results = await runPooled(clients, runs, (client, run) => client.compare(run, { headlinesOnly: true }), (sofar, done) => progress(done, table(sofar)));
       return table(results);
     },
     [experiment],

@@ -56,7 +56,7 @@ enum Cmd {
     Sweep {
         /// An experiment name (see `reclaim-sim list`).
         name: String,
-        /// Seeds 1..=N.
+        /// Seeds 1 to N.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=50))]
         seeds: u64,
         /// Comparisons run at a time.
@@ -85,7 +85,7 @@ enum Cmd {
         /// seed for a scenario file, else 1).
         #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
         seed: Option<u64>,
-        /// Steps to run, 1..=10000000 (default: the scenario's duration).
+        /// Steps to run, from 1 to 10000000 (default: the scenario's duration).
         #[arg(long, allow_negative_numbers = true, value_parser = parse_steps)]
         steps: Option<u64>,
         /// Print one JSON object instead of text.

@@ -134,8 +134,26 @@ impl Experiment {
 
     /// Every variant on the same seed.
     pub fn compare(&self, params: &BTreeMap<String, f64>, seed: u64) -> Result<Comparison, ScenarioError> {
+        self.compare_variants(params, seed, |_| true)
+    }
+
+    /// The variants a headline is judged on: `after` and each headline's
+    /// baseline, in the experiment's order.
+    pub fn headline_variants(&self) -> Vec<&'static str> {
+        self.variants.iter().map(|v| v.name).filter(|&n| n == "after" || self.headlines.iter().any(|h| h.baseline == n)).collect()
+    }
+
+    /// Only the variants the headlines compare, on the same seed: what the
+    /// range checks need (`held` and `tied` read nothing else), without the
+    /// cost of the others.
+    pub fn compare_headlines(&self, params: &BTreeMap<String, f64>, seed: u64) -> Result<Comparison, ScenarioError> {
+        let wanted = self.headline_variants();
+        self.compare_variants(params, seed, |n| wanted.contains(&n))
+    }
+
+    fn compare_variants(&self, params: &BTreeMap<String, f64>, seed: u64, wanted: impl Fn(&str) -> bool) -> Result<Comparison, ScenarioError> {
         let p = Params::resolve(self.params, params)?;
-        let variants = self.variants.iter().map(|v| self.run(params, seed, v.name)).collect::<Result<Vec<_>, _>>()?;
+        let variants = self.variants.iter().filter(|v| wanted(v.name)).map(|v| self.run(params, seed, v.name)).collect::<Result<Vec<_>, _>>()?;
         Ok(Comparison { experiment: self.name.to_string(), params: p.0, seed, variants })
     }
 }

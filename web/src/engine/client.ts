@@ -101,9 +101,13 @@ export class EngineClient {
     return this.send({ type: 'history', page }, 'history').then((reply) => reply.history);
   }
 
-  /** Every variant of an experiment run to the end on the request's seed (the variant is ignored). */
-  compare(request: ScenarioRequest): Promise<Comparison> {
-    return this.send({ type: 'compare', request }, 'comparison').then((reply) => reply.comparison);
+  /**
+   * Every variant of an experiment run to the end on the request's seed (the
+   * variant is ignored); with `headlinesOnly`, only `after` and the
+   * headlines' baselines (what a range check reads).
+   */
+  compare(request: ScenarioRequest, { headlinesOnly = false }: { headlinesOnly?: boolean } = {}): Promise<Comparison> {
+    return this.send({ type: 'compare', request, ...(headlinesOnly ? { headlinesOnly } : {}) }, 'comparison').then((reply) => reply.comparison);
   }
 
   /**

@@ -9,7 +9,7 @@ import { MAX_SEEK_STEP, MAX_STEPS_PER_COMMAND, type Progress, type WorkerCommand
 export interface EngineBindings {
   Engine: new (request: ScenarioRequest) => EngineHandle;
   listScenarios(): ScenarioList;
-  compareExperiment(request: ScenarioRequest): Comparison;
+  compareExperiment(request: ScenarioRequest, headlinesOnly?: boolean): Comparison;
 }
 
 export interface EngineHandle {
@@ -155,12 +155,12 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
     return guard(engine, (e) => e.history(page));
   };
 
-  /** Every variant of an experiment, run to the end on fresh engines; the stepped engine is not touched. */
-  const compare = (next: ScenarioRequest): Comparison => {
+  /** Every variant of an experiment (or the headlines' only), run to the end on fresh engines; the stepped engine is not touched. */
+  const compare = (next: ScenarioRequest, headlinesOnly: boolean): Comparison => {
     const own = ownCopy(next);
     delete own.variant;
     try {
-      return bindings.compareExperiment(own);
+      return bindings.compareExperiment(own, headlinesOnly);
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) {
         engine = null;
@@ -250,7 +250,7 @@ export function createEngineHost(bindings: EngineBindings): EngineHost {
       case 'history':
         return { type: 'history', history: history(command.page) };
       case 'compare':
-        return { type: 'comparison', comparison: compare(command.request) };
+        return { type: 'comparison', comparison: compare(command.request, command.headlinesOnly === true) };
       case 'runUntil':
       case 'seek':
         // The engine is called across the parts: a trap is caught around them all, as guard does for one call.

@@ -31,10 +31,11 @@ export type WorkerCommand =
   | { id: number; type: 'history'; page: string }
   /**
    * Run every variant of an experiment to the end on the request's seed
-   * (its variant is ignored); answered with a comparison. Takes up to a few
+   * (its variant is ignored), or with `headlinesOnly` only `after` and the
+   * headlines' baselines; answered with a comparison. Takes up to a few
    * seconds and leaves the stepped engine, if any, as it was.
    */
-  | { id: number; type: 'compare'; request: ScenarioRequest };
+  | { id: number; type: 'compare'; request: ScenarioRequest; headlinesOnly?: boolean };
 
 /**
  * Page -> worker, not a command: it is taken at once, not in turn, and not
