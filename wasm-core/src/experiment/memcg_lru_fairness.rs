@@ -28,7 +28,7 @@ pub static EXPERIMENT: Experiment = Experiment {
         Variant { name: "before", description: "MGLRU off: the classic LRU; shrink_node_memcgs visits every memcg on every pass (v6.1/6.2)" },
         Variant { name: "after", description: "MGLRU with the memcg LRU (v6.3+; the model runs it as in v6.12, with its later fixes)" },
         Variant { name: "mglru-no-memcg-lru", description: "MGLRU without the memcg LRU: every memcg on every pass (v6.1/6.2)" },
-        Variant { name: "classic-incremental", description: "MGLRU off on v6.11+: the classic LRU with incremental memcg iteration (\"mm: vmscan: restore incremental cgroup iteration\"): a shared cursor goes round the memcgs and each walk stops once the request is met; memory.reclaim asks in decaying rounds (v6.9+)" },
+        Variant { name: "classic-incremental", description: "MGLRU off on v6.11+: the classic LRU with incremental memcg iteration (\"mm: vmscan: restore incremental cgroup iteration\"): each walk starts where the last one stopped (a shared cursor) and stops once the request is met; memory.reclaim asks in decaying rounds (v6.9+)" },
     ],
     headlines: &[
         Headline { metric: "pgsteal_cv", direction: Direction::Lower, author_before: "75 %", author_after: "20 %", baseline: "before" },
