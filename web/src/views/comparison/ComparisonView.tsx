@@ -23,6 +23,7 @@ import { withRecordedSeeds } from './ranges';
 import { TallyCell } from './TallyCell';
 import { useRecordedRange } from './useRecordedRanges';
 import { withCode } from '../../ScenarioText';
+import { BreakableName } from '../../util/BreakableName';
 
 export interface ComparisonViewProps {
   experiment: ExperimentInfo;
@@ -180,7 +181,7 @@ function ResultTable({
                   title={c.description}
                   data-variant={c.variant}
                 >
-                  {c.variant}
+                  <BreakableName name={c.variant} />
                 </th>
               ))}
               <th scope="col" className="num" title={`(after − ${DEFAULT_BASELINE}) / ${DEFAULT_BASELINE}, or against the baseline named`}>
