@@ -8,6 +8,9 @@ const firstWrite = (f: Frame) => f.reclaims[0];
 const memcgLru = (f: Frame) => f.nodes[0]?.memcgLru;
 /** Leaf memcgs that have given back anything. */
 const reclaimedFrom = (f: Frame) => f.memcgs.filter((m) => m.leaf && m.pgsteal > 0).length;
+/** Pages asked for by every write so far, and given back by the leaf memcgs. */
+const requestedTotal = (f: Frame) => f.reclaims.reduce((n, r) => n + r.requested, 0);
+const stealTotal = (f: Frame) => f.memcgs.filter((m) => m.leaf).reduce((n, m) => n + m.pgsteal, 0);
 /** The leaf memcgs that have given back anything, in the table's order. */
 const gaveBack = (f: Frame) => f.memcgs.filter((m) => m.leaf && m.pgsteal > 0).map((m) => m.path).join(' ');
 
@@ -130,8 +133,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
       tab: 'memcgs',
       anchor: 'memcgs',
       check: (f) => {
-        const requested = f.reclaims.reduce((n, r) => n + r.requested, 0);
-        const steal = f.memcgs.filter((m) => m.leaf).reduce((n, m) => n + m.pgsteal, 0);
+        const [requested, steal] = [requestedTotal(f), stealTotal(f)];
         return all(
           expect(f.reclaims.length === 60, 'not all sixty writes are done'),
           expect(f.pgstealCv < 0.35, 'the pgsteal CV is not down to about 0.2'),
@@ -149,8 +151,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
       anchor: 'memcgs',
       check: (f) => {
         const steal = (path: string) => f.memcgs.find((m) => m.path === path)?.pgsteal ?? 0;
-        const requested = f.reclaims.reduce((n, r) => n + r.requested, 0);
-        const total = f.memcgs.filter((m) => m.leaf).reduce((n, m) => n + m.pgsteal, 0);
+        const [requested, total] = [requestedTotal(f), stealTotal(f)];
         return all(
           expect(f.reclaims.length === 60, 'not all sixty writes are done'),
           expect(steal('/memcg0') > 10 * steal('/memcg127'), `/memcg0 (${steal('/memcg0')}) did not give ten times what /memcg127 (${steal('/memcg127')}) gave`),
