@@ -343,3 +343,31 @@ fn look_around_counts_pgactivate_only_without_an_mm_walk() {
         assert_eq!(s.mm.vmstat.get(Item::Pgactivate) - before, if walk { 0 } else { 2 }, "walk {walk}");
     }
 }
+
+/// shrink_folio_list() (v6.12) looks at dirty and writeback state before
+/// folio_check_references(): page cache under writeback is activated with
+/// PG_reclaim and its PG_referenced left alone; a dirty folio counts as
+/// unqueued dirty whatever its references, and is activated (PGACTIVATE)
+/// with PG_reclaim for the flusher.
+#[test]
+fn writeback_and_dirty_page_cache_are_checked_before_references() {
+    let mut s = machine(false, None);
+    let lv = s.mm.lruvec_id(A, 0);
+    s.mm.access(A, 0, FILE, 0, Op::Read).unwrap();
+    s.mm.access(A, 0, FILE, 1, Op::Write).unwrap();
+    let (wb, dirty) = (folio_at(&s, FILE, 0), folio_at(&s, FILE, 1));
+    s.mm.folios.set(wb, pg::WRITEBACK | pg::REFERENCED);
+    s.mm.folios.set(dirty, pg::REFERENCED);
+    assert!(s.mm.folios.test(dirty, pg::DIRTY));
+    let mut sc = ScanControl::new(32, Some(A));
+    let before = s.mm.vmstat.get(Item::Pgactivate);
+    let mut list = vec![wb, dirty];
+    assert_eq!(s.mm.shrink_folio_list(&mut list, lv, &mut sc), 0);
+    assert_eq!(list, vec![wb, dirty], "both kept for the caller to put back");
+    for f in [wb, dirty] {
+        assert!(s.mm.folios.test(f, pg::RECLAIM | pg::ACTIVE), "PG_reclaim and PG_active on {f}");
+    }
+    assert!(s.mm.folios.test(wb, pg::REFERENCED), "writeback is checked before folio_referenced clears anything");
+    assert_eq!(s.mm.vmstat.get(Item::Pgactivate) - before, 2, "activate_locked counts both");
+    assert_eq!(sc.nr_unqueued_dirty, 1, "the dirty folio, not the one under writeback");
+}

@@ -350,7 +350,8 @@ impl Mm {
         }
         let n = self.classic_putback(lv, &list);
         self.count(memcg, Item::Pgdeactivate, n, true);
-        self.lru_note_cost(lv, lru >= LRU_INACTIVE_FILE, 0, 0);
+        // lru_note_cost() only `if (nr_rotated)`: without VM_EXEC nothing
+        // rotates, so the costs are not touched (nor decayed) here.
     }
 
     /// shrink_list(): active lists are only deactivated when allowed.
@@ -410,7 +411,10 @@ impl Mm {
             }
         }
         sc.nr_reclaimed += reclaimed;
-        if self.nr_swap_pages_for(self.lruvec_memcg(lv)) > 0 && self.inactive_is_low(lv, LRU_INACTIVE_ANON) {
+        // can_age_anon_pages(): aging anon is worth it whenever swap is
+        // configured (total_swap_pages), even when it is full or this
+        // memcg's swap.max is 0.
+        if self.swap.pages > 0 && self.inactive_is_low(lv, LRU_INACTIVE_ANON) {
             self.shrink_active_list(SWAP_CLUSTER_MAX, lv, sc, LRU_ACTIVE_ANON);
         }
     }

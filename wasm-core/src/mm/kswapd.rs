@@ -368,7 +368,8 @@ impl Mm {
             self.lru_gen_age_node_61(node, sc);
             return;
         }
-        if self.knobs.lru_gen_enabled || self.knobs.baseline.is_some() || self.swap.nr_free() == 0 {
+        // can_age_anon_pages(): swap configured (total_swap_pages), full or not.
+        if self.knobs.lru_gen_enabled || self.knobs.baseline.is_some() || self.swap.pages == 0 {
             return;
         }
         let root = self.lruvec_id(0, node);

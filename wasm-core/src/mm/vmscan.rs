@@ -190,10 +190,19 @@ impl Mm {
     /// a shadow (workingset_eviction) and are freed. Reclaimed folios are
     /// removed from `list`; the rest stay for the caller to put back.
     ///
+    /// As in v6.12, the checks before folio_check_references come first: a
+    /// mapped folio is kept if reclaim may not unmap; a dirty file folio not
+    /// under writeback counts as unqueued dirty (folio_check_dirty_writeback,
+    /// whatever its references); a folio under writeback gets PG_reclaim and
+    /// is activated (case 2: cgroup v2 throttling is "sane") with its
+    /// accessed bits untouched.
+    ///
     /// Simplified: writes complete synchronously (the reclaimer pays
-    /// SWAP_OUT_NS); dirty file folios are never written here (MGLRU's
-    /// sort_folio keeps them off the list; the classic LRU marks them
-    /// PG_reclaim and activates them for the flusher).
+    /// SWAP_OUT_NS), so only page cache is ever under writeback; dirty file
+    /// folios are never written here (MGLRU's sort_folio keeps them off the
+    /// list; the classic LRU marks them PG_reclaim and activates them for the
+    /// flusher); no kswapd writeback (PGDAT_DIRTY) and no immediate-reclaim
+    /// stall (PGDAT_WRITEBACK, case 1).
     pub fn shrink_folio_list(&mut self, list: &mut Vec<FolioId>, lv: LruvecId, sc: &mut ScanControl) -> u64 {
         let target = sc.target_mem_cgroup.unwrap_or(ROOT_MEMCG);
         let memcg = self.lruvec_memcg(lv);
@@ -202,8 +211,26 @@ impl Mm {
         let mut reclaimed = 0;
         for &f in list.iter() {
             sc.nr_scanned += 1;
-            // folio_check_references()
             let fl = self.folios.flags[f as usize];
+            if !sc.may_unmap && fl & pg::MAPPED != 0 {
+                keep.push(f);
+                continue;
+            }
+            // folio_check_dirty_writeback(): page cache only (the flushers
+            // do not write anon).
+            let file = fl & pg::ANON == 0;
+            if file && fl & pg::DIRTY != 0 && fl & pg::WRITEBACK == 0 {
+                sc.nr_unqueued_dirty += 1;
+            }
+            if fl & pg::WRITEBACK != 0 {
+                // Under writeback: rotate to the tail when the write ends
+                // (folio_end_writeback), meanwhile activate_locked.
+                self.folios.set(f, pg::RECLAIM | pg::ACTIVE);
+                self.count(memcg, Item::Pgactivate, 1, true);
+                keep.push(f);
+                continue;
+            }
+            // folio_check_references()
             let referenced_ptes = fl & pg::MAPPED != 0 && fl & pg::YOUNG != 0;
             if referenced_ptes {
                 self.folios.clear(f, pg::YOUNG);
@@ -254,11 +281,7 @@ impl Mm {
                 }
             }
             if self.folios.test(f, pg::MAPPED) {
-                if !sc.may_unmap {
-                    keep.push(f);
-                    continue;
-                }
-                // try_to_unmap(): an anon PTE becomes a swap entry.
+                // try_to_unmap() (may_unmap was checked first): an anon PTE becomes a swap entry.
                 self.folios.clear(f, pg::MAPPED | pg::YOUNG);
                 if anon {
                     let slot = self.folios.swap[f as usize];
@@ -266,17 +289,13 @@ impl Mm {
                     self.set_slot(m, idx, Slot::Swap(slot));
                 }
             }
-            if !anon && self.folios.test(f, pg::WRITEBACK) {
-                // Under writeback: mark it for rotation when the write ends.
-                self.folios.set(f, pg::RECLAIM | pg::ACTIVE);
-                keep.push(f);
-                continue;
-            }
             if self.folios.test(f, pg::DIRTY) {
                 if !anon {
-                    // Reclaim does not write page cache: leave it to the flusher.
-                    sc.nr_unqueued_dirty += 1;
+                    // Reclaim does not write page cache: leave it to the
+                    // flusher, and reclaim it as soon as it is written
+                    // (PG_reclaim); activate_locked.
                     self.folios.set(f, pg::RECLAIM | pg::ACTIVE);
+                    self.count(memcg, Item::Pgactivate, 1, true);
                     keep.push(f);
                     continue;
                 }
