@@ -411,10 +411,7 @@ impl Mm {
             }
         }
         sc.nr_reclaimed += reclaimed;
-        // can_age_anon_pages(): aging anon is worth it whenever swap is
-        // configured (total_swap_pages), even when it is full or this
-        // memcg's swap.max is 0.
-        if self.swap.pages > 0 && self.inactive_is_low(lv, LRU_INACTIVE_ANON) {
+        if self.can_age_anon_pages() && self.inactive_is_low(lv, LRU_INACTIVE_ANON) {
             self.shrink_active_list(SWAP_CLUSTER_MAX, lv, sc, LRU_ACTIVE_ANON);
         }
     }

@@ -368,8 +368,7 @@ impl Mm {
             self.lru_gen_age_node_61(node, sc);
             return;
         }
-        // can_age_anon_pages(): swap configured (total_swap_pages), full or not.
-        if self.knobs.lru_gen_enabled || self.knobs.baseline.is_some() || self.swap.pages == 0 {
+        if self.knobs.lru_gen_enabled || self.knobs.baseline.is_some() || !self.can_age_anon_pages() {
             return;
         }
         let root = self.lruvec_id(0, node);

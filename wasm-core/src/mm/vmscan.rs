@@ -225,8 +225,8 @@ impl Mm {
             if fl & pg::WRITEBACK != 0 {
                 // Under writeback: rotate to the tail when the write ends
                 // (folio_end_writeback), meanwhile activate_locked.
-                self.folios.set(f, pg::RECLAIM | pg::ACTIVE);
-                self.count(memcg, Item::Pgactivate, 1, true);
+                self.folios.set(f, pg::RECLAIM);
+                self.activate_locked(f, memcg);
                 keep.push(f);
                 continue;
             }
@@ -261,8 +261,7 @@ impl Mm {
             }
             if refs == FolioRef::Activate {
                 self.trace(f, "folio_check_references", FolioWhat::ActivatedYoung);
-                self.folios.set(f, pg::ACTIVE);
-                self.count(memcg, Item::Pgactivate, 1, true);
+                self.activate_locked(f, memcg);
                 keep.push(f);
                 continue;
             }
@@ -273,9 +272,8 @@ impl Mm {
                     continue;
                 }
                 if !self.add_to_swap(f) {
-                    // activate_locked: no swap space, keep it hot
-                    self.folios.set(f, pg::ACTIVE);
-                    self.count(memcg, Item::Pgactivate, 1, true);
+                    // No swap space: keep it hot.
+                    self.activate_locked(f, memcg);
                     keep.push(f);
                     continue;
                 }
@@ -293,9 +291,9 @@ impl Mm {
                 if !anon {
                     // Reclaim does not write page cache: leave it to the
                     // flusher, and reclaim it as soon as it is written
-                    // (PG_reclaim); activate_locked.
-                    self.folios.set(f, pg::RECLAIM | pg::ACTIVE);
-                    self.count(memcg, Item::Pgactivate, 1, true);
+                    // (PG_reclaim).
+                    self.folios.set(f, pg::RECLAIM);
+                    self.activate_locked(f, memcg);
                     keep.push(f);
                     continue;
                 }
@@ -331,6 +329,21 @@ impl Mm {
         }
         *list = keep;
         reclaimed
+    }
+
+    /// can_age_anon_pages(): aging the anon LRU is worth it whenever swap is
+    /// configured (total_swap_pages), even when it is full or a memcg's
+    /// swap.max is 0. Simplified: no demotion to another tier.
+    pub(crate) fn can_age_anon_pages(&self) -> bool {
+        self.swap.pages > 0
+    }
+
+    /// shrink_folio_list()'s `activate_locked` label: the folio goes back
+    /// active, counted as PGACTIVATE. Simplified: never mlocked, and the
+    /// swap slot is kept (no folio_free_swap when swap is nearly full).
+    fn activate_locked(&mut self, f: FolioId, memcg: MemcgId) {
+        self.folios.set(f, pg::ACTIVE);
+        self.count(memcg, Item::Pgactivate, 1, true);
     }
 
     /// shrink_inactive_list()'s flusher nudge: when every one of the
