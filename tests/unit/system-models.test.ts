@@ -428,7 +428,7 @@ describe('memcg LRU layout', () => {
       ['/', 1, 7, 0, false],
       ['/memcg15', 1, 7, 1, false],
     ]);
-    expect(layout.rows.map((r) => [r.gen, r.title, r.memcgs])).toEqual([
+    expect(layout.rows.map((r) => [r.gen, r.role, r.memcgs])).toEqual([
       [0, 'old', 3],
       [1, 'young', 2],
       [2, 'spare', 0],
@@ -459,7 +459,7 @@ describe('memcg LRU layout', () => {
     // slot young, the emptied old slot spare); the slots stay put, so a chip
     // in a slot keeps its place.
     const next = memcgLruLayout(0, { ...lru, seq: 7, oldGen: 1, youngGen: 2, nrMemcgs: [0, 2, 0], bins: [lru.bins[2]!, lru.bins[1]!, lru.bins[2]!] }, { width: 600 });
-    expect(next.rows.map((r) => r.title)).toEqual(['spare', 'old', 'young']);
+    expect(next.rows.map((r) => r.role)).toEqual(['spare', 'old', 'young']);
     const slash = (l: typeof layout) => l.chips.find((c) => c.path === '/')!;
     expect(slash(next).y).toBe(slash(layout).y - (layout.rows[0]!.height - next.rows[0]!.height));
     expect(next.rows[2]!.height).toBe(youngRow.height);

@@ -6,7 +6,7 @@
 // run to the end with the form's values. A custom scenario (the editor's)
 // shows as one entry; the form then changes only its seed. The guided tours
 // are listed too: choosing one opens its experiment with the tour.
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { ParamInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { findExperiment, findScenario, paramDefaults, paramProblem } from '../scenario/presets';
 import { makeRequest, paramEntries } from '../scenario/params';
@@ -199,6 +199,16 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare,
         </div>
         {params.map((p) => {
           const problem = problemOf(p.name);
+          // What the list and the number field share.
+          const control = {
+            id: `${formId}-${p.name}`,
+            name: p.name,
+            'data-param': p.name,
+            value: draft.params[p.name] ?? '',
+            'aria-invalid': problem ? true : undefined,
+            'aria-describedby': `${formId}-${p.name}-hint`,
+            onChange: (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setParam(p.name, e.target.value),
+          };
           return (
             <div className={`field${problem ? ' invalid' : ''}`} key={p.name}>
               <label htmlFor={`${formId}-${p.name}`} className="mono">
@@ -206,15 +216,7 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare,
               </label>
               {p.choices.length > 0 ? (
                 // An option, not a quantity: a list of what each value means.
-                <select
-                  id={`${formId}-${p.name}`}
-                  name={p.name}
-                  data-param={p.name}
-                  value={draft.params[p.name] ?? ''}
-                  aria-invalid={problem ? true : undefined}
-                  aria-describedby={`${formId}-${p.name}-hint`}
-                  onChange={(e) => setParam(p.name, e.target.value)}
-                >
+                <select {...control}>
                   {p.choices.map((label, i) => (
                     <option key={label} value={String(p.min + i)}>
                       {p.min + i} · {label}
@@ -222,19 +224,7 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare,
                   ))}
                 </select>
               ) : (
-                <input
-                  id={`${formId}-${p.name}`}
-                  name={p.name}
-                  data-param={p.name}
-                  type="number"
-                  min={p.min}
-                  max={p.max}
-                  step={p.integer ? 1 : 'any'}
-                  value={draft.params[p.name] ?? ''}
-                  aria-invalid={problem ? true : undefined}
-                  aria-describedby={`${formId}-${p.name}-hint`}
-                  onChange={(e) => setParam(p.name, e.target.value)}
-                />
+                <input {...control} type="number" min={p.min} max={p.max} step={p.integer ? 1 : 'any'} />
               )}
               <p className="hint" id={`${formId}-${p.name}-hint`}>
                 {problem ? <span className="problem">{problem}</span> : p.choices.length === 0 && <span className="range">{formatRange(p)}</span>}

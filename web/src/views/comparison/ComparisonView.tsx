@@ -93,24 +93,20 @@ export function ComparisonView({ experiment, state, current, seedCheck, onRun }:
             The comparison failed: {state.error}
           </p>
         ) : !table ? (
-          <>
-            <p>
-              Set the parameters and the seed in the form, then press <strong>Run comparison</strong>: the {variants}{' '}
-              variants run to the end on the same seed (a second or a few), and the table shows every metric for each,
-              the change, and the patch author&apos;s own figures. To watch the mechanism instead, pick a variant above
-              and step it in the LRU, System and Memcgs tabs.
-            </p>
-            {onRun && <RunButton seed={current.seed} onRun={onRun} />}
-          </>
+          <p>
+            Set the parameters and the seed in the form, then press <strong>Run comparison</strong>: the {variants}{' '}
+            variants run to the end on the same seed (a second or a few), and the table shows every metric for each,
+            the change, and the patch author&apos;s own figures. To watch the mechanism instead, pick a variant above
+            and step it in the LRU, System and Memcgs tabs.
+          </p>
         ) : outdated ? (
-          <>
-            <p>
-              These results are for another seed or other parameters than the ones running now; press{' '}
-              <strong>Run comparison</strong> to update them.
-            </p>
-            {onRun && <RunButton seed={current.seed} onRun={onRun} />}
-          </>
+          <p>
+            These results are for another seed or other parameters than the ones running now; press{' '}
+            <strong>Run comparison</strong> to update them.
+          </p>
         ) : null}
+        {/* No results for the run on the page yet: run them from here too. */}
+        {onRun && !running && !failed && (!table || outdated) && <RunButton seed={current.seed} onRun={onRun} />}
       </div>
 
       {table && (

@@ -48,7 +48,7 @@ export function drawMemcgLru(node: SVGSVGElement, model: MemcgLruLayout, options
     })
     .attr('data-gen', (r) => r.gen)
     .attr('data-role', (r) => r.role)
-    .classed('old', (r) => r.old)
+    .classed('old', (r) => r.role === 'old')
     .classed('spare', (r) => r.role === 'spare');
   // A thin (empty spare) row has its title and gen on one line.
   const thin = (r: LruRow) => r.height < 40;
@@ -56,7 +56,7 @@ export function drawMemcgLru(node: SVGSVGElement, model: MemcgLruLayout, options
     .select('text.row-title')
     .attr('x', 4)
     .attr('y', (r) => r.y + (thin(r) ? 15 : 16))
-    .text((r) => (thin(r) ? `${r.title} · gen ${r.gen}` : r.title));
+    .text((r) => (thin(r) ? `${r.role} · gen ${r.gen}` : r.role));
   rows
     .select('text.row-detail')
     .attr('x', 4)
@@ -72,7 +72,10 @@ export function drawMemcgLru(node: SVGSVGElement, model: MemcgLruLayout, options
     .selectAll<SVGRectElement, LruBin>('rect')
     .data(model.bins, (b) => `${b.gen}/${b.bin}`)
     .join('rect')
-    .attr('class', (b) => `bin${model.rows[b.gen]?.old ? ' old' : ''}${model.rows[b.gen]?.role === 'spare' ? ' spare' : ''}`)
+    .attr('class', (b) => {
+      const role = model.rows[b.gen]?.role;
+      return role === 'old' || role === 'spare' ? `bin ${role}` : 'bin';
+    })
     .attr('data-testid', 'memcg-bin')
     .attr('data-gen', (b) => b.gen)
     .attr('data-bin', (b) => b.bin)

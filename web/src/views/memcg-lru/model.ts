@@ -39,10 +39,8 @@ export type LruRowRole = 'old' | 'young' | 'spare';
 
 export interface LruRow {
   gen: number;
-  old: boolean;
+  /** What the slot holds now, from the LRU's seq; also the row's title. */
   role: LruRowRole;
-  /** "old", "young" or "spare". */
-  title: string;
   memcgs: number;
   y: number;
   height: number;
@@ -139,7 +137,7 @@ export function memcgLruLayout(node: number, view: MemcgLruView, geometry: LruGe
     const memcgs = view.nrMemcgs[gen] ?? 0;
     // An empty spare slot is a thin strip: nothing lives there, and it is next to become young.
     const height = role === 'spare' && memcgs === 0 ? SPARE_ROW_HEIGHT : rowHeight;
-    rows.push({ gen, old, role, title: role, memcgs, y, height });
+    rows.push({ gen, role, memcgs, y, height });
     for (let bin = 0; bin < MEMCG_NR_BINS; bin++) {
       const x = gutter + bin * binWidth;
       const paths = bins(gen)[bin] ?? [];
