@@ -25,7 +25,17 @@ fn run_json_has_kernel_counter_names() {
     assert!(vmstat["pgsteal_file"].as_u64().unwrap() > 0);
     let memcgs = v["memcgs"].as_array().unwrap();
     let job = memcgs.iter().find(|m| m["path"] == "/job").expect("/job listed");
-    assert!(job["memory_stat"]["pgsteal"].as_u64().unwrap() > 0);
+    let stat = job["memory_stat"].as_object().unwrap();
+    assert!(stat["pgsteal"].as_u64().unwrap() > 0);
+    // memory.stat has what v6.12 prints, in its order; /proc/vmstat-only
+    // events (pswpout, pgscan_file, ...) are not in it.
+    let keys: Vec<&str> = stat.keys().map(String::as_str).collect();
+    let order = ["anon", "inactive_anon", "workingset_refault_anon", "workingset_nodereclaim", "pgscan", "pgsteal", "pgscan_kswapd", "pgsteal_direct", "pgfault", "pgdeactivate"];
+    let at: Vec<usize> = order.iter().map(|k| keys.iter().position(|x| x == k).unwrap_or_else(|| panic!("memory_stat.{k} missing: {keys:?}"))).collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "memory.stat order: {keys:?}");
+    for k in ["pswpout", "pswpin", "pgscan_file", "pgsteal_anon", "pgfree", "pgpgin", "allocstall_normal", "pgskip_dma"] {
+        assert!(!stat.contains_key(k), "memory_stat.{k}: not a memory.stat key");
+    }
     assert!(v["metrics"]["hit_ratio"].is_f64());
 }
 

@@ -371,3 +371,113 @@ fn writeback_and_dirty_page_cache_are_checked_before_references() {
     assert_eq!(s.mm.vmstat.get(Item::Pgactivate) - before, 2, "activate_locked counts both");
     assert_eq!(sc.nr_unqueued_dirty, 1, "the dirty folio, not the one under writeback");
 }
+
+/// Swaps out anon pages 0..n of /a with the classic LRU: mapped once, their
+/// accessed bits cleared, then shrink_folio_list (add_to_swap, pageout).
+fn swap_out_anon(s: &mut Simulation, n: u32) {
+    let lv = s.mm.lruvec_id(A, 0);
+    let mut list: Vec<u32> = (0..n)
+        .map(|i| {
+            s.mm.access(A, 0, ANON, i, Op::Load).unwrap();
+            let f = folio_at(s, ANON, i);
+            s.mm.folios.clear(f, pg::YOUNG | pg::REFERENCED);
+            f
+        })
+        .collect();
+    let mut sc = ScanControl::new(u64::from(n), Some(A));
+    assert_eq!(s.mm.shrink_folio_list(&mut list, lv, &mut sc), u64::from(n));
+    assert_eq!(s.mm.memcgs[A as usize].swap_usage, u64::from(n));
+}
+
+/// mem_cgroup_swap_full() and folio_free_swap(): once a memcg uses half its
+/// swap.max, a swap-in gives its slot back at once (should_try_to_free_swap
+/// in do_swap_page) and so does a swap-cache folio that shrink_folio_list
+/// activates; the folio is dirty again, to be written to a new slot. Below
+/// half, both keep the slot, so a clean swap-cache folio can be dropped
+/// again without a write.
+#[test]
+fn swap_slots_are_given_back_when_swap_is_more_than_half_full() {
+    for swap_max in [8, 100] {
+        let full = swap_max == 8;
+        let mut s = machine(false, None);
+        swap_out_anon(&mut s, 4);
+        s.mm.memcgs[A as usize].swap_max = swap_max;
+        assert_eq!(s.mm.mem_cgroup_swap_full(A), full, "4 of {swap_max} slots");
+        // A read fault on a swapped-out page.
+        s.mm.access(A, 0, ANON, 0, Op::Load).unwrap();
+        let f = folio_at(&s, ANON, 0);
+        assert_eq!(s.mm.folios.test(f, pg::SWAPCACHE), !full, "swap.max {swap_max}: swap-in");
+        assert_eq!(s.mm.folios.test(f, pg::DIRTY), full, "swap.max {swap_max}: a freed slot leaves the folio dirty");
+        assert_eq!(s.mm.memcgs[A as usize].swap_usage, if full { 3 } else { 4 });
+    }
+    // Activation: swapped in while swap had room, activated once it is half full.
+    let mut s = machine(false, None);
+    swap_out_anon(&mut s, 4);
+    s.mm.access(A, 0, ANON, 1, Op::Load).unwrap();
+    let f = folio_at(&s, ANON, 1);
+    assert!(s.mm.folios.test(f, pg::SWAPCACHE));
+    let lv = s.mm.lruvec_id(A, 0);
+    for swap_max in [100, 8] {
+        s.mm.memcgs[A as usize].swap_max = swap_max;
+        s.mm.folios.set(f, pg::YOUNG | pg::REFERENCED);
+        s.mm.folios.clear(f, pg::ACTIVE);
+        let mut list = vec![f];
+        let mut sc = ScanControl::new(32, Some(A));
+        assert_eq!(s.mm.shrink_folio_list(&mut list, lv, &mut sc), 0);
+        assert!(s.mm.folios.test(f, pg::ACTIVE), "referenced twice: activate_locked");
+        assert_eq!(s.mm.folios.test(f, pg::SWAPCACHE), swap_max == 100, "swap.max {swap_max}: activation");
+    }
+    assert_eq!(s.mm.memcgs[A as usize].swap_usage, 3);
+    assert!(s.mm.folios.test(f, pg::DIRTY));
+}
+
+/// shrink_zones() visits only the nodes with a zone the allocation may use:
+/// direct reclaim for a ZONE_DMA32 allocation leaves node 0, which has only
+/// ZONE_NORMAL, alone (with MGLRU it does not even sort that node's folios
+/// into younger generations, as scan_folios does with folios above
+/// reclaim_idx), while memcg reclaim (reclaim_idx = the highest zone)
+/// shrinks both nodes.
+#[test]
+fn direct_reclaim_skips_nodes_without_an_eligible_zone() {
+    for (lru_gen, memcg_reclaim) in [(false, false), (true, false), (false, true), (true, true)] {
+        let mut s = Simulation::new(Scenario {
+            version: SCENARIO_VERSION,
+            name: "test".into(),
+            title: String::new(),
+            description: String::new(),
+            seed: 1,
+            step_ns: 1_000_000,
+            duration_ns: 1_000_000,
+            nodes: vec![
+                NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 8192 }] },
+                NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Dma32, pages: 4096 }, ZoneSpec { zone: ZoneType::Normal, pages: 4096 }] },
+            ],
+            min_free_kbytes: None,
+            watermark_scale_factor: 10,
+            swap_pages: 0,
+            machine: Default::default(),
+            memcgs: vec![MemcgSpec { path: "/a".into(), ..Default::default() }],
+            workloads: vec![WorkloadSpec::new("file", "/a", Pattern::Uniform, Target::File { pages: 16_384, op: FileOp::Read, file: None, write_percent: 0 })],
+            proactive: Vec::new(),
+            knobs: Knobs { lru_gen_enabled: lru_gen, ..Knobs::default() },
+        })
+        .unwrap();
+        for i in 0..6000 {
+            s.mm.access(A, 0, FILE, i, Op::Read).unwrap();
+        }
+        for i in 6000..14_000 {
+            s.mm.access(A, 1, FILE, i, Op::Read).unwrap();
+        }
+        let case = format!("lru_gen {lru_gen}, memcg reclaim {memcg_reclaim}");
+        // Each node-0 page: Some(its generation) while resident (None with the classic LRU).
+        let node0 = |s: &Simulation| (0..6000).map(|i| matches!(s.mm.slot(FILE, i), Slot::Folio(_)).then(|| s.mm.folios.lru_gen(folio_at(s, FILE, i)))).collect::<Vec<_>>();
+        let resident1 = |s: &Simulation| (6000..14_000).filter(|&i| matches!(s.mm.slot(FILE, i), Slot::Folio(_))).count();
+        let before = node0(&s);
+        assert!(before.iter().all(Option::is_some), "{case}: node 0 holds its 6,000 pages");
+        let before1 = resident1(&s);
+        let reclaimed = if memcg_reclaim { s.mm.try_to_free_mem_cgroup_pages(A, 4096, true, false) } else { s.mm.try_to_free_pages(A, ZoneType::Dma32 as usize) };
+        assert!(reclaimed >= 32, "{case}: reclaimed {reclaimed}");
+        assert!(resident1(&s) < before1, "{case}: node 1 was shrunk");
+        assert_eq!(node0(&s) != before, memcg_reclaim, "{case}: node 0 (ZONE_NORMAL only) touched");
+    }
+}

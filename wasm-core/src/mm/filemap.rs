@@ -140,6 +140,7 @@ impl Mm {
     fn handle_mm_fault(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, store: bool) -> Result<Outcome, ChargeFailed> {
         let kind = self.mappings[m as usize].kind;
         let mut outcome = Outcome::default();
+        let mut from_swap = false;
         let f = match self.slot(m, index) {
             Slot::Folio(f) if self.folios.test(f, pg::MAPPED) => {
                 self.cost_ns += cost::MAPPED_HIT_NS;
@@ -172,6 +173,7 @@ impl Mm {
             Slot::Swap(slot) if self.swap.cache[slot as usize] != super::folio::NIL => {
                 // Still in the swap cache (unmapped but not yet freed): map it again.
                 let f = self.swap.cache[slot as usize];
+                from_swap = true;
                 self.count(memcg, Item::Pgfault, 1, true);
                 self.cost_ns += cost::MINOR_FAULT_NS;
                 self.set_slot(m, index, Slot::Folio(f));
@@ -182,10 +184,16 @@ impl Mm {
                 self.count(memcg, Item::Pgfault, 1, true);
                 self.count(memcg, Item::Pgmajfault, 1, true);
                 outcome.major = true;
+                from_swap = true;
                 self.do_swap_page(memcg, node, m, index, slot)?
             }
         };
         self.folios.set(f, pg::MAPPED);
+        // do_swap_page(): should_try_to_free_swap() on a read fault (a write
+        // fault drops the swap copy below in any case).
+        if from_swap && !store && self.mem_cgroup_swap_full(self.lruvec_memcg(self.folios.lruvec[f as usize])) {
+            self.folio_free_swap(f);
+        }
         self.pte_mkyoung(f);
         if let (Some(b), true) = (self.knobs.baseline, outcome.hit) {
             // A textbook policy sees every hit, mapped ones too.
@@ -220,6 +228,26 @@ impl Mm {
         self.storage_read(cost::SWAP_IN_NS);
         self.count(memcg, Item::Pswpin, 1, true);
         Ok(f)
+    }
+
+    /// folio_free_swap() (mm/swapfile.c): give a swap-cache folio's slot
+    /// back when nothing else needs it: the folio is not under writeback and
+    /// no page table holds the swap entry (folio_swapped: its PTE maps the
+    /// folio again). The folio is dirty from then on: evicting it again
+    /// means a new slot and a new write.
+    pub(crate) fn folio_free_swap(&mut self, f: FolioId) -> bool {
+        let fl = self.folios.flags[f as usize];
+        if fl & pg::SWAPCACHE == 0 || fl & pg::WRITEBACK != 0 {
+            return false;
+        }
+        let slot = self.folios.swap[f as usize];
+        let (m, idx) = (self.folios.mapping[f as usize], self.folios.index[f as usize]);
+        if self.slot(m, idx) == Slot::Swap(slot) {
+            return false;
+        }
+        self.delete_from_swap_cache(f, false);
+        self.folios.set(f, pg::DIRTY);
+        true
     }
 
     /// Removes an anon folio from the swap cache and frees its slot

@@ -246,6 +246,29 @@ impl Mm {
         }
     }
 
+    /// mem_cgroup_swap_full() (v6.12): swap is more than half used, either
+    /// on the device (vm_swap_full: free slots * 2 < total) or in `memcg` or
+    /// an ancestor below the root against its swap.max. Then a swap-in and
+    /// an activation give their slot back (folio_free_swap). Simplified: no
+    /// swap.high (it is `max`), cgroup v2 only.
+    pub fn mem_cgroup_swap_full(&self, memcg: MemcgId) -> bool {
+        if self.swap.nr_free() * 2 < self.swap.pages {
+            return true;
+        }
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            let cg = &self.memcgs[id as usize];
+            if cg.parent.is_none() {
+                break;
+            }
+            if cg.swap_usage.saturating_mul(2) >= cg.swap_max {
+                return true;
+            }
+            m = cg.parent;
+        }
+        false
+    }
+
     /// mem_cgroup_swappiness().
     pub fn mem_cgroup_swappiness(&self, memcg: MemcgId) -> u32 {
         self.memcgs[memcg as usize].swappiness.unwrap_or(self.knobs.swappiness)

@@ -338,10 +338,14 @@ impl Mm {
         self.swap.pages > 0
     }
 
-    /// shrink_folio_list()'s `activate_locked` label: the folio goes back
-    /// active, counted as PGACTIVATE. Simplified: never mlocked, and the
-    /// swap slot is kept (no folio_free_swap when swap is nearly full).
+    /// shrink_folio_list()'s `activate_locked` label: a swap-cache folio
+    /// gives its slot back when swap is more than half full
+    /// (mem_cgroup_swap_full, folio_free_swap), and the folio goes back
+    /// active, counted as PGACTIVATE. Simplified: never mlocked.
     fn activate_locked(&mut self, f: FolioId, memcg: MemcgId) {
+        if self.folios.test(f, pg::SWAPCACHE) && self.mem_cgroup_swap_full(memcg) {
+            self.folio_free_swap(f);
+        }
         self.folios.set(f, pg::ACTIVE);
         self.count(memcg, Item::Pgactivate, 1, true);
     }
@@ -461,14 +465,14 @@ impl Mm {
     }
 
     /// do_try_to_free_pages() (v6.12): the priority loop from DEF_PRIORITY
-    /// down to 0, shrinking every node (shrink_zones) until nr_to_reclaim is
-    /// met; writeback is allowed below DEF_PRIORITY - 2; afterwards the
-    /// refault snapshot is taken. If nothing was reclaimed, retry from the
-    /// initial priority: with full memcg walks when the walks were partial
-    /// (v6.11+, "mm: vmscan: restore incremental cgroup iteration", with
-    /// v6.12's priority reset), then with forced deactivation (classic, when
-    /// deactivation was skipped), then with memcg_low_reclaim when memcgs were
-    /// skipped for memory.low. Global reclaim counts ALLOCSTALL at every
+    /// down to 0, shrinking every node with an eligible zone (shrink_zones)
+    /// until nr_to_reclaim is met; writeback is allowed below
+    /// DEF_PRIORITY - 2; afterwards the refault snapshot is taken. If
+    /// nothing was reclaimed, retry from the initial priority: with full
+    /// memcg walks when the walks were partial (v6.11+, "mm: vmscan: restore
+    /// incremental cgroup iteration", with v6.12's priority reset), then
+    /// with forced deactivation (classic, when deactivation was skipped),
+    /// then with memcg_low_reclaim when memcgs were skipped for memory.low. Global reclaim counts ALLOCSTALL at every
     /// (re)try, as the kernel does after its `retry:` label.
     ///
     /// Simplified: no compaction_ready bail-out (the model allocates order-0
@@ -481,7 +485,7 @@ impl Mm {
             }
             loop {
                 sc.nr_scanned = 0;
-                for node in 0..self.nodes.len() {
+                for node in self.eligible_nodes(sc.reclaim_idx) {
                     self.shrink_node(node, sc);
                 }
                 if sc.nr_reclaimed >= sc.nr_to_reclaim {
@@ -495,7 +499,7 @@ impl Mm {
                 }
                 sc.priority -= 1;
             }
-            for node in 0..self.nodes.len() {
+            for node in self.eligible_nodes(sc.reclaim_idx) {
                 self.snapshot_refaults(sc.target_mem_cgroup, node);
             }
             if sc.nr_reclaimed > 0 {
@@ -521,6 +525,14 @@ impl Mm {
             }
             return 0;
         }
+    }
+
+    /// The nodes shrink_zones() visits: those with a populated zone at or
+    /// below `reclaim_idx` (for_each_zone_zonelist_nodemask, one
+    /// shrink_node per pgdat). Simplified: in node order, not the zonelist's
+    /// distance order, and no nodemask.
+    fn eligible_nodes(&self, reclaim_idx: usize) -> Vec<usize> {
+        (0..self.nodes.len()).filter(|&n| self.nodes[n].zones[..=reclaim_idx].iter().any(|z| z.managed > 0)).collect()
     }
 
     /// try_to_free_mem_cgroup_pages(): reclaim at least max(nr_pages,

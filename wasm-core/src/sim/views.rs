@@ -175,7 +175,11 @@ impl Simulation {
         out
     }
 
-    /// memory.stat of a memcg: sizes (hierarchical) and its event counters.
+    /// memory.stat of a memcg: sizes (hierarchical) and its event counters,
+    /// only those v6.12's memory.stat prints (memory_stats[] and
+    /// memcg_vm_event_stat[]), in its order. The engine also counts some
+    /// /proc/vmstat-only events per memcg (pswpout, pgscan_anon, ...); they
+    /// are left out here as the kernel has no memcg copy of them.
     pub fn memory_stat(&self, memcg: MemcgId) -> Vec<(String, u64)> {
         let mm = &self.mm;
         let mut lru = [0u64; 4];
@@ -195,14 +199,11 @@ impl Simulation {
         ];
         let steal = cg.stat.get(Item::PgstealKswapd) + cg.stat.get(Item::PgstealDirect);
         let scan = cg.stat.get(Item::PgscanKswapd) + cg.stat.get(Item::PgscanDirect);
+        let item = |i: Item| (i.name().to_string(), cg.stat.get(i));
+        out.extend(MEMORY_STAT_WORKINGSET.iter().map(|&i| item(i)));
         out.push(("pgscan".into(), scan));
         out.push(("pgsteal".into(), steal));
-        for (name, v) in cg.stat.iter() {
-            if name.starts_with("pgskip") || name.starts_with("allocstall") || name.starts_with("kswapd_") || name == "pageoutrun" {
-                continue;
-            }
-            out.push((name.to_string(), v));
-        }
+        out.extend(MEMORY_STAT_EVENTS.iter().map(|&i| item(i)));
         out
     }
 
@@ -443,3 +444,28 @@ pub fn lruvec_lru_sizes(lv: &Lruvec, lru_gen: bool) -> [u64; 4] {
     }
     out
 }
+
+/// memory.stat's node items the engine counts, in memory_stats[] order.
+const MEMORY_STAT_WORKINGSET: [Item; 7] = [
+    Item::WorkingsetRefaultAnon,
+    Item::WorkingsetRefaultFile,
+    Item::WorkingsetActivateAnon,
+    Item::WorkingsetActivateFile,
+    Item::WorkingsetRestoreAnon,
+    Item::WorkingsetRestoreFile,
+    Item::WorkingsetNodereclaim,
+];
+
+/// memory.stat's events the engine counts, in memcg_vm_event_stat[] order
+/// (pgpgin and pgpgout are cgroup v1 charge events there, not I/O).
+const MEMORY_STAT_EVENTS: [Item; 9] = [
+    Item::PgscanKswapd,
+    Item::PgscanDirect,
+    Item::PgstealKswapd,
+    Item::PgstealDirect,
+    Item::Pgfault,
+    Item::Pgmajfault,
+    Item::Pgrefill,
+    Item::Pgactivate,
+    Item::Pgdeactivate,
+];
