@@ -5,7 +5,7 @@ use reclaim_core::mm::lruvec::lru_gen_from_seq;
 use reclaim_core::mm::mglru::{positive_ctrl_err, CtrlPos};
 use reclaim_core::mm::vmscan::ScanControl;
 use reclaim_core::mm::vmstat::Item;
-use reclaim_core::mm::workingset::Shadow;
+use reclaim_core::mm::workingset::{unpack_shadow, Shadow};
 use reclaim_core::mm::{Knobs, LRU_GEN_ANON, LRU_GEN_FILE};
 use reclaim_core::scenario::{MemcgSpec, NodeSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
 use reclaim_core::mm::pgdat::ZoneType;
@@ -479,5 +479,27 @@ fn direct_reclaim_skips_nodes_without_an_eligible_zone() {
         assert!(reclaimed >= 32, "{case}: reclaimed {reclaimed}");
         assert!(resident1(&s) < before1, "{case}: node 1 was shrunk");
         assert_eq!(node0(&s) != before, memcg_reclaim, "{case}: node 0 (ZONE_NORMAL only) touched");
+    }
+}
+
+/// With more memory than a shadow's timestamp can count page by page,
+/// workingset_eviction() keeps nonresident_age >> bucket_order and
+/// workingset_test_recent() shifts it back (`eviction <<= bucket_order`), so
+/// the refault distance is in pages, as the workingset size it is compared
+/// with: here 1,000 pages of aging read as 1,000 (to within one 16-page
+/// bucket), not as 1,000 / 16 buckets.
+#[test]
+fn the_refault_distance_is_in_pages_whatever_the_bucket_order() {
+    for (totalram, order) in [(8192u64, 0u32), (1 << 44, 4)] {
+        let mut s = machine(false, None);
+        s.mm.totalram_pages = totalram;
+        assert_eq!(s.mm.bucket_order(), order);
+        let lv = s.mm.lruvec_id(A, 0);
+        s.mm.workingset_age_nonresident(lv, 12_345);
+        s.mm.access(A, 0, FILE, 0, Op::Read).unwrap();
+        let shadow = unpack_shadow(s.mm.workingset_eviction(folio_at(&s, FILE, 0), A));
+        s.mm.workingset_age_nonresident(lv, 999);
+        let d = s.mm.workingset_distance(&shadow);
+        assert!((1000..1000 + (1 << order)).contains(&d), "bucket_order {order}: distance {d}");
     }
 }

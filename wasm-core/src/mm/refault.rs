@@ -27,8 +27,9 @@ pub const LIST_NAMES: [&str; 4] = ["NR_INACTIVE_ANON", "NR_ACTIVE_ANON", "NR_INA
 /// compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DistanceCheck {
-    /// nonresident_age now minus at eviction (masked to the timestamp's
-    /// bits; classic: in buckets of 1 << bucket_order pages).
+    /// nonresident_age now minus at eviction, in pages (masked to the
+    /// timestamp's bits; the timestamp itself keeps only multiples of
+    /// 1 << bucket_order).
     pub distance: u64,
     /// The workingset size the distance is compared with.
     pub threshold: u64,
@@ -209,12 +210,14 @@ impl Mm {
         DistanceCheck { distance: self.workingset_distance(s), ..self.workingset_size(s.memcg, s.node, file) }
     }
 
-    /// workingset_test_recent()'s refault distance: the shadow's lruvec's
-    /// nonresident_age now (in buckets) minus the shadow's timestamp.
+    /// workingset_test_recent()'s refault distance, in pages: the shadow's
+    /// lruvec's nonresident_age now minus the shadow's timestamp shifted
+    /// back by bucket_order (`eviction <<= bucket_order`), masked to the
+    /// timestamp's bits.
     pub fn workingset_distance(&self, s: &Shadow) -> u64 {
         let lv = self.lruvec_id(s.memcg, s.node);
-        let refault = self.lruvecs[lv as usize].nonresident_age >> self.bucket_order();
-        refault.wrapping_sub(s.eviction) & EVICTION_MASK
+        let refault = self.lruvecs[lv as usize].nonresident_age;
+        refault.wrapping_sub(s.eviction << self.bucket_order()) & EVICTION_MASK
     }
 
     /// workingset_test_recent()'s workingset size for a shadow of `memcg` on
