@@ -55,7 +55,7 @@ describe('scenario editor', () => {
     await expectMessage(pages, 'a whole number ≥ 0');
     // The engine's check (validateScenario): a zone of 10 pages, and a memcg path that is not one.
     await pages.fill('10');
-    await expectMessage(pages, '10 is not from 64 to 16777216');
+    await expectMessage(pages, '10 is out of range: accepted from 64 to 16777216');
     await path0.fill('job');
     await expectMessage(path0, /"job" is not a cgroup path/);
     // Its workloads now name a memcg that does not exist: the engine says so next to each one's memcg.
@@ -139,7 +139,7 @@ describe('scenario editor', () => {
     await file.setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
     await expect.poll(() => status.textContent()).toMatch(/^Loaded good\.json: 1 problem/);
     expect(await input(page, 'name').inputValue()).toBe('from-file');
-    await expectMessage(input(page, 'workloads[0].pattern.s'), '9 is not from 0 to 5 (0 excluded)');
+    await expectMessage(input(page, 'workloads[0].pattern.s'), '9 is out of range: accepted from 0 to 5 (0 excluded)');
 
     // Saved, it is the engine's scenario file format, with what was edited.
     await input(page, 'workloads[0].pattern.s').fill('1.2');
@@ -236,9 +236,9 @@ describe('scenario editor in a laptop window', () => {
     // The engine's.
     await size.fill('4096');
     await swappiness.fill('300');
-    await expectMessage(swappiness, '300 is not from 0 to 200');
+    await expectMessage(swappiness, '300 is out of range: accepted from 0 to 200');
     await run();
-    await expect.poll(() => status.textContent()).toBe('The engine cannot run this scenario. Switches › swappiness: 300 is not from 0 to 200');
+    await expect.poll(() => status.textContent()).toBe('The engine cannot run this scenario. Switches › swappiness: 300 is out of range: accepted from 0 to 200');
     await expect.poll(() => inView(swappiness)).toBe(true);
     expect(await page.evaluate(() => document.scrollingElement!.scrollHeight <= window.innerHeight + 1)).toBe(true);
     expect(problems).toEqual([]);

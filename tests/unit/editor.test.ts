@@ -205,13 +205,13 @@ describe("where messages go (the engine's fields mapped to the inputs)", () => {
     expect(result.readable).toBe(true);
     const places = placesOf(d);
     const messages = messagesByPlace(result.problems, places);
-    expect(messages.get('nodes[0].zones[0].pages')).toBe('10 is not from 64 to 16777216');
+    expect(messages.get('nodes[0].zones[0].pages')).toBe('10 is out of range: accepted from 64 to 16777216');
     expect(messages.get('memcgs[0].path')).toBe('"job" is not a cgroup path like /a or /a/b');
     expect(messages.get('workloads[0].memcg')).toBe('memcg "/job" is not defined');
     expect(messages.get('workloads[1].memcg')).toBe('memcg "/job" is not defined');
-    expect(messages.get('workloads[0].pattern.s')).toBe('9 is not from 0 to 5 (0 excluded)');
-    expect(messages.get('knobs.swappiness')).toBe('300 is not from 0 to 200');
-    expect(messages.get('durationNs')).toBe('1000000 is not from stepNs (10000000) to 3600000000000 (one hour)');
+    expect(messages.get('workloads[0].pattern.s')).toBe('9 is out of range: accepted from 0 to 5 (0 excluded)');
+    expect(messages.get('knobs.swappiness')).toBe('300 is out of range: accepted from 0 to 200');
+    expect(messages.get('durationNs')).toBe('1000000 is out of range: accepted from stepNs (10000000) to 3600000000000 (one hour)');
     // Every problem has a place of its own: none is left for the form.
     expect(messages.has(FORM_KEY)).toBe(false);
   });
@@ -235,7 +235,7 @@ describe("where messages go (the engine's fields mapped to the inputs)", () => {
     expect(draftProblems(tooMany)).toEqual([]);
     const result = validateScenario(JSON.stringify(docOf(tooMany)));
     const messages = messagesByPlace(result.problems, placesOf(tooMany));
-    expect(messages.get('workloads[0].trackedPages')).toMatch(/^\d+ is not from 1 to \d+ \(at most target\.pages and 65536\)$/);
+    expect(messages.get('workloads[0].trackedPages')).toMatch(/^\d+ is out of range: accepted from 1 to \d+ \(at most target\.pages and 65536\)$/);
   });
 
   it('a problem placed above its field says which field; the same message once', () => {
@@ -259,12 +259,12 @@ describe('engine problems in the editor\'s units', () => {
     const draft = { ...template(), stepMs: '0' };
     const result = await check(JSON.stringify(docOf(draft)));
     const step = result.problems.find((p) => p.field === 'stepNs');
-    expect(step?.message).toBe('0 is not from 1000 to 10000000000');
-    expect(inEditorUnits(step!).message).toBe('0 ms is not from 0.001 ms to 10,000 ms');
-    expect(inEditorUnits({ field: 'durationNs', message: '100000000000000 is not from stepNs (10000000) to 3600000000000 (one hour)' }).message).toBe(
-      '100,000,000 ms is not from the step (10 ms) to 3,600,000 ms (one hour)',
+    expect(step?.message).toBe('0 is out of range: accepted from 1000 to 10000000000');
+    expect(inEditorUnits(step!).message).toBe('0 ms is out of range: accepted from 0.001 ms to 10,000 ms');
+    expect(inEditorUnits({ field: 'durationNs', message: '100000000000000 is out of range: accepted from stepNs (10000000) to 3600000000000 (one hour)' }).message).toBe(
+      '100,000,000 ms is out of range: accepted from the step (10 ms) to 3,600,000 ms (one hour)',
     );
-    const other = { field: 'memcgs[0].memoryMax', message: '5 is not from 16 to 1000' };
+    const other = { field: 'memcgs[0].memoryMax', message: '5 is out of range: accepted from 16 to 1000' };
     expect(inEditorUnits(other)).toBe(other);
   });
 
@@ -277,8 +277,8 @@ describe('engine problems in the editor\'s units', () => {
     const stop = result.problems.find((p) => p.field === 'workloads[0].stopNs');
     expect(stop?.message).toBe('1000000000 is neither 0 (never) nor after startNs, which is 3000000000');
     expect(inEditorUnits(stop!).message).toBe('1,000 ms is neither 0 ms (never) nor after Start (ms), which is 3,000 ms');
-    expect(inEditorUnits({ field: 'workloads[0].trackedPages', message: '4097 is not from 1 to 4096 (at most target.pages and 65536)' }).message).toBe(
-      '4097 is not from 1 to 4096 (at most Size (pages) and 65536)',
+    expect(inEditorUnits({ field: 'workloads[0].trackedPages', message: '4097 is out of range: accepted from 1 to 4096 (at most target.pages and 65536)' }).message).toBe(
+      '4097 is out of range: accepted from 1 to 4096 (at most Size (pages) and 65536)',
     );
     const quoted = { field: 'workloads[0].memcg', message: 'memcg "/startNs" is not defined' };
     expect(inEditorUnits(quoted)).toBe(quoted);
@@ -323,7 +323,7 @@ describe('scenario files', () => {
     const doc = { ...templateDoc(3), name: 'from file' };
     doc.workloads = [{ ...doc.workloads[0]!, pattern: { kind: 'zipf', s: 9 } }];
     const read = await readScenarioFile('mine.json', scenarioFileText(doc), check);
-    expect(read).toEqual({ ok: true, doc, problems: [{ field: 'workloads[0].pattern.s', message: '9 is not from 0 to 5 (0 excluded)' }] });
+    expect(read).toEqual({ ok: true, doc, problems: [{ field: 'workloads[0].pattern.s', message: '9 is out of range: accepted from 0 to 5 (0 excluded)' }] });
     expect(scenarioFileName(doc)).toBe('from_file.json');
     expect(scenarioFileName({ name: '../..' })).toBe('scenario.json');
     const good = await readScenarioFile('t.json', scenarioFileText(templateDoc(1)), check);

@@ -135,7 +135,7 @@ fn tracked_pages_out_of_range_names_the_field() {
     };
     assert_eq!(with(0, 4096), None);
     let e = with(0, 4097).expect("more than the file's pages");
-    assert!(e.starts_with("workloads[0].trackedPages: 4097 is not from 1 to 4096"), "{e}");
+    assert!(e.starts_with("workloads[0].trackedPages: 4097 is out of range: accepted from 1 to 4096"), "{e}");
     assert!(with(1, 0).expect("zero").starts_with("workloads[1].trackedPages"));
     let e = scenario::build(&request("mglru-basic", &[("tracked_pages", 70_000.0)])).unwrap_err().to_string();
     assert!(e.contains("param tracked_pages") && e.contains("from 0 to 65536"), "{e}");

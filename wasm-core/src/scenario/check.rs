@@ -219,7 +219,7 @@ mod tests {
         let messages: Vec<(&str, &str)> = c.problems.iter().map(|p| (p.field.as_str(), p.message.as_str())).collect();
         assert_eq!(
             messages,
-            [("knobs.swappiness", "300 is not from 0 to 200"), ("workloads[0].stopNs", "1000 is neither 0 (never) nor after startNs, which is 3000")]
+            [("knobs.swappiness", "300 is out of range: accepted from 0 to 200"), ("workloads[0].stopNs", "1000 is neither 0 (never) nor after startNs, which is 3000")]
         );
     }
 

@@ -160,10 +160,12 @@ pub const MAX_MAPPING_PAGES: u32 = 1 << 24;
 /// The most pages the views may track over all workloads (`trackedPages`).
 pub const MAX_TRACKED_PAGES: u32 = 65_536;
 
-/// "{v} is not {accepted}": `accepted` says what the field takes, in words
-/// ("from 0 to 200", "more than 0 and at most 5"), never in Rust's range syntax.
+/// "{v} is out of range: accepted {accepted}", worded as a parameter's
+/// message is (params.rs): `accepted` says what the field takes, in words
+/// ("from 0 to 200", "at least 1000000 (1 ms) when count > 1"), never in
+/// Rust's range syntax.
 fn range_err<T: fmt::Display>(field: impl Into<String>, v: T, accepted: &str) -> ScenarioError {
-    ScenarioError::new(field, format!("{v} is not {accepted}"))
+    ScenarioError::new(field, format!("{v} is out of range: accepted {accepted}"))
 }
 
 impl Scenario {

@@ -179,8 +179,8 @@ const FIELD_WORDS: readonly [RegExp, string][] = [
 
 /**
  * An engine problem in the editor's words: a time field's numbers in
- * milliseconds, as its input shows them ("0 is not from 1000 to 10000000000"
- * -> "0 ms is not from 0.001 ms to 10,000 ms"), and the fields it names by
+ * milliseconds, as its input shows them ("0 is out of range: accepted from 1000 to 10000000000"
+ * -> "0 ms is out of range: accepted from 0.001 ms to 10,000 ms"), and the fields it names by
  * their labels ("after startNs" -> "after Start (ms)"); other problems as they are.
  */
 export function inEditorUnits(problem: Problem): Problem {
