@@ -362,6 +362,9 @@ describe('number formatting', () => {
     expect(formatMetric(1.3569, 'time_s')).toBe('1.36 s');
     expect(formatMetric(3587, 'overreclaim_pages')).toBe('3,587');
     expect(formatMetric(null, 'pgsteal_cv')).toBe('—');
+    // NaN: not defined in this run (kswapd's efficiency when it scanned nothing).
+    expect(formatMetric(NaN, 'kswapd_efficiency')).toBe('n/a');
+    expect(formatMetric(NaN)).toBe('n/a');
   });
 });
 

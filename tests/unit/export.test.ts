@@ -75,6 +75,23 @@ describe('comparison CSV', () => {
     // A metric one variant did not report: an empty cell, no change.
     expect(rows[2]).toEqual(['alloc_latency_p95_us', '0.125', '', 'before', '', '', '', '', '']);
   });
+
+  it('leaves a value the run does not define (NaN) empty, with no change, and writes it as null in JSON', () => {
+    const undefinedEfficiency: Comparison = {
+      ...comparison,
+      variants: [
+        { variant: 'before', metrics: [['kswapd_efficiency', NaN]] },
+        { variant: 'after', metrics: [['kswapd_efficiency', NaN]] },
+      ],
+    };
+    const t = comparisonTable(experiment, undefinedEfficiency);
+    const row = t.rows.find((r) => r.metric === 'kswapd_efficiency')!;
+    expect(row.changeText).toBe('—');
+    expect(csvParseRows(comparisonCsv(t).trimEnd()).find((r) => r[0] === 'kswapd_efficiency')).toEqual(['kswapd_efficiency', '', '', 'before', '', '', '', '', '']);
+    const exported = JSON.parse(exportJson(run, t)).comparison.metrics.find((m: { metric: string }) => m.metric === 'kswapd_efficiency');
+    expect(exported.values).toEqual({ before: null, after: null });
+    expect(exported.change).toBeNull();
+  });
 });
 
 describe('after a check over seeds 1-5', () => {

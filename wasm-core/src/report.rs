@@ -136,7 +136,9 @@ fn expected(h: &crate::experiment::Headline) -> String {
 }
 
 fn fmt_metric(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
+    if x.is_nan() {
+        "n/a".to_string()
+    } else if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{x:.0}")
     } else if x.abs() >= 100.0 {
         format!("{x:.1}")
@@ -145,9 +147,10 @@ fn fmt_metric(x: f64) -> String {
     }
 }
 
-/// The change from `b` to `a` in percent (None when `b` is 0).
+/// The change from `b` to `a` in percent (None when `b` is 0 or either is
+/// not defined).
 fn percent_change(b: f64, a: f64) -> Option<f64> {
-    (b != 0.0).then(|| (a / b - 1.0) * 100.0)
+    (b != 0.0 && !b.is_nan() && !a.is_nan()).then(|| (a / b - 1.0) * 100.0)
 }
 
 /// `compare` as a table: one row per metric, one column per variant, and
@@ -203,11 +206,13 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
     out
 }
 
-fn median(v: &mut [f64]) -> f64 {
+/// The median of the defined values (NaN, "n/a", when none is).
+fn median(v: &[f64]) -> f64 {
+    let mut v: Vec<f64> = v.iter().copied().filter(|x| !x.is_nan()).collect();
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
     if n == 0 {
-        0.0
+        f64::NAN
     } else if n % 2 == 1 {
         v[n / 2]
     } else {
@@ -260,8 +265,8 @@ pub fn experiments_doc() -> Result<(String, crate::sweep::RecordedRanges), crate
         for (i, name) in names.iter().enumerate() {
             out.push_str(&format!("| {name} |"));
             for vi in 0..variants.len() {
-                let mut xs: Vec<f64> = runs.iter().map(|r| r.variants[vi].metrics[i].1).collect();
-                out.push_str(&format!(" {} |", fmt_metric(median(&mut xs))));
+                let xs: Vec<f64> = runs.iter().map(|r| r.variants[vi].metrics[i].1).collect();
+                out.push_str(&format!(" {} |", fmt_metric(median(&xs))));
             }
             match e.headlines.iter().find(|h| h.metric == name.as_str()) {
                 Some(h) => {

@@ -200,6 +200,28 @@ fn compare_json_follows_the_contract() {
     }
 }
 
+/// A metric the run does not define (kswapd's efficiency when kswapd never
+/// scanned: 20 ms bursts never reach a watermark) is null in JSON and "n/a"
+/// in the table, with no change; where it is defined, it is a number.
+#[test]
+fn compare_shows_an_undefined_metric_as_null_and_n_a() {
+    let (code, out, err) = sim(&["compare", "kswapd-classzone", "--json", "--seed", "1", "--param", "burst_ms=20"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    for variant in ["before", "after", "merged-v4.12"] {
+        let m = &v["variants"][variant]["metrics"];
+        assert_eq!(m["pgscan_kswapd"], 0, "{variant}: {m}");
+        assert!(m["kswapd_efficiency"].is_null(), "{variant}: {m}");
+    }
+    let (_, text, _) = sim(&["compare", "kswapd-classzone", "--seed", "1", "--param", "burst_ms=20"]);
+    let row = text.lines().find(|l| l.starts_with("kswapd_efficiency")).expect("a kswapd_efficiency row");
+    assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["kswapd_efficiency", "n/a", "n/a", "n/a", "-"], "{row}");
+    let (_, out, _) = sim(&["compare", "kswapd-classzone", "--json", "--seed", "1", "--param", "bursts=3"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let e = v["variants"]["after"]["metrics"]["kswapd_efficiency"].as_f64().expect("defined once kswapd scanned");
+    assert!(e > 0.0 && e <= 1.0, "{e}");
+}
+
 #[test]
 fn compare_rejects_unknown_experiments_and_bad_parameters() {
     for (args, needle) in [

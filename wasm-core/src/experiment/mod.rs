@@ -72,7 +72,9 @@ pub struct Experiment {
     /// ranges, see crate::sweep) and why; empty if it always does.
     pub limits: &'static str,
     pub build: fn(&Params, u64, &str) -> Scenario,
-    /// Metrics of a finished run, in display order.
+    /// Metrics of a finished run, in display order; NaN for one that is not
+    /// defined in this run (a ratio of nothing): "n/a" in tables, null in
+    /// JSON, left out of medians, never held or tied.
     pub metrics: fn(&Simulation, &Params) -> Vec<(&'static str, f64)>,
 }
 

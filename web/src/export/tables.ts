@@ -54,7 +54,8 @@ export function comparisonCsv(table: ComparisonTable): string {
   const source = table.seedsRecorded ? 'recorded' : 'checked';
   const rows = table.rows.map((r) => [
     r.metric,
-    ...r.values.map((v) => (v === null ? '' : String(v))),
+    // Empty for a value the run does not have or does not define (NaN).
+    ...r.values.map((v) => (v === null || Number.isNaN(v) ? '' : String(v))),
     r.baseline,
     r.change === null ? '' : String(r.change),
     r.headline?.direction ?? '',

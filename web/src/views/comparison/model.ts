@@ -123,7 +123,7 @@ export function formatChange(change: number): string {
 
 function changeText(change: number | null, after: number | null, baseline: number | null): string {
   if (change !== null) return formatChange(change);
-  if (baseline === 0 && after !== null && after !== 0) return 'from 0';
+  if (baseline === 0 && after !== null && Number.isFinite(after) && after !== 0) return 'from 0';
   return '—';
 }
 
@@ -146,6 +146,8 @@ const TIME_UNITS: Record<string, string> = { us: 'µs', ms: 'ms', s: 's' };
  */
 export function formatMetric(value: number | null, metric?: string): string {
   if (value === null) return '—';
+  // NaN: the engine's "not defined in this run" (an efficiency with nothing scanned).
+  if (Number.isNaN(value)) return 'n/a';
   if (!Number.isFinite(value)) return String(value);
   if (metric !== undefined && PERCENT_METRIC.test(metric)) return `${formatMetric(value * 100)} %`;
   // A time's unit, as the name gives it, next to the authors' ms figures.
