@@ -2,6 +2,7 @@
 //! statistics (mm/memcontrol.c), and charging with reclaim at the limit
 //! (`try_charge_memcg`).
 use super::vmstat::Counters;
+use super::vmscan::ROOT_MEMCG;
 use super::{MemcgId, Mm};
 
 /// MEMCG_CHARGE_BATCH: the charge batch, and reclaim_high's unit.
@@ -322,5 +323,21 @@ impl Mm {
         let mut out = Vec::new();
         self.memcg_subtree_for_each(root, &mut |m| out.push(m));
         out
+    }
+
+    /// mem_cgroup_below_min(): `emin >= usage`, so an empty memcg counts as
+    /// protected too (shrink_one rotates it young without shrinking it).
+    /// Simplified: the memcg's own memory.min stands for its effective
+    /// protection (no distribution among siblings); the reclaim target and
+    /// the root are never protected.
+    pub fn mem_cgroup_below_min(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
+        let cg = &self.memcgs[memcg as usize];
+        Some(memcg) != target && memcg != ROOT_MEMCG && cg.usage <= cg.memory_min
+    }
+
+    /// mem_cgroup_below_low(), simplified like [`Mm::mem_cgroup_below_min`].
+    pub fn mem_cgroup_below_low(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
+        let cg = &self.memcgs[memcg as usize];
+        Some(memcg) != target && memcg != ROOT_MEMCG && cg.usage <= cg.memory_low
     }
 }

@@ -13,6 +13,7 @@ pub mod classic;
 pub mod filemap;
 pub mod kswapd;
 pub mod folio;
+pub mod folio_list;
 pub mod list;
 pub mod lruvec;
 pub mod machine;

@@ -5,7 +5,8 @@
 //! Simplified: one swap device; slots are handed out last-freed-first; swap
 //! writes complete synchronously (the reclaimer pays the cost in simulated
 //! time), like zram or a fast SSD under light load.
-use super::folio::NIL;
+use super::folio::{pg, FolioId, NIL};
+use super::{MemcgId, Mm};
 
 #[derive(Clone, Debug, Default)]
 pub struct SwapInfo {
@@ -42,5 +43,55 @@ impl SwapInfo {
         self.shadows[slot as usize] = 0;
         self.cache[slot as usize] = NIL;
         self.free.push(slot);
+    }
+}
+
+impl Mm {
+    /// Swap slots `memcg` may still use: free device slots, capped by the
+    /// swap.max headroom of the memcg and its ancestors
+    /// (mem_cgroup_get_nr_swap_pages).
+    pub fn nr_swap_pages_for(&self, memcg: MemcgId) -> u64 {
+        let mut n = self.swap.nr_free();
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            let cg = &self.memcgs[id as usize];
+            n = n.min(cg.swap_max.saturating_sub(cg.swap_usage));
+            m = cg.parent;
+        }
+        n
+    }
+
+    pub(crate) fn swap_charge(&mut self, memcg: MemcgId) {
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            self.memcgs[id as usize].swap_usage += 1;
+            m = self.memcgs[id as usize].parent;
+        }
+    }
+
+    /// Releases one swap slot's charge (mem_cgroup_uncharge_swap).
+    pub fn swap_uncharge(&mut self, memcg: MemcgId) {
+        let mut m = Some(memcg);
+        while let Some(id) = m {
+            self.memcgs[id as usize].swap_usage -= 1;
+            m = self.memcgs[id as usize].parent;
+        }
+    }
+
+    /// add_to_swap(): allocate a swap slot (charged to the memcg) and put the
+    /// anon folio in the swap cache, dirty (it must be written).
+    pub(crate) fn add_to_swap(&mut self, f: FolioId) -> bool {
+        let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+        if self.nr_swap_pages_for(memcg) == 0 {
+            return false;
+        }
+        let Some(slot) = self.swap.alloc_slot() else {
+            return false;
+        };
+        self.swap_charge(memcg);
+        self.folios.swap[f as usize] = slot;
+        self.swap.cache[slot as usize] = f;
+        self.folios.set(f, pg::SWAPCACHE | pg::DIRTY);
+        true
     }
 }

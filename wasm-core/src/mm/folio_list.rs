@@ -1,0 +1,203 @@
+//! shrink_folio_list() (mm/vmscan.c): what happens to each folio reclaim
+//! has isolated, with folio_check_references() and the `activate_locked`
+//! label; the reclaim drivers that call it are in vmscan.rs.
+use super::filemap::Slot;
+use super::folio::{lru_tier_from_refs, pg, FolioId};
+use super::trace::FolioWhat;
+use super::vmscan::{ScanControl, ROOT_MEMCG};
+use super::vmstat::Item;
+use super::{LruvecId, MemcgId, Mm};
+
+/// enum folio_references.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FolioRef {
+    Activate,
+    Keep,
+    Reclaim,
+}
+
+impl Mm {
+    /// shrink_folio_list(): try to free each isolated folio. Young mapped
+    /// folios are activated (folio_check_references); anon folios go to swap
+    /// (add_to_swap, pageout); mapped folios are unmapped; clean folios leave
+    /// a shadow (workingset_eviction) and are freed. Reclaimed folios are
+    /// removed from `list`; the rest stay for the caller to put back.
+    ///
+    /// As in v6.12, the checks before folio_check_references come first: a
+    /// mapped folio is kept if reclaim may not unmap; a dirty file folio not
+    /// under writeback counts as unqueued dirty (folio_check_dirty_writeback,
+    /// whatever its references); a folio under writeback gets PG_reclaim and
+    /// is activated (case 2: cgroup v2 throttling is "sane") with its
+    /// accessed bits untouched.
+    ///
+    /// Simplified: writes complete synchronously (the reclaimer pays
+    /// SWAP_OUT_NS), so only page cache is ever under writeback; dirty file
+    /// folios are never written here (MGLRU's sort_folio keeps them off the
+    /// list; the classic LRU marks them PG_reclaim and activates them for the
+    /// flusher); no kswapd writeback (PGDAT_DIRTY) and no immediate-reclaim
+    /// stall (PGDAT_WRITEBACK, case 1).
+    pub fn shrink_folio_list(&mut self, list: &mut Vec<FolioId>, lv: LruvecId, sc: &mut ScanControl) -> u64 {
+        let target = sc.target_mem_cgroup.unwrap_or(ROOT_MEMCG);
+        let memcg = self.lruvec_memcg(lv);
+        let node = self.lruvec_node(lv);
+        let mut keep = Vec::with_capacity(list.len());
+        let mut reclaimed = 0;
+        for &f in list.iter() {
+            sc.nr_scanned += 1;
+            let fl = self.folios.flags[f as usize];
+            if !sc.may_unmap && fl & pg::MAPPED != 0 {
+                keep.push(f);
+                continue;
+            }
+            // folio_check_dirty_writeback(): page cache only (the flushers
+            // do not write anon).
+            let file = fl & pg::ANON == 0;
+            if file && fl & pg::DIRTY != 0 && fl & pg::WRITEBACK == 0 {
+                sc.nr_unqueued_dirty += 1;
+            }
+            if fl & pg::WRITEBACK != 0 {
+                // Under writeback: rotate to the tail when the write ends
+                // (folio_end_writeback), meanwhile activate_locked.
+                self.folios.set(f, pg::RECLAIM);
+                self.activate_locked(f, memcg);
+                keep.push(f);
+                continue;
+            }
+            // folio_check_references()
+            let referenced_ptes = fl & pg::MAPPED != 0 && fl & pg::YOUNG != 0;
+            if referenced_ptes {
+                self.folios.clear(f, pg::YOUNG);
+            }
+            let refs = if self.knobs.baseline.is_some() {
+                // The baseline policy chose this victim itself.
+                FolioRef::Reclaim
+            } else if self.knobs.lru_gen_enabled {
+                if referenced_ptes {
+                    // v6.12 has no MGLRU case here: one young mapping marks
+                    // the folio PG_referenced and keeps it (FOLIOREF_KEEP, no
+                    // PGACTIVATE); evict_folios then rejects it to max_seq.
+                    // set_mm_walk(): kswapd and proactive reclaim have an mm walk.
+                    self.lru_gen_look_around(f, sc.kswapd || sc.proactive);
+                    self.folios.set(f, pg::REFERENCED);
+                    self.trace(f, "folio_check_references", FolioWhat::ActivatedYoung);
+                    keep.push(f);
+                    continue;
+                }
+                FolioRef::Reclaim
+            } else {
+                self.classic_check_references(f, referenced_ptes)
+            };
+            if refs == FolioRef::Keep {
+                self.trace(f, "folio_check_references", FolioWhat::ClassicKept);
+                keep.push(f);
+                continue;
+            }
+            if refs == FolioRef::Activate {
+                self.trace(f, "folio_check_references", FolioWhat::ActivatedYoung);
+                self.activate_locked(f, memcg);
+                keep.push(f);
+                continue;
+            }
+            let anon = fl & pg::ANON != 0;
+            if anon && !self.folios.test(f, pg::SWAPCACHE) {
+                if !sc.gfp_io {
+                    keep.push(f);
+                    continue;
+                }
+                if !self.add_to_swap(f) {
+                    // No swap space: keep it hot.
+                    self.activate_locked(f, memcg);
+                    keep.push(f);
+                    continue;
+                }
+            }
+            if self.folios.test(f, pg::MAPPED) {
+                // try_to_unmap() (may_unmap was checked first): an anon PTE becomes a swap entry.
+                self.folios.clear(f, pg::MAPPED | pg::YOUNG);
+                if anon {
+                    let slot = self.folios.swap[f as usize];
+                    let (m, idx) = (self.folios.mapping[f as usize], self.folios.index[f as usize]);
+                    self.set_slot(m, idx, Slot::Swap(slot));
+                }
+            }
+            if self.folios.test(f, pg::DIRTY) {
+                if !anon {
+                    // Reclaim does not write page cache: leave it to the
+                    // flusher, and reclaim it as soon as it is written
+                    // (PG_reclaim).
+                    self.folios.set(f, pg::RECLAIM);
+                    self.activate_locked(f, memcg);
+                    keep.push(f);
+                    continue;
+                }
+                if !sc.may_writepage {
+                    keep.push(f);
+                    continue;
+                }
+                // pageout() to swap, completing at once.
+                self.folios.clear(f, pg::DIRTY);
+                self.storage_write_sync();
+                sc.nr_pageout += 1;
+                self.trace(f, "pageout", FolioWhat::SwappedOut);
+                self.count(memcg, Item::Pswpout, 1, true);
+                self.count(memcg, Item::Pgpgout, 1, true);
+            }
+            // __remove_mapping(): leave a shadow, free the folio.
+            let tier = lru_tier_from_refs(self.folios.lru_refs(f));
+            self.trace(f, "__remove_mapping", FolioWhat::Evicted { tier });
+            let shadow = self.workingset_eviction(f, target);
+            let (m, idx) = (self.folios.mapping[f as usize], self.folios.index[f as usize]);
+            if anon {
+                let slot = self.folios.swap[f as usize];
+                self.swap.shadows[slot as usize] = shadow;
+                self.swap.cache[slot as usize] = super::folio::NIL;
+                self.folios.swap[f as usize] = super::folio::NIL;
+                self.set_slot(m, idx, Slot::Swap(slot));
+            } else {
+                self.set_slot(m, idx, Slot::Shadow(shadow));
+            }
+            self.uncharge(memcg, 1);
+            self.free_folio(f, node);
+            reclaimed += 1;
+        }
+        *list = keep;
+        reclaimed
+    }
+
+    /// shrink_folio_list()'s `activate_locked` label: a swap-cache folio
+    /// gives its slot back when swap is more than half full
+    /// (mem_cgroup_swap_full, folio_free_swap), and the folio goes back
+    /// active, counted as PGACTIVATE. Simplified: never mlocked.
+    pub(crate) fn activate_locked(&mut self, f: FolioId, memcg: MemcgId) {
+        if self.folios.test(f, pg::SWAPCACHE) && self.mem_cgroup_swap_full(memcg) {
+            self.folio_free_swap(f);
+        }
+        self.folios.set(f, pg::ACTIVE);
+        self.count(memcg, Item::Pgactivate, 1, true);
+    }
+
+    /// shrink_inactive_list()'s flusher nudge: when every one of the
+    /// `nr_taken` folios shrink_folio_list() saw was dirty and not queued for
+    /// writeback (`sc.nr_unqueued_dirty` grew by `nr_taken` since
+    /// `unqueued_before`), the flushers are not doing their job: wake them.
+    pub(crate) fn wakeup_flushers_if_all_unqueued(&mut self, sc: &ScanControl, unqueued_before: u64, nr_taken: u64) {
+        if sc.nr_unqueued_dirty - unqueued_before == nr_taken {
+            self.wakeup_flusher_threads();
+        }
+    }
+
+    /// folio_check_references() for the classic LRU: a referenced PTE
+    /// activates a folio that was already referenced (mapped executables,
+    /// also activated at once, are not modelled), else marks it referenced
+    /// and keeps it for another trip on the inactive list; without PTE
+    /// references the folio is reclaimed (RECLAIM_CLEAN and RECLAIM are one
+    /// case here).
+    pub(crate) fn classic_check_references(&mut self, f: FolioId, referenced_ptes: bool) -> FolioRef {
+        let referenced_folio = self.folios.test_clear(f, pg::REFERENCED);
+        if referenced_ptes {
+            self.folios.set(f, pg::REFERENCED);
+            return if referenced_folio { FolioRef::Activate } else { FolioRef::Keep };
+        }
+        FolioRef::Reclaim
+    }
+}
