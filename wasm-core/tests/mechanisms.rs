@@ -16,8 +16,13 @@ use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
 /// (mapping 0) and a 1024-page anon region (mapping 1); the workloads exist
 /// only to create the mappings: tests drive accesses directly.
 fn machine(lru_gen: bool, max: Option<u64>) -> Simulation {
+    Simulation::new(scenario(lru_gen, max)).unwrap()
+}
+
+/// machine()'s scenario, for tests that change its nodes or workloads.
+fn scenario(lru_gen: bool, max: Option<u64>) -> Scenario {
     let w = |name: &str, target| WorkloadSpec::new(name, "/a", Pattern::Uniform, target);
-    Simulation::new(Scenario {
+    Scenario {
         version: SCENARIO_VERSION,
         name: "test".into(),
         title: String::new(),
@@ -37,8 +42,7 @@ fn machine(lru_gen: bool, max: Option<u64>) -> Simulation {
         ],
         proactive: Vec::new(),
         knobs: Knobs { lru_gen_enabled: lru_gen, ..Knobs::default() },
-    })
-    .unwrap()
+    }
 }
 
 const A: u16 = 1; // memcg /a
@@ -441,25 +445,13 @@ fn swap_slots_are_given_back_when_swap_is_more_than_half_full() {
 fn direct_reclaim_skips_nodes_without_an_eligible_zone() {
     for (lru_gen, memcg_reclaim) in [(false, false), (true, false), (false, true), (true, true)] {
         let mut s = Simulation::new(Scenario {
-            version: SCENARIO_VERSION,
-            name: "test".into(),
-            title: String::new(),
-            description: String::new(),
-            seed: 1,
-            step_ns: 1_000_000,
-            duration_ns: 1_000_000,
             nodes: vec![
                 NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 8192 }] },
                 NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Dma32, pages: 4096 }, ZoneSpec { zone: ZoneType::Normal, pages: 4096 }] },
             ],
-            min_free_kbytes: None,
-            watermark_scale_factor: 10,
             swap_pages: 0,
-            machine: Default::default(),
-            memcgs: vec![MemcgSpec { path: "/a".into(), ..Default::default() }],
             workloads: vec![WorkloadSpec::new("file", "/a", Pattern::Uniform, Target::File { pages: 16_384, op: FileOp::Read, file: None, write_percent: 0 })],
-            proactive: Vec::new(),
-            knobs: Knobs { lru_gen_enabled: lru_gen, ..Knobs::default() },
+            ..scenario(lru_gen, None)
         })
         .unwrap();
         for i in 0..6000 {
