@@ -193,8 +193,9 @@ describe('System and Memcgs views', () => {
     const reclaimed = steal.filter((b) => b.value > 0);
     expect(reclaimed.length, 'memcgs with pgsteal').toBeGreaterThan(1);
     for (const b of reclaimed) expect(b.width).toBeGreaterThan(0);
-    const cv = Number(await memcgs.getByTestId('pgsteal-cv').textContent());
-    expect(cv).toBeGreaterThan(0);
+    const cvText = (await memcgs.getByTestId('pgsteal-cv').textContent())!;
+    expect(cvText).toMatch(/^[\d,.]+ %$/);
+    expect(Number(cvText.replace(/[ %,]/g, ''))).toBeGreaterThan(0);
     expect(Number(await memcgs.getByTestId('cv-line').getAttribute('data-points'))).toBe(31);
 
     const placed = await chips(page);

@@ -341,7 +341,7 @@ describe('memcgs model', () => {
     const empty = memcgsModel([memcg('/', { leaf: false }), memcg('/a'), memcg('/b')]);
     expect(empty.usageMax).toBe(1);
     expect(empty.scaleNote).toBe(
-      'Bars share one scale per column: usage (no memcg uses a page yet), pgscan/pgsteal (none yet). Rows past a scale are clamped (›).',
+      'Bars share one scale per column: usage (no memcg below the root uses a page now), pgscan/pgsteal (none yet). Rows past a scale are clamped (›).',
     );
     expect(memcgsModel([memcg('/a', { usage: 1, pgscan: 1 })]).scaleNote).toMatch(/usage up to 1 page \(.*pgscan\/pgsteal up to 1 \(/);
     expect(memcgsModel([memcg('/a', { usage: 14_379 })]).scaleNote).toMatch(/usage up to 14,379 pages /);
@@ -386,7 +386,8 @@ describe('memcgs model', () => {
     expect(coefficientOfVariation([4, 4, 4])).toBe(0);
     // One of four took everything: stddev sqrt(3) × mean.
     expect(coefficientOfVariation([256, 0, 0, 0])).toBeCloseTo(Math.sqrt(3), 12);
-    expect(formatCv(Math.sqrt(3))).toBe('1.73');
+    expect(formatCv(Math.sqrt(3))).toBe('173 %');
+    expect(formatCv(0.2382)).toBe('23.8 %');
   });
 
   it('draws the CV history as a small line', () => {

@@ -135,6 +135,39 @@ fn expected(h: &crate::experiment::Headline) -> String {
     format!("after {way} than {}", h.baseline)
 }
 
+/// A metric that is a share of something (a ratio, a coefficient of
+/// variation, an efficiency), by the engine's naming: the tables show it as
+/// a percentage, as the app does and the patch authors give it ("75 %");
+/// JSON keeps the fraction.
+fn is_share(metric: &str) -> bool {
+    metric.ends_with("_ratio") || metric.ends_with("_cv") || metric.ends_with("_efficiency")
+}
+
+/// `metric`'s value for a table: a share as a percentage to 3 significant
+/// digits (0.013 -> "1.3 %", 5.051 -> "505 %"), anything else as
+/// fmt_metric writes it.
+fn fmt_named(metric: &str, x: f64) -> String {
+    if is_share(metric) && x.is_finite() {
+        format!("{} %", significant3(x * 100.0))
+    } else {
+        fmt_metric(x)
+    }
+}
+
+/// 3 significant digits without trailing zeros, whole numbers from 100 up.
+fn significant3(x: f64) -> String {
+    if x == 0.0 || x.abs() >= 100.0 {
+        return format!("{x:.0}");
+    }
+    let decimals = (2 - x.abs().log10().floor() as i32).max(0) as usize;
+    let s = format!("{x:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 fn fmt_metric(x: f64) -> String {
     if x.is_nan() {
         "n/a".to_string()
@@ -169,7 +202,7 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
     for (i, name) in names.iter().enumerate() {
         out.push_str(&format!("{name:<26}"));
         for v in &c.variants {
-            out.push_str(&format!(" {:>20}", fmt_metric(v.metrics[i].1)));
+            out.push_str(&format!(" {:>20}", fmt_named(name, v.metrics[i].1)));
         }
         let b = c.variants[0].metrics[i].1;
         let a = c.variants[1].metrics[i].1;
@@ -198,8 +231,8 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
             verdict,
             expected(h),
             h.baseline,
-            fmt_metric(b),
-            fmt_metric(a),
+            fmt_named(h.metric, b),
+            fmt_named(h.metric, a),
             "",
         ));
     }
@@ -266,7 +299,7 @@ pub fn experiments_doc() -> Result<(String, crate::sweep::RecordedRanges), crate
             out.push_str(&format!("| {name} |"));
             for vi in 0..variants.len() {
                 let xs: Vec<f64> = runs.iter().map(|r| r.variants[vi].metrics[i].1).collect();
-                out.push_str(&format!(" {} |", fmt_metric(median(&xs))));
+                out.push_str(&format!(" {} |", fmt_named(name, median(&xs))));
             }
             match e.headlines.iter().find(|h| h.metric == name.as_str()) {
                 Some(h) => {
@@ -297,4 +330,25 @@ pub fn experiments_doc() -> Result<(String, crate::sweep::RecordedRanges), crate
         }
     }
     Ok((out, recorded))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt_named;
+
+    /// The same figures as the app's formatMetric (tests/unit/experiments.test.ts).
+    #[test]
+    fn shares_read_as_percentages_to_three_significant_digits() {
+        assert_eq!(fmt_named("pgsteal_cv", 0.013022848823039005), "1.3 %");
+        assert_eq!(fmt_named("reclaim_ratio", 5.044075520833333), "504 %");
+        assert_eq!(fmt_named("kswapd_efficiency", 0.98), "98 %");
+        assert_eq!(fmt_named("hit_ratio", 1.0), "100 %");
+        assert_eq!(fmt_named("hit_ratio", 0.4816), "48.2 %");
+        assert_eq!(fmt_named("pgsteal_cv", 0.00005), "0.005 %");
+        assert_eq!(fmt_named("reclaim_ratio", 0.0), "0 %");
+        assert_eq!(fmt_named("kswapd_efficiency", f64::NAN), "n/a");
+        // Anything else as it was.
+        assert_eq!(fmt_named("pgscan_direct", 29961.0), "29961");
+        assert_eq!(fmt_named("time_s", 1.3569), "1.3569");
+    }
 }

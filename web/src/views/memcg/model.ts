@@ -5,6 +5,7 @@ import { scaleLinear } from 'd3';
 import type { MemcgView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 import { appendPoint, type TimePoint } from '../zones/model';
+import { formatMetric } from '../comparison/model';
 
 export interface Mark {
   name: 'max' | 'high' | 'low' | 'min';
@@ -118,7 +119,7 @@ export function memcgsModel(memcgs: readonly MemcgView[]): MemcgsModel {
   const usageText =
     usageTop > 0
       ? `usage up to ${formatCount(usageTop)} page${usageTop === 1 ? '' : 's'} (the largest memcg below the root)`
-      : 'usage (no memcg uses a page yet)';
+      : 'usage (no memcg below the root uses a page now)';
   const reclaimText = reclaimTop > 0 ? `pgscan/pgsteal up to ${formatCount(reclaimTop)} (the largest leaf)` : 'pgscan/pgsteal (none yet)';
   const scaleNote = `Bars share one scale per column: ${usageText}, ${reclaimText}. Rows past a scale are clamped (›).`;
   return { rows, usageMax, reclaimMax, leaves: leaves.length, scaleNote };
@@ -157,7 +158,7 @@ export function sparkline(series: readonly TimePoint[], width: number, height: n
   return { points: series.map((p) => [x(p.timeNs), y(p.value)]), yMax, last: series[series.length - 1]!.value };
 }
 
-/** "1.73" (the CV is a ratio; two decimals read well from 0 to a few). */
+/** "173 %": a percentage, as the comparison table shows pgsteal_cv and the patch author gives it (75 %, 20 %). */
 export function formatCv(cv: number): string {
-  return cv.toFixed(2);
+  return formatMetric(cv, 'pgsteal_cv');
 }
