@@ -191,6 +191,16 @@ describe('compare mode: the shadow LRU of each side', () => {
     // Upstream MGLRU judges a refault by its generation alone; the patch by its refault distance too.
     expect(await left.getAttribute('data-model')).toBe('lru_gen_test_recent');
     expect(await right.getAttribute('data-model')).toBe('lru_test_refault');
+    // Each half-width chart's titles (the patch's side has two strips) fit inside it: a shorter wording where the long one would be cut.
+    for (const side of [left, right]) {
+      const titles = side.locator('svg .strip-title');
+      await titles.first().waitFor();
+      const fits = await titles.evaluateAll((ts) =>
+        ts.map((t) => ({ right: t.getBoundingClientRect().right, edge: (t as SVGTextElement).ownerSVGElement!.getBoundingClientRect().right, text: t.textContent })),
+      );
+      expect(fits.length).toBeGreaterThan(0);
+      for (const fit of fits) expect(fit.right, `"${fit.text}"`).toBeLessThanOrEqual(fit.edge + 0.5);
+    }
     await page.screenshot({ path: path.join(SHOTS, 'compare-shadows.png') });
     expect(problems).toEqual([]);
   });

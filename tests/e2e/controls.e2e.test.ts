@@ -173,7 +173,12 @@ describe('Timeline controls', () => {
   it('runs to the next kswapd sleep and stops on it', async () => {
     const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1', { ready: 'experiment' });
     await page.getByRole('tab', { name: /^System/ }).click();
-    await page.getByLabel('Stop at', { exact: true }).selectOption('kswapd-sleep');
+    // The classic LRU (the kernel of 2017) has no MGLRU aging or evict_folios: no stopping there.
+    const stopAt = page.getByLabel('Stop at', { exact: true });
+    const options = await stopAt.locator('option').evaluateAll((os) => os.map((o) => ({ kind: (o as HTMLOptionElement).value, disabled: (o as HTMLOptionElement).disabled })));
+    expect(options.filter((o) => o.disabled).map((o) => o.kind)).toEqual(['aging', 'eviction']);
+    expect(await stopAt.inputValue()).toBe('kswapd-wake');
+    await stopAt.selectOption('kswapd-sleep');
     await page.getByRole('button', { name: 'Run to next', exact: true }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="step"]')?.textContent !== '0');
     const event = page.locator('ol.event-list li[data-function="kswapd_try_to_sleep"]', { hasText: 'asleep until wakeup_kswapd' });

@@ -76,9 +76,11 @@ async function expectDecisionsMatchCounters(page: Page): Promise<void> {
 describe('Shadows tab', () => {
   it('classic LRU: shadows on the refault-distance axis against the workingset thresholds, and the decisions', async () => {
     const { page, problems } = await open(`?v=1&scenario=classic-basic&seed=2&${SWAPPING}`);
-    await stepForward(page, 20);
+    // At step 0, with no shadow yet, the tab already describes the classic rule, not MGLRU's.
     await page.getByRole('tab', { name: /Shadows/ }).click();
     const view = page.getByRole('region', { name: 'Shadow LRU' });
+    await expect(view.locator('.shadow-intro').textContent()).resolves.toMatch(/^workingset_test_recent Classic LRU: a refault is activated when its refault distance/);
+    await stepForward(page, 20);
     await expect(view.getByRole('group', { name: /Shadow LRU of \/job/ }).isVisible()).resolves.toBe(true);
     await stepToRefaults(page);
 

@@ -182,7 +182,7 @@ describe('Copy link', () => {
     const unknown = await openIn(context, `?v=2&s=${await packPayload(json({ scenario: 'no-such-scenario' }))}`);
     const alert = unknown.page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toContain('no-such-scenario');
+    expect(await alert.textContent()).toContain('The engine rejected this scenario: unknown scenario "no-such-scenario" (known: ');
     expect(query(unknown.page).get('scenario')).toBe(scenario);
     expect(await stepCount(unknown.page)).toBe(0);
     expect([...fresh.problems, ...unknown.problems]).toEqual([]);

@@ -18,7 +18,7 @@ import {
   verdictOf,
   verdictText,
 } from '../../web/src/views/comparison/model';
-import { rangeRow, rangeRows, rangeShortfalls, recordedRangeResult, timeLeft, withRecordedSeeds } from '../../web/src/views/comparison/ranges';
+import { formatElapsed, rangeRow, rangeRows, rangeShortfalls, recordedRangeResult, timeLeft, withRecordedSeeds } from '../../web/src/views/comparison/ranges';
 
 const batching: ExperimentInfo = {
   name: 'batching',
@@ -288,6 +288,10 @@ describe('comparison table', () => {
     expect(timeLeft(10_000, 5, 65)).toBe('about 2 min left');
     expect(timeLeft(10_000, 60, 65)).toBe('under a minute left');
     expect(timeLeft(10_000, 65, 65)).toBeNull();
+    // The time so far, which the range check shows next to it and moves on every second.
+    expect(formatElapsed(8_400)).toBe('8 s');
+    expect(formatElapsed(72_000)).toBe('1 min 12 s');
+    expect(formatElapsed(-5)).toBe('0 s');
   });
 
   it('keeps the seed and the effective parameters, sorted', () => {

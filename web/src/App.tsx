@@ -335,6 +335,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
             onSeek={watched.seek}
             onRunUntil={watched.runUntil}
             onStop={sim.stop}
+            mglru={frame ? frame.lruvecs.some((l) => l.lruGen) : true}
           />
         </>
       )}
@@ -379,7 +380,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
           {request && <CustomScenario request={request} disabled={!running} onRun={sim.apply} />}
         </aside>
 
-        <section className="main-column" aria-label="Reclaim state">
+        <section className="main-column" aria-label="Reclaim state" data-touring={tour.open !== null ? '' : undefined}>
           {frame ? (
             <>
               {!experiment && !custom && state.furthest === 0 && (

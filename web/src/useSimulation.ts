@@ -155,7 +155,8 @@ export function useSimulation(speed: number): Simulation {
             }
             dispatch({
               type: 'alert',
-              messages: [`The engine rejected this scenario: ${errorMessage(error)}. Running the default scenario instead.`],
+              // The engine names the field; "scenario: unknown scenario …" would say it twice.
+              messages: [`The engine rejected this scenario: ${errorMessage(error).replace(/^scenario: /, '')}. Running the default scenario instead.`],
             });
             asked = fallback;
           }

@@ -24,11 +24,13 @@ export interface TimelineControlsProps {
   onRunUntil?(kind: string, label: string, maxSteps: number): void;
   /** Stops a long seek or run where it has got to (a Stop button and Escape while one runs). */
   onStop?(): void;
+  /** Whether the run has MGLRU (default true); without it, "Run to next" cannot stop at its aging or evictions. */
+  mglru?: boolean;
   /** The group's accessible name (default "Timeline controls"). */
   label?: string;
 }
 
-export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunUntil, onStop, label: groupLabel = 'Timeline controls' }: TimelineControlsProps) {
+export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunUntil, onStop, mglru = true, label: groupLabel = 'Timeline controls' }: TimelineControlsProps) {
   // While scrubbing, the slider shows where it was dragged until that step arrives.
   const [dragged, setDragged] = useState<number | null>(null);
   useEffect(() => {
@@ -38,7 +40,11 @@ export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunU
     if (!enabled) setDragged(null);
   }, [enabled]);
   const [goTo, setGoTo] = useState('');
-  const [kind, setKind] = useState<string>(RUN_KINDS[0].kind);
+  const [chosenKind, setKind] = useState<string>(RUN_KINDS[0].kind);
+  // With MGLRU off, its events cannot happen: their options are disabled and
+  // a choice of one falls back to the first kind a run can stop at.
+  const possible = (k: (typeof RUN_KINDS)[number]) => mglru || !k.mglruOnly;
+  const kind = RUN_KINDS.some((k) => k.kind === chosenKind && possible(k)) ? chosenKind : RUN_KINDS.find(possible)!.kind;
   const ids = useId();
   // Escape stops a long seek or run, wherever the focus is.
   const stoppable = busy !== null && onStop !== undefined;
@@ -110,8 +116,8 @@ export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunU
           <label htmlFor={`${ids}-kind`}>Stop at</label>
           <select id={`${ids}-kind`} value={kind} disabled={!enabled} onChange={(e) => setKind(e.target.value)}>
             {RUN_KINDS.map((k) => (
-              <option key={k.kind} value={k.kind}>
-                {k.label}
+              <option key={k.kind} value={k.kind} disabled={!possible(k)}>
+                {possible(k) ? k.label : `${k.label}: MGLRU only`}
               </option>
             ))}
           </select>

@@ -71,15 +71,19 @@ export const MAX_STEPS_PER_COMMAND = 1_000_000;
 /** The furthest step a seek may go to (the engine's limit). */
 export const MAX_SEEK_STEP = 10_000_000;
 
-/** The kinds of event a run can stop at: the engine's names, with what the UI calls them. */
+/**
+ * The kinds of event a run can stop at: the engine's names, with what the UI
+ * calls them; `mglruOnly`: only MGLRU has them (the classic LRU has no
+ * inc_max_seq or evict_folios), so a run with MGLRU off cannot stop there.
+ */
 export const RUN_KINDS = [
-  { kind: 'aging', label: 'aging (inc_max_seq)' },
-  { kind: 'kswapd-wake', label: 'kswapd wake-up' },
-  { kind: 'kswapd-sleep', label: 'kswapd sleep' },
-  { kind: 'refault', label: 'refault' },
-  { kind: 'eviction', label: 'eviction (evict_folios)' },
-  { kind: 'reclaim', label: 'reclaim round' },
-  { kind: 'oom', label: 'OOM kill' },
+  { kind: 'aging', label: 'aging (inc_max_seq)', mglruOnly: true },
+  { kind: 'kswapd-wake', label: 'kswapd wake-up', mglruOnly: false },
+  { kind: 'kswapd-sleep', label: 'kswapd sleep', mglruOnly: false },
+  { kind: 'refault', label: 'refault', mglruOnly: false },
+  { kind: 'eviction', label: 'eviction (evict_folios)', mglruOnly: true },
+  { kind: 'reclaim', label: 'reclaim round', mglruOnly: false },
+  { kind: 'oom', label: 'OOM kill', mglruOnly: false },
 ] as const;
 
 export type RunKind = (typeof RUN_KINDS)[number]['kind'];

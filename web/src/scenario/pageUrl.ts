@@ -18,6 +18,7 @@
 //
 // DOM-free.
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
+import { formatCount } from '../util/format';
 import { MAX_SHARED_STEP, SHARE_TABS, type ShareTab } from './share';
 import { SCENARIO_NAME_PATTERN, encodeScenarioUrl } from './url';
 
@@ -41,7 +42,7 @@ const WHOLE = /^\d+$/;
 function wholeNumber(text: string, key: string, min: number, max: number, errors: string[]): number | undefined {
   const value = WHOLE.test(text) ? Number(text) : NaN;
   if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
-  errors.push(`${key}: ${JSON.stringify(text)} is not a whole number from ${min} to ${max}; ignored`);
+  errors.push(`${key}: ${JSON.stringify(text)} is not a whole number from ${formatCount(min)} to ${formatCount(max)}; ignored`);
   return undefined;
 }
 

@@ -10,7 +10,7 @@ import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, rangeCheckRequest, type RangeCheck
 import { download } from '../../export/figure';
 import { rangesCsv } from '../../export/tables';
 import { formatCount } from '../../util/format';
-import { rangeRuns, rangeShortfalls, timeLeft } from './ranges';
+import { formatElapsed, rangeRuns, rangeShortfalls, timeLeft } from './ranges';
 import { TallyCell } from './TallyCell';
 import { useRecordedRange } from './useRecordedRanges';
 
@@ -39,7 +39,16 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
   useEffect(() => {
     setStartedAt(running ? performance.now() : null);
   }, [running, state.request]);
-  const left = running && startedAt !== null ? timeLeft(performance.now() - startedAt, state.progress, runs) : null;
+  // A costly point can keep every worker busy for a minute: the time so far
+  // (and the estimate with it) moves on every second rather than only when a run ends.
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (!running) return;
+    const timer = window.setInterval(() => setTick((t) => t + 1), 1000);
+    return () => window.clearInterval(timer);
+  }, [running]);
+  const elapsed = running && startedAt !== null ? performance.now() - startedAt : 0;
+  const left = running && startedAt !== null ? timeLeft(elapsed, state.progress, runs) : null;
 
   return (
     <section className="card range-check" aria-labelledby="range-check-heading">
@@ -87,7 +96,7 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
             <>
               <span className="spinner" aria-hidden="true" />
               Running every variant at each point on seeds {SEED_RANGE}, {CHECK_PACE} ({formatCount(state.progress)} of{' '}
-              {formatCount(runs)} runs done{left ? `, ${left}` : ''})…
+              {formatCount(runs)} runs done, {formatElapsed(elapsed)} so far{left ? `, ${left}` : ''})…
             </>
           ) : mine && state.status === 'failed' ? (
             <span className="problem" role="alert">
@@ -162,8 +171,10 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
         {summary && summary.short > 0 && (
           <>
             {' '}
-            Of the {formatCount(summary.short)} cells short of every seed, {formatCount(summary.tiesOnly)} only tied where they
-            missed. Why they do not hold is in the comparison&apos;s <em>Where it does not hold, and why</em>.
+            {summary.short === 1
+              ? `The one cell short of every seed ${summary.tiesOnly === 1 ? 'only tied where it missed' : 'went the other way on some seed'}.`
+              : `Of the ${formatCount(summary.short)} cells short of every seed, ${formatCount(summary.tiesOnly)} only tied where they missed.`}{' '}
+            Why they do not hold is in the comparison&apos;s <em>Where it does not hold, and why</em>.
           </>
         )}
       </p>

@@ -103,11 +103,19 @@ export function rangeRows(experiment: ExperimentInfo, seeds: readonly number[], 
 /**
  * What is left of a running check, from the runs done so far and the time
  * they took: "about 3 min left", "under a minute left"; nothing before the
- * first run is done. Points differ in cost, so it is a rough guide.
+ * first run is done. Points differ in cost (a long run's point can take a
+ * minute where others take a second), so it is a rough guide: the caller
+ * recomputes it as time passes, and it grows while a costly point runs.
  */
 export function timeLeft(elapsedMs: number, done: number, total: number): string | null {
   if (done < 1 || done >= total || elapsedMs <= 0) return null;
   const left = (elapsedMs / done) * (total - done);
   if (left < 60_000) return 'under a minute left';
   return `about ${Math.round(left / 60_000)} min left`;
+}
+
+/** Wall-clock time so far: "8 s", "1 min 12 s". */
+export function formatElapsed(ms: number): string {
+  const s = Math.floor(Math.max(0, ms) / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }

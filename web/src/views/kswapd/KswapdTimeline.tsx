@@ -39,11 +39,11 @@ export function KswapdTimeline({ node, track, start, end }: KswapdTimelineProps)
       </div>
       <dl className="facts">
         <div>
-          <dt title="Runs of balance_pgdat that started in the window">runs</dt>
+          <dt title="Runs of balance_pgdat that started in the chart's time window">runs in window</dt>
           <dd data-testid="kswapd-runs">{formatCount(model.wakeups)}</dd>
         </div>
         <div>
-          <dt title="Share of the window spent running">running</dt>
+          <dt title="Share of the chart's time window spent running">running in window</dt>
           <dd>{((100 * model.time.running) / span).toFixed(model.time.running > 0 && model.time.running < span / 1000 ? 2 : 1)}%</dd>
         </div>
         <div>
@@ -51,11 +51,11 @@ export function KswapdTimeline({ node, track, start, end }: KswapdTimelineProps)
           <dd data-testid="kswapd-failures">{formatCount(model.failures)}</dd>
         </div>
         <div>
-          <dt title="Times kswapd went to sleep for good (prepare_kswapd_sleep said the node was balanced)">sleeps</dt>
+          <dt title="Times kswapd went to sleep for good since the run started (prepare_kswapd_sleep said the node was balanced)">sleeps in all</dt>
           <dd data-testid="kswapd-sleeps">{formatCount(model.sleeps)}</dd>
         </div>
         <div>
-          <dt title="Sleeps for good while a zone the last wakeup asked for was still not balanced (checked for the wrong zone index before patch 002)">premature</dt>
+          <dt title="Sleeps for good since the run started while a zone the last wakeup asked for was still not balanced (checked for the wrong zone index before patch 002)">premature in all</dt>
           <dd data-testid="kswapd-premature">{formatCount(model.prematureSleeps)}</dd>
         </div>
         <div>

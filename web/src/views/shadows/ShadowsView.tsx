@@ -11,6 +11,7 @@ import {
   chooseLruvec,
   DECISIONS,
   decisionCounts,
+  refaultModel,
   refaultRows,
   shadowLruvecKey,
   shadowModel,
@@ -104,7 +105,7 @@ export function ShadowsView({ shadow, step, selected, onSelect, transitionMs, ch
         )}
       </div>
       <p className="shadow-intro">
-        <code>{shadow.model}</code> {MODEL_TEXT[model?.model ?? 'lru_gen_test_recent']}
+        <code>{shadow.model}</code> {MODEL_TEXT[refaultModel(shadow)]}
       </p>
       {lruvec && model ? (
         <>

@@ -97,8 +97,19 @@ function rowY(kind: FolioType): number {
   return FOLIO_TYPES.indexOf(kind) * ROW;
 }
 
-function drawRows(g: AnySelection<SVGGElement>, inner: number, title: string): void {
-  layer<SVGTextElement>(g, 'text', 'strip-title').attr('x', -MARGIN.left + 8).attr('y', -16).text(title);
+/**
+ * The rows' frame and the chart's title: the first of `titles` (longest
+ * first) that fits the chart's width, so that compare mode's half-width
+ * charts get a shorter wording instead of a cut one.
+ */
+function drawRows(g: AnySelection<SVGGElement>, inner: number, titles: readonly string[]): void {
+  const title = layer<SVGTextElement>(g, 'text', 'strip-title').attr('x', -MARGIN.left + 8).attr('y', -16);
+  const room = inner + MARGIN.left + MARGIN.right - 8;
+  const node = title.node();
+  for (const t of titles) {
+    title.text(t);
+    if (!node || typeof node.getComputedTextLength !== 'function' || node.getComputedTextLength() <= room) break;
+  }
   g.selectAll<SVGRectElement, FolioType>('rect.row-bg')
     .data(FOLIO_TYPES)
     .join('rect')
@@ -146,7 +157,7 @@ function drawDistance(g: AnySelection<SVGGElement>, model: ShadowLruvecModel, in
   const strip = model.distance!;
   const axisWidth = Math.max(20, inner - OVERFLOW);
   const x = scaleLinear().domain([0, strip.xMax]).range([0, axisWidth]);
-  drawRows(g, inner, 'Refault distance (nonresident_age now − at eviction) against the workingset');
+  drawRows(g, inner, ['Refault distance (nonresident_age now − at eviction) against the workingset', 'Refault distance against the workingset']);
   layer<SVGGElement>(g, 'g', 'x-axis')
     .attr('transform', `translate(0,${2 * ROW})`)
     .call(
@@ -226,7 +237,11 @@ function drawGenerations(g: AnySelection<SVGGElement>, model: ShadowLruvecModel,
   const strip = model.generation!;
   const x = scaleBand<string>().domain(strip.columns).range([0, inner]).paddingInner(0.12).paddingOuter(0.04);
   const band = x.bandwidth();
-  drawRows(g, inner, 'Generation the shadow was evicted from (its token), against min_seq..max_seq');
+  drawRows(g, inner, [
+    'Generation the shadow was evicted from (its token), against min_seq..max_seq',
+    'Eviction generation (the token) against min_seq..max_seq',
+    'Eviction generation vs min_seq..max_seq',
+  ]);
   // The live window of each type: min_seq..max_seq; min_seq itself is where a refault is recent.
   const windows = FOLIO_TYPES.map((kind) => ({ kind, min: strip.minSeq[kind] }));
   const colX = (seq: number) => x(`seq:${seq}`) ?? 0;

@@ -234,7 +234,7 @@ function summarize(model: RefaultModel, l: ShadowLruvecView, dots: readonly Shad
   const n = dots.length;
   const activate = dots.filter((d) => d.activate).length;
   const head = `${formatCount(l.shadowsTotal)} tracked page${l.shadowsTotal === 1 ? '' : 's'} out of memory in ${l.memcg} on node ${l.node}; ${formatCount(activate)} of the ${formatCount(n)} shown would be activated if they refaulted now.`;
-  const rules = lines.map((t) => `A ${t.kind} refault activates when its distance ${t.comparison} ${formatCount(t.pages)} pages.`);
+  const rules = lines.map((t) => `${t.kind === 'anon' ? 'An' : 'A'} ${t.kind} refault activates when its distance ${t.comparison} ${formatCount(t.pages)} pages.`);
   if (model !== 'workingset_test_recent' && generation) {
     rules.push(
       `Generations min_seq[anon] ${generation.minSeq.anon}, min_seq[file] ${generation.minSeq.file} to max_seq ${generation.maxSeq}; a shadow evicted from its type's min_seq is recent.`,
