@@ -72,6 +72,10 @@ describe('Timeline controls', () => {
     };
 
     await far();
+    // Stepping waits for the jump to be stopped instead of queueing behind it unseen.
+    for (const name of ['Step forward', 'Step back', 'Play']) {
+      expect(await page.getByRole('button', { name, exact: true }).isDisabled(), name).toBe(true);
+    }
     await page.screenshot({ path: path.join(SHOTS, 'controls-stop.png') });
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await progress.waitFor({ state: 'detached', timeout: 10_000 });

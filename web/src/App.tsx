@@ -227,10 +227,13 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
   );
 
   // Keyboard: → steps, ← steps back, Space plays/pauses (not while typing in the form).
+  const busy = state.busy !== null;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       // Compare mode has keys of its own (useCompareMode).
       if (!running || compareMode.on || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target, event.key)) return;
+      // While a long jump or run goes, Escape stops it; the step keys wait, as the buttons do.
+      if (busy) return;
       if (event.key === 'ArrowRight') {
         event.preventDefault();
         watched.step();
@@ -245,7 +248,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [running, state.playing, sim, watched, compareMode.on]);
+  }, [running, busy, state.playing, sim, watched, compareMode.on]);
 
   useEffect(() => {
     document.title = info ? `${info.title} · Reclaim Lab` : custom ? `${custom} · Reclaim Lab` : 'Reclaim Lab';
@@ -305,6 +308,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
               playing={state.playing}
               speed={speed}
               canStepBack={(frame?.step ?? 0) > 0}
+              busy={state.busy !== null}
               onStepBack={sim.stepBack}
               onStep={watched.step}
               onPlay={watched.play}

@@ -11,6 +11,11 @@ export interface StepControlsProps {
   speed: number;
   /** False at step 0. */
   canStepBack: boolean;
+  /**
+   * A long jump or run is going: stepping and playing wait for it to be
+   * stopped (Stop, Escape) rather than queue behind it unseen.
+   */
+  busy?: boolean;
   onStepBack(): void;
   onStep(): void;
   onPlay(): void;
@@ -21,20 +26,22 @@ export interface StepControlsProps {
 
 export function StepControls(props: StepControlsProps) {
   const { enabled, playing, speed } = props;
+  const moving = enabled && !props.busy;
+  const waitNote = props.busy ? ' — stop the jump or run first' : '';
   return (
     <div className="transport" role="group" aria-label="Simulation controls">
-      <button type="button" className="button" onClick={props.onStepBack} disabled={!enabled || !props.canStepBack}
-        aria-keyshortcuts="ArrowLeft" title="Go back one step (←)">
+      <button type="button" className="button" onClick={props.onStepBack} disabled={!moving || !props.canStepBack}
+        aria-keyshortcuts="ArrowLeft" title={`Go back one step (←)${waitNote}`}>
         <StepBackIcon />
         Step back
       </button>
-      <button type="button" className="button" onClick={props.onStep} disabled={!enabled} aria-keyshortcuts="ArrowRight"
-        title="Advance one step (→)">
+      <button type="button" className="button" onClick={props.onStep} disabled={!moving} aria-keyshortcuts="ArrowRight"
+        title={`Advance one step (→)${waitNote}`}>
         <StepIcon />
         Step forward
       </button>
-      <button type="button" className="button primary" onClick={props.onPlay} disabled={!enabled || playing}
-        aria-keyshortcuts="Space" title="Run continuously (Space)">
+      <button type="button" className="button primary" onClick={props.onPlay} disabled={!moving || playing}
+        aria-keyshortcuts="Space" title={`Run continuously (Space)${waitNote}`}>
         <PlayIcon />
         Play
       </button>
