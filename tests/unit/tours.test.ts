@@ -127,6 +127,20 @@ describe('where the tour panel sits', () => {
     expect(panelSide(box(300, 1000, 500, 760), box(300, 1004, 100, 2000), 1024, 768)).toBe('left');
   });
 
+  it('keeps clear of the names of the rows the step marks, with its real height', () => {
+    // 1280 x 720: the comparison's marked rows span 305-1255; their names (first cells) sit at 305-420,
+    // y 330-420, and a 375 px panel reaches up to y 329: on the left it would cover them.
+    const main = box(300, 1260, 228, 720);
+    const table = box(305, 1255, 228, 700);
+    const names = [box(305, 420, 330, 375), box(305, 420, 378, 420)];
+    expect(panelSide(table, main, 1280, 720)).toBe('left');
+    expect(panelSide(table, main, 1280, 720, names, 375)).toBe('right');
+    // A short panel leaves them clear on the left, where it covers less of the views.
+    expect(panelSide(table, main, 1280, 720, names, 200)).toBe('left');
+    // Names under both sides (a narrow window): back to the rule for the whole element.
+    expect(panelSide(table, main, 700, 720, [box(0, 700, 600, 650)], 375)).toBe('left');
+  });
+
   it('brings a marked row to the middle, a tall card to its top, a small one as little as it takes', () => {
     const el = (height: number) => ({ getBoundingClientRect: () => ({ height }) }) as unknown as Element;
     expect(scrollBlock(el(30), true, 768)).toBe('center');

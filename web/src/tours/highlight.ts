@@ -27,20 +27,40 @@ export function isShown(el: Element): boolean {
 /**
  * Where the panel sits: on the side that covers less of the views (over the
  * form, or over the counters on a wide screen), unless the element the step
- * explains is there, in the panel's band at the foot of the window.
+ * explains is there, in the panel's band at the foot of the window. With
+ * `keys` (what names the rows the step marks: a marked table row's first
+ * cell) the panel first keeps clear of those, with its real height
+ * (`panelHeight`) when it is known: a row that spans the table is under
+ * either side, but its name is under one only.
  */
-export function panelSide(anchor: Box, main: Box | null, width = window.innerWidth, height = window.innerHeight): PanelSide {
-  const top = height - PANEL_BOX.height;
+export function panelSide(
+  anchor: Box,
+  main: Box | null,
+  width = window.innerWidth,
+  height = window.innerHeight,
+  keys: readonly Box[] = [],
+  panelHeight = PANEL_BOX.height,
+): PanelSide {
   const span = (side: PanelSide): [number, number] =>
     side === 'left' ? [PANEL_BOX.left, PANEL_BOX.left + PANEL_BOX.width] : [width - PANEL_BOX.left - PANEL_BOX.width, width - PANEL_BOX.left];
   const covers = (side: PanelSide, box: Box) => {
     const [a, b] = span(side);
     return Math.max(0, Math.min(b, box.right) - Math.max(a, box.left));
   };
-  const hidesAnchor = (side: PanelSide) => anchor.bottom > top && covers(side, anchor) > 0;
+  const hides = (side: PanelSide, box: Box, top: number) => box.bottom > top && covers(side, box) > 0;
   const preferred: PanelSide = main && covers('right', main) < covers('left', main) ? 'right' : 'left';
   const other: PanelSide = preferred === 'left' ? 'right' : 'left';
-  return hidesAnchor(preferred) && !hidesAnchor(other) ? other : preferred;
+  const keysTop = height - PANEL_BOX.left - panelHeight;
+  const hidesKeys = (side: PanelSide) => keys.some((k) => hides(side, k, keysTop));
+  if (hidesKeys(preferred) && !hidesKeys(other)) return other;
+  if (hidesKeys(other) && !hidesKeys(preferred)) return preferred;
+  const top = height - PANEL_BOX.height;
+  return hides(preferred, anchor, top) && !hides(other, anchor, top) ? other : preferred;
+}
+
+/** What names a marked element: a table row's first cell, else the element itself. */
+function keyOf(mark: Element): Element {
+  return mark instanceof HTMLTableRowElement && mark.cells.length > 0 ? mark.cells[0]! : mark;
 }
 
 type Box = Pick<DOMRect, 'left' | 'right' | 'top' | 'bottom'>;
@@ -90,7 +110,15 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
       target.scrollIntoView({ block: scrollBlock(target, marks.length > 0), inline: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
     }
     if (anchor && shown) {
-      const wanted = panelSide(anchor.getBoundingClientRect(), document.querySelector('.main-column')?.getBoundingClientRect() ?? null);
+      const panel = document.querySelector('[data-testid="tour-panel"]');
+      const wanted = panelSide(
+        anchor.getBoundingClientRect(),
+        document.querySelector('.main-column')?.getBoundingClientRect() ?? null,
+        window.innerWidth,
+        window.innerHeight,
+        marks.filter(isShown).map((m) => keyOf(m).getBoundingClientRect()),
+        panel ? panel.getBoundingClientRect().height : undefined,
+      );
       if (wanted !== side) setSide(wanted);
     }
   });

@@ -135,6 +135,8 @@ export const KSWAPD_CLASSZONE_TOUR: Tour = {
       variant: 'after',
       tab: 'comparison',
       anchor: 'comparison',
+      // The rows the text is about: the panel keeps clear of their names.
+      marks: ['tr[data-metric="kswapd_premature_sleeps"]', 'tr[data-metric="pgscan_direct"]'],
       compare: true,
       checkComparison: (c) =>
         all(

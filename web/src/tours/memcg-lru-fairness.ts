@@ -167,6 +167,8 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
       variant: 'after',
       tab: 'comparison',
       anchor: 'comparison',
+      // The rows the text is about: the panel keeps clear of their names.
+      marks: ['tr[data-metric="reclaim_ratio"]', 'tr[data-metric="pgsteal_cv"]'],
       compare: true,
       checkComparison: (c) =>
         all(
