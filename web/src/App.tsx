@@ -308,7 +308,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
               playing={state.playing}
               speed={speed}
               canStepBack={(frame?.step ?? 0) > 0}
-              busy={state.busy !== null}
+              busy={busy}
               onStepBack={sim.stepBack}
               onStep={watched.step}
               onPlay={watched.play}

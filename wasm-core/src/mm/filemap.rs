@@ -189,11 +189,6 @@ impl Mm {
             }
         };
         self.folios.set(f, pg::MAPPED);
-        // do_swap_page(): should_try_to_free_swap() on a read fault (a write
-        // fault drops the swap copy below in any case).
-        if from_swap && !store && self.mem_cgroup_swap_full(self.lruvec_memcg(self.folios.lruvec[f as usize])) {
-            self.folio_free_swap(f);
-        }
         self.pte_mkyoung(f);
         if let (Some(b), true) = (self.knobs.baseline, outcome.hit) {
             // A textbook policy sees every hit, mapped ones too.
@@ -201,10 +196,12 @@ impl Mm {
         }
         if store {
             self.folio_mark_dirty(f);
-            if self.folios.test(f, pg::SWAPCACHE) {
-                // The swap copy is stale now: drop it (folio_free_swap on a write fault).
-                self.delete_from_swap_cache(f, false);
-            }
+        }
+        // The swap copy goes (folio_free_swap): after a store it is stale,
+        // and a swap-in gives its slot back when swap is more than half full
+        // (do_swap_page's should_try_to_free_swap).
+        if self.folios.test(f, pg::SWAPCACHE) && (store || (from_swap && self.mem_cgroup_swap_full(self.lruvec_memcg(self.folios.lruvec[f as usize])))) {
+            self.folio_free_swap(f);
         }
         Ok(outcome)
     }
@@ -245,23 +242,21 @@ impl Mm {
         if self.slot(m, idx) == Slot::Swap(slot) {
             return false;
         }
-        self.delete_from_swap_cache(f, false);
+        self.delete_from_swap_cache(f);
         self.folios.set(f, pg::DIRTY);
         true
     }
 
     /// Removes an anon folio from the swap cache and frees its slot
-    /// (folio_free_swap / delete_from_swap_cache + swap_free).
-    pub fn delete_from_swap_cache(&mut self, f: FolioId, keep_slot: bool) {
+    /// (delete_from_swap_cache + swap_free).
+    pub fn delete_from_swap_cache(&mut self, f: FolioId) {
         let slot = self.folios.swap[f as usize];
         self.folios.clear(f, pg::SWAPCACHE);
         self.folios.swap[f as usize] = super::folio::NIL;
         self.swap.cache[slot as usize] = super::folio::NIL;
-        if !keep_slot {
-            self.swap.free_slot(slot);
-            let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
-            self.swap_uncharge(memcg);
-        }
+        self.swap.free_slot(slot);
+        let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+        self.swap_uncharge(memcg);
     }
 
     /// Sets the PTE accessed bit; the first time since the last aging, the

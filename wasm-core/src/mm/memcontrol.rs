@@ -117,18 +117,20 @@ pub struct ChargeFailed {
 }
 
 impl Mm {
+    /// `memcg` and its ancestors up to the root (parent_mem_cgroup), the
+    /// path a page counter charges. For walks that only read; those that
+    /// change the memcgs on the way follow `parent` themselves.
+    pub fn memcg_ancestors(&self, memcg: MemcgId) -> impl Iterator<Item = MemcgId> + '_ {
+        std::iter::successors(Some(memcg), move |&id| self.memcgs[id as usize].parent)
+    }
+
     /// The first memcg from `memcg` up to the root that has no room for
     /// `nr` more pages (page_counter_try_charge's failure point).
     pub fn mem_over_limit(&self, memcg: MemcgId, nr: u64) -> Option<MemcgId> {
-        let mut m = Some(memcg);
-        while let Some(id) = m {
+        self.memcg_ancestors(memcg).find(|&id| {
             let cg = &self.memcgs[id as usize];
-            if cg.usage + nr > cg.memory_max {
-                return Some(id);
-            }
-            m = cg.parent;
-        }
-        None
+            cg.usage + nr > cg.memory_max
+        })
     }
 
     fn page_counter_charge(&mut self, memcg: MemcgId, nr: u64) {
@@ -253,21 +255,11 @@ impl Mm {
     /// an activation give their slot back (folio_free_swap). Simplified: no
     /// swap.high (it is `max`), cgroup v2 only.
     pub fn mem_cgroup_swap_full(&self, memcg: MemcgId) -> bool {
-        if self.swap.nr_free() * 2 < self.swap.pages {
-            return true;
-        }
-        let mut m = Some(memcg);
-        while let Some(id) = m {
-            let cg = &self.memcgs[id as usize];
-            if cg.parent.is_none() {
-                break;
-            }
-            if cg.swap_usage.saturating_mul(2) >= cg.swap_max {
-                return true;
-            }
-            m = cg.parent;
-        }
-        false
+        self.swap.nr_free() * 2 < self.swap.pages
+            || self.memcg_ancestors(memcg).any(|id| {
+                let cg = &self.memcgs[id as usize];
+                cg.parent.is_some() && cg.swap_usage.saturating_mul(2) >= cg.swap_max
+            })
     }
 
     /// mem_cgroup_swappiness().
@@ -277,14 +269,7 @@ impl Mm {
 
     /// Is `memcg` (or `ancestor` itself) inside `ancestor`'s subtree?
     pub fn mem_cgroup_is_descendant(&self, memcg: MemcgId, ancestor: MemcgId) -> bool {
-        let mut m = Some(memcg);
-        while let Some(id) = m {
-            if id == ancestor {
-                return true;
-            }
-            m = self.memcgs[id as usize].parent;
-        }
-        false
+        self.memcg_ancestors(memcg).any(|id| id == ancestor)
     }
 
     /// Calls `f` on every memcg of the subtree of `root`, in pre-order,

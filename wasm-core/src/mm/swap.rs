@@ -51,14 +51,10 @@ impl Mm {
     /// swap.max headroom of the memcg and its ancestors
     /// (mem_cgroup_get_nr_swap_pages).
     pub fn nr_swap_pages_for(&self, memcg: MemcgId) -> u64 {
-        let mut n = self.swap.nr_free();
-        let mut m = Some(memcg);
-        while let Some(id) = m {
+        self.memcg_ancestors(memcg).fold(self.swap.nr_free(), |n, id| {
             let cg = &self.memcgs[id as usize];
-            n = n.min(cg.swap_max.saturating_sub(cg.swap_usage));
-            m = cg.parent;
-        }
-        n
+            n.min(cg.swap_max.saturating_sub(cg.swap_usage))
+        })
     }
 
     pub(crate) fn swap_charge(&mut self, memcg: MemcgId) {

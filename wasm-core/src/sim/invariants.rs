@@ -126,10 +126,8 @@ impl Simulation {
         let mut charged = vec![0u64; mm.memcgs.len()];
         for f in 0..n as u32 {
             if !mm.folios.test(f, pg::FREE) {
-                let mut m = Some(mm.lruvec_memcg(mm.folios.lruvec[f as usize]));
-                while let Some(id) = m {
+                for id in mm.memcg_ancestors(mm.lruvec_memcg(mm.folios.lruvec[f as usize])) {
                     charged[id as usize] += 1;
-                    m = mm.memcgs[id as usize].parent;
                 }
             }
         }

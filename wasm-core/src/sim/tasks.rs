@@ -134,7 +134,7 @@ impl Simulation {
                         self.mm.lruvec_del_folio(f);
                     }
                     if self.mm.folios.test(f, pg::SWAPCACHE) {
-                        self.mm.delete_from_swap_cache(f, false);
+                        self.mm.delete_from_swap_cache(f);
                     }
                     self.mm.uncharge(memcg, 1);
                     let node = self.mm.lruvec_node(lv);
