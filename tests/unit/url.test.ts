@@ -154,6 +154,15 @@ describe('scenario URL codec: malformed values', () => {
     expect(decoded.request.params).toEqual(new Map([['ok_key', 2]]));
   });
 
+  it('names a key that is not UTF-8 or holds control characters as the address writes it', () => {
+    const decoded = decodeScenarioUrl('?v=1&%FF%A=1&a%0Ab=2&%FF%A=3&ok_key=2', DEFAULT);
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.errors).toEqual(['%FF%A: given 2 times; ignored', expect.stringMatching(/^a%0Ab: not a parameter name/)]);
+    expect(decoded.errors.join('')).not.toMatch(/[\uFFFD\n]/);
+    expect(decoded.request.params).toEqual(new Map([['ok_key', 2]]));
+  });
+
   it.each([[''], ['bad variant'], ['-x'], ['a&b']])('rejects variant=%j, naming the key, and keeps the rest', (variant) => {
     const decoded = decodeScenarioUrl(`?v=1&scenario=kswapd-classzone&seed=4&variant=${encodeURIComponent(variant)}&bursts=3`, DEFAULT);
     expect(decoded.ok).toBe(false);

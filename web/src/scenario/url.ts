@@ -82,6 +82,8 @@ export function encodeScenarioUrl(request: ScenarioRequest): string {
 export function decodeScenarioUrl(search: string, defaultScenario: string): DecodeResult {
   const fallback = makeRequest(defaultScenario, DEFAULT_SEED);
   const errors: string[] = [];
+  const written = keysAsWritten(search);
+  const shown = (key: string) => written.get(key) ?? key;
 
   // Group values by key so a repeated key is reported instead of silently picking one.
   const values = new Map<string, string[]>();
@@ -94,7 +96,7 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     const all = values.get(key);
     if (!all) return undefined;
     if (all.length > 1) {
-      errors.push(`${key}: given ${all.length} times; ignored`);
+      errors.push(`${shown(key)}: given ${all.length} times; ignored`);
       return undefined;
     }
     return all[0];
@@ -143,7 +145,7 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     const text = single(key);
     if (text === undefined) continue;
     if (!PARAM_NAME_PATTERN.test(key)) {
-      errors.push(`${key}: not a parameter name; ignored`);
+      errors.push(`${shown(key)}: not a parameter name (a letter or _, then letters, digits or _); ignored`);
     } else if (text.trim() === '') {
       errors.push(`${key}: no value given; using the scenario's default`);
     } else if (!NUMBER_PATTERN.test(text)) {
@@ -157,6 +159,22 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
 
   const request = makeRequest(name, seed, params, variant);
   return errors.length === 0 ? { ok: true, request } : { ok: false, errors, request };
+}
+
+/**
+ * Each decoded key that does not read as it is written, mapped to its text in
+ * the address, for messages: URLSearchParams turns a byte that is not UTF-8
+ * (`%FF`) into U+FFFD and control characters into themselves, and a message
+ * naming "\uFFFD" names nothing the reader can find in the link.
+ */
+function keysAsWritten(search: string): Map<string, string> {
+  const written = new Map<string, string>();
+  for (const pair of search.replace(/^\?/, '').split('&')) {
+    const text = pair.split('=')[0];
+    const [decoded] = new URLSearchParams(`${text}=`).keys();
+    if (decoded !== undefined && /[\uFFFD\p{Cc}]/u.test(decoded) && !written.has(decoded)) written.set(decoded, text);
+  }
+  return written;
 }
 
 /** Whether two requests are the same run (as their URLs say), optionally whatever their variant or seed. */
