@@ -31,8 +31,7 @@ impl Engine {
     pub fn new(request: Ts<ScenarioRequest>) -> Result<Engine, JsError> {
         let request = request.to_rust().map_err(|e| JsError::new(&format!("scenario request: {e}")))?;
         let scenario = scenario::build(&request).map_err(js_error)?;
-        let mut sim = Simulation::new(scenario).map_err(js_error)?;
-        sim.set_alloc_latency_log(false);
+        let sim = Simulation::new(scenario).map_err(js_error)?;
         Ok(Engine { timeline: Timeline::new(sim) })
     }
 

@@ -135,3 +135,34 @@ fn global_oom_kills_the_biggest_anon_user() {
     assert!(s.tasks.iter().find(|t| t.name == "streamer").unwrap().alive);
     s.check_invariants().unwrap();
 }
+
+/// kswapd-classzone's allocation latency is simoop's: one allocator's whole
+/// allocation (every page of it faulted in), direct reclaim stalls included,
+/// not the latency of single pages, whose percentiles sit on the fast path.
+#[test]
+fn an_allocation_latency_is_a_whole_allocation_with_its_stalls() {
+    use reclaim_core::cost::{MINOR_FAULT_NS, PAGE_ALLOC_NS};
+    use reclaim_core::experiment;
+    let compare = |params: &[(&str, f64)]| {
+        let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        experiment::find("kswapd-classzone").unwrap().compare(&params, 1).unwrap()
+    };
+    // 20 ms bursts never reach a watermark: every allocation is its 2,048
+    // minor faults and page allocations, nothing else.
+    let quiet = compare(&[("burst_ms", 20.0)]);
+    let stall_free = 2048.0 * (MINOR_FAULT_NS + PAGE_ALLOC_NS) as f64 / 1000.0;
+    for variant in ["before", "after"] {
+        assert_eq!(quiet.metric(variant, "pgscan_direct"), Some(0.0));
+        assert_eq!(quiet.metric(variant, "alloc_latency_p95_us"), Some(stall_free), "{variant}");
+        assert_eq!(quiet.metric(variant, "alloc_latency_p99_us"), Some(stall_free), "{variant}");
+    }
+    // At the defaults the first allocations of a burst reclaim directly, and
+    // the tail allocations take that much longer.
+    let busy = compare(&[]);
+    for variant in ["before", "after"] {
+        assert!(busy.metric(variant, "pgscan_direct").unwrap() > 1000.0, "{variant}");
+        let p99 = busy.metric(variant, "alloc_latency_p99_us").unwrap();
+        assert!(p99 > 1.1 * stall_free, "{variant}: p99 {p99} us against {stall_free} us without reclaim");
+        assert!(p99 >= busy.metric(variant, "alloc_latency_p95_us").unwrap());
+    }
+}

@@ -213,13 +213,6 @@ pub struct Mm {
     /// mem_cgroup_iter's shared reclaim iterators: (target, node) -> the
     /// position in the target's subtree where the next partial walk starts.
     pub memcg_iter: std::collections::BTreeMap<(MemcgId, usize), usize>,
-    /// Every page allocation's latency in simulated ns (fast path cost plus
-    /// the slow path's direct reclaim), for percentiles.
-    pub alloc_latencies: Vec<u32>,
-    /// Whether `alloc_latencies` is kept (on by default; the browser's
-    /// engine, which never reads it, turns it off: it grows with every
-    /// allocation and every checkpoint would copy it).
-    pub alloc_latency_log: bool,
 }
 
 impl Mm {

@@ -145,16 +145,12 @@ impl Mm {
     /// every node, retry at the min watermark, then direct reclaim
     /// (try_to_free_pages, nr_to_reclaim 32) and retry while
     /// should_reclaim_retry() allows; then fail (the caller runs the OOM
-    /// killer). The time spent is recorded as the allocation's latency.
+    /// killer). Its time (the fast path's PAGE_ALLOC_NS plus any direct
+    /// reclaim) goes into the task's access cost.
     pub fn alloc_folio(&mut self, node: usize, memcg: MemcgId) -> Result<FolioId, ChargeFailed> {
         let hz = self.current.highest_zoneidx;
-        let start = self.cost_ns;
         let result = self.alloc_pages_inner(node, memcg, hz);
-        let latency = self.cost_ns - start + crate::cost::PAGE_ALLOC_NS;
         self.cost_ns += crate::cost::PAGE_ALLOC_NS;
-        if self.alloc_latency_log {
-            self.alloc_latencies.push(latency.min(u64::from(u32::MAX)) as u32);
-        }
         result
     }
 

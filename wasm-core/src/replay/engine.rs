@@ -140,7 +140,6 @@ impl Replayer {
             knobs: policy.knobs(),
         };
         let mut sim = Simulation::new(scenario).map_err(|e| e.to_string())?;
-        sim.set_alloc_latency_log(false);
         sim.set_event_log(false);
         let memcg = sim.mm.memcgs.iter().position(|m| m.path == MEMCG).expect("memcg built") as MemcgId;
         let mapping = sim.tasks[0].mapping;

@@ -51,6 +51,11 @@ pub struct Task {
     pub closed_loop: bool,
     pub accesses: u64,
     pub hits: u64,
+    /// When its first pass over its region ended (its first `pages`
+    /// accesses done), 0 until then: for a sequential anonymous task, when
+    /// its whole allocation had been touched, as simoop times an
+    /// allocation (malloc and memset of a buffer, reclaim stalls included).
+    pub first_pass_ns: u64,
     pub alive: bool,
 }
 
@@ -184,8 +189,6 @@ impl Simulation {
             traces: Vec::new(),
             current: Default::default(),
             memcg_iter: Default::default(),
-            alloc_latencies: Vec::new(),
-            alloc_latency_log: true,
         };
 
         if mm.knobs.lru_gen_enabled && mm.knobs.memcg_lru {
@@ -238,6 +241,7 @@ impl Simulation {
                 closed_loop: w.closed_loop,
                 accesses: 0,
                 hits: 0,
+                first_pass_ns: 0,
                 alive: true,
             });
         }
@@ -263,15 +267,6 @@ impl Simulation {
     /// not pay for them).
     pub fn set_event_log(&mut self, on: bool) {
         self.mm.events.enabled = on;
-    }
-
-    /// Keeps every allocation's latency for percentiles (on by default; see
-    /// `Mm::alloc_latency_log`).
-    pub fn set_alloc_latency_log(&mut self, on: bool) {
-        self.mm.alloc_latency_log = on;
-        if !on {
-            self.mm.alloc_latencies = Vec::new();
-        }
     }
 
     /// Starts a frame window: the next frame() reports kswapd transitions
@@ -319,7 +314,7 @@ impl Simulation {
         let tasks = self.tasks.len() * (size_of::<Task>() + 32) + self.queue.len() * 16;
         let events = mm.events.events.len() * 64 + mm.traces.len() * size_of::<FolioTrace>();
         let trail: usize = self.free_trail.iter().map(|(_, f)| 32 + f.len() * 8).sum();
-        size_of::<Simulation>() + folios + slots + swap + history + lruvecs + memcgs + nodes + writeback + reclaims + tasks + events + trail + mm.alloc_latencies.len() * 4
+        size_of::<Simulation>() + folios + slots + swap + history + lruvecs + memcgs + nodes + writeback + reclaims + tasks + events + trail
     }
 
     /// Advances one step (scenario.step_ns of simulated time).

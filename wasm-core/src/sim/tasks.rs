@@ -80,6 +80,9 @@ impl Simulation {
         }
         let cost = self.mm.action_duration(self.mm.cost_ns).max(1);
         let t = &mut self.tasks[i];
+        if t.first_pass_ns == 0 && t.accesses == u64::from(t.gen.pages()) {
+            t.first_pass_ns = when + cost;
+        }
         t.next_ns = if t.closed_loop {
             when + cost + t.interval_ns
         } else {

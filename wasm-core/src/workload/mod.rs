@@ -159,6 +159,11 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 impl Generator {
+    /// The size of the region it accesses.
+    pub fn pages(&self) -> u32 {
+        self.pages
+    }
+
     /// `tables` holds the Zipf tables other workloads of the simulation built.
     pub fn new(spec: &WorkloadSpec, rng: Rng, tables: &mut ZipfTables) -> Self {
         let pages = spec.target.pages();

@@ -131,7 +131,7 @@ export const KSWAPD_CLASSZONE_TOUR: Tour = {
     {
       title: 'The result',
       text:
-        'Every variant runs to the end on the same seed: kswapd_premature_sleeps falls to 0 with the patch and its 2019 fix (after). The patch as merged (merged-v4.12) still sleeps prematurely about as often, one nap later: after a nap that ends unbalanced it read zone index 0 again. pgscan_direct moves by a few percent either way and the latency percentiles not at all, unlike simoop (p95 allocation -42 %); "Where it does not hold" says why.',
+        'Every variant runs to the end on the same seed: kswapd_premature_sleeps falls to 0 with the patch and its 2019 fix (after). The patch as merged (merged-v4.12) still sleeps prematurely about as often, one nap later: after a nap that ends unbalanced it read zone index 0 again. pgscan_direct and the latency percentiles (whole allocations, timed as simoop times them) move by a few percent either way, unlike simoop (p95 allocation -42 %); "Where it does not hold" says why.',
       variant: 'after',
       tab: 'comparison',
       anchor: 'comparison',
