@@ -64,6 +64,21 @@ async function checkStep(page: Page, tour: Tour, index: number): Promise<void> {
     )
     .toBe(true);
   for (const mark of step.marks ?? []) expect(await ring.locator(mark).first().getAttribute('data-tour-mark'), `${where}: ${mark}`).toBe('');
+  // The first row the step marks is whole in the views' column, clear of the panel.
+  if (step.marks?.length)
+    await expect
+      .poll(
+        () =>
+          page.evaluate(() => {
+            const first = document.querySelector('[data-tour-mark]')!.getBoundingClientRect();
+            const column = document.querySelector('.main-column')!.getBoundingClientRect();
+            const panel = document.querySelector('[data-testid="tour-panel"]')!.getBoundingClientRect();
+            const underPanel = first.bottom > panel.top && first.right > panel.left && first.left < panel.right;
+            return first.top >= column.top - 1 && first.bottom <= column.bottom + 1 && !underPanel;
+          }),
+        { message: `${where}: the first marked row is in view and clear of the panel` },
+      )
+      .toBe(true);
 }
 
 /** The step a tour's screenshot is taken at: its first step seen in the "before" variant after the introduction. */

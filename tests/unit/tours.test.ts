@@ -9,7 +9,7 @@ import init, { Engine, compareExperiment, listScenarios, type Comparison, type F
 import { RUN_KINDS } from '../../web/src/engine/protocol';
 import { SHARE_TABS } from '../../web/src/scenario/share';
 import { ANCHORS, TOURS, findTour } from '../../web/src/tours';
-import { panelSide, scrollBlock } from '../../web/src/tours/highlight';
+import { markScroll, panelSide, scrollBlock } from '../../web/src/tours/highlight';
 import { hasRunEvent, type TourStep } from '../../web/src/tours/types';
 
 const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
@@ -139,6 +139,23 @@ describe('where the tour panel sits', () => {
     expect(panelSide(table, main, 1280, 720, names, 200)).toBe('left');
     // Names under both sides (a narrow window): back to the rule for the whole element.
     expect(panelSide(table, main, 700, 720, [box(0, 700, 600, 650)], 375)).toBe('left');
+  });
+
+  it('centres the marked rows in what the panel leaves free of the views, or puts the first at the top', () => {
+    // 1280 x 720: the views scroll in 228-700; a 300 px panel's top is at y 404.
+    const main = box(300, 1260, 228, 700);
+    const rows = [box(305, 1255, 500, 549), box(305, 1255, 549, 598)];
+    const how = markScroll(rows, main, 404);
+    // The second row (49 px) and the views' band from 392 (12 px above the panel) down to 700.
+    expect(how).toEqual({ block: 'center', marginBottom: 49 + (700 - 392) });
+    // Centring the first row grown by that margin in 228-700 centres both rows in 228-392.
+    const top = 228 + (700 - 228 - (49 + how.marginBottom)) / 2;
+    expect(top - 228).toBeCloseTo(392 - (top + 98), 6);
+    // A 375 px panel leaves 89 px (228-317), less than the rows' 98: the first goes to the top.
+    expect(markScroll(rows, main, 329)).toEqual({ block: 'start', marginBottom: 0 });
+    // A panel below the views leaves them all free; no marks, no margin.
+    expect(markScroll(rows, main, 760)).toEqual({ block: 'center', marginBottom: 49 });
+    expect(markScroll([], main, 329)).toEqual({ block: 'center', marginBottom: 0 });
   });
 
   it('brings a marked row to the middle, a tall card to its top, a small one as little as it takes', () => {

@@ -170,7 +170,7 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
 function keysAsWritten(search: string): Map<string, string> {
   const written = new Map<string, string>();
   for (const pair of search.replace(/^\?/, '').split('&')) {
-    const text = pair.split('=')[0];
+    const text = pair.split('=')[0] ?? '';
     const [decoded] = new URLSearchParams(`${text}=`).keys();
     if (decoded !== undefined && /[\uFFFD\p{Cc}]/u.test(decoded) && !written.has(decoded)) written.set(decoded, text);
   }

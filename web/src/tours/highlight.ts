@@ -29,9 +29,9 @@ export function isShown(el: Element): boolean {
  * form, or over the counters on a wide screen), unless the element the step
  * explains is there, in the panel's band at the foot of the window. With
  * `keys` (what names the rows the step marks: a marked table row's first
- * cell) the panel first keeps clear of those, with its real height
- * (`panelHeight`) when it is known: a row that spans the table is under
- * either side, but its name is under one only.
+ * cell) the panel first keeps clear of those: a row that spans the table
+ * is under either side, but its name is under one only. Both rules use the
+ * panel's real height (`panelHeight`) when it is known.
  */
 export function panelSide(
   anchor: Box,
@@ -50,12 +50,34 @@ export function panelSide(
   const hides = (side: PanelSide, box: Box, top: number) => box.bottom > top && covers(side, box) > 0;
   const preferred: PanelSide = main && covers('right', main) < covers('left', main) ? 'right' : 'left';
   const other: PanelSide = preferred === 'left' ? 'right' : 'left';
-  const keysTop = height - PANEL_BOX.left - panelHeight;
-  const hidesKeys = (side: PanelSide) => keys.some((k) => hides(side, k, keysTop));
+  const top = height - PANEL_BOX.left - panelHeight;
+  const hidesKeys = (side: PanelSide) => keys.some((k) => hides(side, k, top));
   if (hidesKeys(preferred) && !hidesKeys(other)) return other;
   if (hidesKeys(other) && !hidesKeys(preferred)) return preferred;
-  const top = height - PANEL_BOX.height;
   return hides(preferred, anchor, top) && !hides(other, anchor, top) ? other : preferred;
+}
+
+/** The space kept between the marked rows and the panel's top edge. */
+const MARK_GAP = 12;
+
+/**
+ * How a step's marked rows (`marks`, their boxes in page order) come into
+ * view: in the middle of what the panel leaves free of their scroll
+ * container (`scrollport`), down to `panelTop` (window coordinates) less
+ * MARK_GAP. scrollIntoView({ block: 'center' }) centres the first row's box
+ * grown by its scroll margins, so its bottom margin adds the rows below it
+ * and the band the panel covers. Where the rows are taller than that band,
+ * the first row goes to the top instead ('start', no margin): its name and
+ * values stay whole, and the panel covers the last row's end.
+ */
+export function markScroll(marks: readonly Box[], scrollport: Box, panelTop: number): { block: 'center' | 'start'; marginBottom: number } {
+  const first = marks[0];
+  if (!first) return { block: 'center', marginBottom: 0 };
+  const bottom = Math.max(...marks.map((m) => m.bottom));
+  const free = Math.min(scrollport.bottom, panelTop - MARK_GAP) - scrollport.top;
+  if (bottom - first.top > free) return { block: 'start', marginBottom: 0 };
+  const covered = Math.max(0, scrollport.bottom - (panelTop - MARK_GAP));
+  return { block: 'center', marginBottom: Math.round(bottom - first.bottom + covered) };
 }
 
 /** What names a marked element: a table row's first cell, else the element itself. */
@@ -64,6 +86,12 @@ function keyOf(mark: Element): Element {
 }
 
 type Box = Pick<DOMRect, 'left' | 'right' | 'top' | 'bottom'>;
+
+function unmark(el: Element): void {
+  el.removeAttribute(HIGHLIGHT);
+  el.removeAttribute(MARK);
+  if (el instanceof HTMLElement) el.style.removeProperty('scroll-margin-bottom');
+}
 
 /**
  * How a step's element is brought into view: a marked row to the middle of
@@ -91,13 +119,13 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
 
   useEffect(() => {
     const anchor = step && ready ? document.querySelector(anchorSelector(step)) : null;
-    const marks = anchor && step?.marks ? step.marks.flatMap((m) => [...anchor.querySelectorAll(m)]) : [];
+    // In the order of the page (the step lists them as its text names them).
+    const marks = (anchor && step?.marks ? step.marks.flatMap((m) => [...anchor.querySelectorAll(m)]) : []).sort((a, b) =>
+      a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
+    );
     const next = anchor ? [anchor, ...marks] : [];
     for (const el of marked.current) {
-      if (!next.includes(el)) {
-        el.removeAttribute(HIGHLIGHT);
-        el.removeAttribute(MARK);
-      }
+      if (!next.includes(el)) unmark(el);
     }
     if (anchor && !anchor.hasAttribute(HIGHLIGHT)) anchor.setAttribute(HIGHLIGHT, '');
     for (const m of marks) if (!m.hasAttribute(MARK)) m.setAttribute(MARK, '');
@@ -107,7 +135,18 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
     if (anchor && shown && scrolled.current !== key) {
       scrolled.current = key;
       const target = marks[0] ?? anchor;
-      target.scrollIntoView({ block: scrollBlock(target, marks.length > 0), inline: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
+      const column = anchor.closest('.main-column');
+      const panel = document.querySelector('[data-testid="tour-panel"]');
+      const panelTop = panel ? panel.getBoundingClientRect().top : window.innerHeight - PANEL_BOX.left - PANEL_BOX.height;
+      // The views may scroll past their end by the panel's height (tour.css).
+      if (column instanceof HTMLElement) column.style.setProperty('--tour-panel-height', `${Math.round(window.innerHeight - panelTop)}px`);
+      let block = scrollBlock(target, marks.length > 0);
+      if (marks[0] instanceof HTMLElement && column) {
+        const how = markScroll(marks.map((m) => m.getBoundingClientRect()), column.getBoundingClientRect(), panelTop);
+        marks[0].style.scrollMarginBottom = `${how.marginBottom}px`;
+        block = how.block;
+      }
+      target.scrollIntoView({ block, inline: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
     }
     if (anchor && shown) {
       const panel = document.querySelector('[data-testid="tour-panel"]');
@@ -126,10 +165,7 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
   // Nothing stays marked once the tour closes.
   useEffect(
     () => () => {
-      for (const el of marked.current) {
-        el.removeAttribute(HIGHLIGHT);
-        el.removeAttribute(MARK);
-      }
+      for (const el of marked.current) unmark(el);
       marked.current = [];
     },
     [],
