@@ -18,7 +18,7 @@ import {
   verdictOf,
   verdictText,
 } from '../../web/src/views/comparison/model';
-import { formatElapsed, rangeRow, rangeRows, rangeShortfalls, recordedRangeResult, timeLeft, withRecordedSeeds } from '../../web/src/views/comparison/ranges';
+import { formatElapsed, rangeRow, rangeRows, rangeRunWork, rangeShortfalls, recordedRangeResult, timeLeft, withRecordedSeeds } from '../../web/src/views/comparison/ranges';
 
 const batching: ExperimentInfo = {
   name: 'batching',
@@ -234,9 +234,9 @@ describe('comparison table', () => {
       seeds: [1, 2, 3, 4, 5],
       headlines: metrics,
       rows: [
-        { point: 'defaults', held: [5, 5, 0, 0], tied: [0, 0, 5, 0] },
-        { point: 'request=256', held: [5, 0, 0, 2], tied: [0, 5, 5, 1] },
-        { point: 'children=2', held: [4, 5, 0, 0], tied: [0, 0, 5, 0] },
+        { point: 'defaults', held: [5, 5, 0, 0], tied: [0, 0, 5, 0], work: 500 },
+        { point: 'request=256', held: [5, 0, 0, 2], tied: [0, 5, 5, 1], work: 5000 },
+        { point: 'children=2', held: [4, 5, 0, 0], tied: [0, 0, 5, 0], work: 50 },
       ],
     };
     const recorded = { generatedBy: 'npm run experiments', sweeps: [{ ...sweep, experiment: 'other' }, sweep] };
@@ -250,6 +250,13 @@ describe('comparison table', () => {
       { held: 2, tied: 1, seeds: 5 },
     ]);
     expect(rangeShortfalls(result!)).toEqual({ cells: 12, short: 8, tiesOnly: 4 });
+    // Each run's share of the work, in the check's order: a point's five seeds share its work.
+    expect(rangeRunWork(result, 5)).toEqual([...Array(5).fill(100), ...Array(5).fill(1000), ...Array(5).fill(10)]);
+    // A record without work (written before it was counted) weighs nothing.
+    const old = recordedRangeResult(batching, { generatedBy: '', sweeps: [{ ...sweep, rows: sweep.rows.map(({ work: _, ...r }) => r) }] }, [1, 2, 3, 4, 5]);
+    expect(old?.rows.length).toBe(3);
+    expect(rangeRunWork(old, 5)).toBeNull();
+    expect(rangeRunWork(null, 5)).toBeNull();
     // A record of another version of the experiment, or of other seeds, is not this one's table.
     const without = (change: Partial<typeof sweep>) => recordedRangeResult(batching, { generatedBy: '', sweeps: [{ ...sweep, ...change }] }, [1, 2, 3, 4, 5]);
     expect(without({ experiment: 'batching2' })).toBeNull();
@@ -257,7 +264,7 @@ describe('comparison table', () => {
     expect(without({ seeds: [1, 2, 3] })).toBeNull();
     expect(without({ rows: sweep.rows.slice(0, 2) })).toBeNull();
     expect(without({ rows: [sweep.rows[1]!, sweep.rows[0]!, sweep.rows[2]!] })).toBeNull();
-    expect(without({ rows: [{ point: 'defaults', held: [5], tied: [0] }, sweep.rows[1]!, sweep.rows[2]!] })).toBeNull();
+    expect(without({ rows: [{ point: 'defaults', held: [5], tied: [0], work: 1 }, sweep.rows[1]!, sweep.rows[2]!] })).toBeNull();
     expect(recordedRangeResult(batching, recorded, [1, 2])).toBeNull();
   });
 
@@ -288,6 +295,16 @@ describe('comparison table', () => {
     expect(timeLeft(10_000, 5, 65)).toBe('about 2 min left');
     expect(timeLeft(10_000, 60, 65)).toBe('under a minute left');
     expect(timeLeft(10_000, 65, 65)).toBeNull();
+    // Weighed by work: 10 s for the first 5 of 15 runs, a tenth of the work,
+    // leaves 90 s for the costly point and the cheap one after it, where
+    // counting runs would say 20 s.
+    const work = [...Array(5).fill(100), ...Array(5).fill(1000), ...Array(5).fill(10)];
+    expect(timeLeft(10_000, 5, 15)).toBe('under a minute left');
+    expect(timeLeft(10_000, 5, 15, work)).toBe('about 2 min left');
+    // After the costly point, little is left.
+    expect(timeLeft(110_000, 10, 15, work)).toBe('under a minute left');
+    // Work that does not match the runs is not used.
+    expect(timeLeft(10_000, 5, 15, work.slice(1))).toBe('under a minute left');
     // The time so far, which the range check shows next to it and moves on every second.
     expect(formatElapsed(8_400)).toBe('8 s');
     expect(formatElapsed(72_000)).toBe('1 min 12 s');

@@ -41,6 +41,10 @@ describe('recorded range tables', () => {
     for (const s of recorded.sweeps) expect(s.seeds).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('counts the work of every point, which the range check weighs its estimate of the time left by', () => {
+    for (const s of recorded.sweeps) for (const r of s.rows) expect(r.work, `${s.experiment} ${r.point}`).toBeGreaterThan(0);
+  });
+
   for (const sweep of recorded.sweeps) {
     it(`${sweep.experiment}: the same table as docs/experiments.md`, () => {
       const [header, ...rows] = docTable(sweep.experiment);

@@ -26,6 +26,9 @@ pub struct SweepRow {
     pub point: String,
     pub held: Vec<usize>,
     pub tied: Vec<usize>,
+    /// The work of its runs (every seed, each variant run), as
+    /// `VariantResult::work` counts it.
+    pub work: u64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -70,10 +73,11 @@ pub fn sweep(e: &Experiment, seeds: &[u64], threads: usize) -> Result<Sweep, Sce
         }
     });
     let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    let mut rows: Vec<SweepRow> = pts.iter().map(|p| SweepRow { point: p.point.clone(), held: vec![0; e.headlines.len()], tied: vec![0; e.headlines.len()] }).collect();
+    let mut rows: Vec<SweepRow> = pts.iter().map(|p| SweepRow { point: p.point.clone(), held: vec![0; e.headlines.len()], tied: vec![0; e.headlines.len()], work: 0 }).collect();
     for (&(i, _), r) in jobs.iter().zip(results) {
         let c = r.expect("every job ran")?;
         let row = &mut rows[i];
+        row.work += c.variants.iter().map(|v| v.work).sum::<u64>();
         for (k, h) in e.headlines.iter().enumerate() {
             row.held[k] += usize::from(c.held(h));
             row.tied[k] += usize::from(c.tied(h));
@@ -134,6 +138,11 @@ pub struct SweepRecordRow {
     pub point: String,
     pub held: Vec<u32>,
     pub tied: Vec<u32>,
+    /// What its runs cost (SweepRow::work): the app's range check weighs
+    /// the points by it to estimate the time left. 0 in a record that
+    /// predates it.
+    #[serde(default)]
+    pub work: u64,
 }
 
 /// Every experiment's sweep on seeds 1 to 5, as `npm run experiments`
@@ -155,7 +164,7 @@ pub fn record(e: &Experiment, s: &Sweep) -> SweepRecord {
         experiment: e.name.to_string(),
         seeds: s.seeds.clone(),
         headlines: e.headlines.iter().map(|h| h.metric.to_string()).collect(),
-        rows: s.rows.iter().map(|r| SweepRecordRow { point: r.point.clone(), held: count(&r.held), tied: count(&r.tied) }).collect(),
+        rows: s.rows.iter().map(|r| SweepRecordRow { point: r.point.clone(), held: count(&r.held), tied: count(&r.tied), work: r.work }).collect(),
     }
 }
 
@@ -184,7 +193,7 @@ mod tests {
     fn a_cell_names_ties_only_where_the_effect_did_not_hold_everywhere() {
         let e = crate::experiment::find("proactive-reclaim-batching").expect("experiment");
         let n = e.headlines.len();
-        let row = |point: &str, held: usize, tied: usize| SweepRow { point: point.into(), held: vec![held; n], tied: vec![tied; n] };
+        let row = |point: &str, held: usize, tied: usize| SweepRow { point: point.into(), held: vec![held; n], tied: vec![tied; n], work: 7 };
         let s = Sweep { seeds: vec![1, 2, 3, 4, 5], rows: vec![row("defaults", 5, 0), row("a=1", 0, 5), row("b=2", 2, 1), row("c=3", 3, 0)] };
         let md = markdown(e, &s);
         let lines: Vec<&str> = md.lines().collect();
@@ -197,6 +206,7 @@ mod tests {
         assert_eq!(j["rows"][2]["point"], "b=2");
         assert_eq!(j["rows"][2]["held"][0], 2);
         assert_eq!(j["rows"][2]["tied"][0], 1);
+        assert_eq!(j["rows"][2]["work"], 7);
     }
 
     #[test]

@@ -130,3 +130,19 @@ fn range_checks_run_only_the_variants_the_headlines_compare() {
         }
     }
 }
+
+/// A run's work (accesses plus folios scanned, what the app's range check
+/// weighs points by) is the same on every run of a seed and grows with
+/// what the run does.
+#[test]
+fn a_runs_work_is_deterministic_and_grows_with_the_run() {
+    let work = |bursts: f64| {
+        let c = compare("kswapd-classzone", &[("bursts", bursts)], 1);
+        c.variants.iter().map(|v| v.work).collect::<Vec<u64>>()
+    };
+    let (short, long) = (work(2.0), work(30.0));
+    assert_eq!(short, work(2.0));
+    for (s, l) in short.iter().zip(&long) {
+        assert!(*s > 0 && *l > 10 * s, "2 bursts: {s}, 30 bursts: {l}");
+    }
+}

@@ -10,7 +10,7 @@ import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, rangeCheckRequest, type RangeCheck
 import { download } from '../../export/figure';
 import { rangesCsv } from '../../export/tables';
 import { formatCount } from '../../util/format';
-import { formatElapsed, rangeRuns, rangeShortfalls, timeLeft } from './ranges';
+import { formatElapsed, rangeRunWork, rangeRuns, rangeShortfalls, timeLeft } from './ranges';
 import { TallyCell } from './TallyCell';
 import { useRecordedRange } from './useRecordedRanges';
 
@@ -48,7 +48,7 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
     return () => window.clearInterval(timer);
   }, [running]);
   const elapsed = running && startedAt !== null ? performance.now() - startedAt : 0;
-  const left = running && startedAt !== null ? timeLeft(elapsed, state.progress, runs) : null;
+  const left = running && startedAt !== null ? timeLeft(elapsed, state.progress, runs, rangeRunWork(recorded, CHECK_SEEDS.length)) : null;
 
   return (
     <section className="card range-check" aria-labelledby="range-check-heading">

@@ -12,6 +12,8 @@ export interface RangeRow {
   tallies: (SeedTally | null)[];
   /** While the check runs: some of this point's seeds are not done, so it has no tallies yet. */
   pending?: boolean;
+  /** In a recorded table: the work of the point's runs (the engine's accesses and scans, SweepRecordRow.work). */
+  work?: number;
 }
 
 export interface RangeCheckResult {
@@ -61,6 +63,7 @@ export function recordedRangeResult(experiment: ExperimentInfo, recorded: Record
     rows: sweep.rows.map((r) => ({
       point: r.point,
       tallies: r.held.map((held, i) => ({ held, tied: r.tied[i] ?? 0, seeds: seeds.length })),
+      work: r.work,
     })),
   };
 }
@@ -101,15 +104,31 @@ export function rangeRows(experiment: ExperimentInfo, seeds: readonly number[], 
 }
 
 /**
+ * Each run's work in a range check, in the order the check takes them (a
+ * point's `seeds` runs together), from the work the recorded sweep counted
+ * at each point: null when there is no record, or one without work.
+ */
+export function rangeRunWork(recorded: RangeCheckResult | null, seeds: number): number[] | null {
+  if (!recorded || recorded.rows.some((r) => !r.work)) return null;
+  return recorded.rows.flatMap((r) => Array.from({ length: seeds }, () => (r.work ?? 0) / seeds));
+}
+
+/**
  * What is left of a running check, from the runs done so far and the time
  * they took: "about 3 min left", "under a minute left"; nothing before the
- * first run is done. Points differ in cost (a long run's point can take a
- * minute where others take a second), so it is a rough guide: the caller
- * recomputes it as time passes, and it grows while a costly point runs.
+ * first run is done. Points differ in cost by a thousand times (a long
+ * run's point can take a minute where others take a tenth of a second), so
+ * with `work` (rangeRunWork: each run's work as the recorded sweep counted
+ * it) the time so far is scaled by the share of the work done rather than
+ * of the runs; the work follows time within a few times, so it is still a
+ * rough guide, which the caller recomputes as time passes.
  */
-export function timeLeft(elapsedMs: number, done: number, total: number): string | null {
+export function timeLeft(elapsedMs: number, done: number, total: number, work?: readonly number[] | null): string | null {
   if (done < 1 || done >= total || elapsedMs <= 0) return null;
-  const left = (elapsedMs / done) * (total - done);
+  const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+  const weighed = work && work.length === total && work.every((w) => w > 0);
+  const share = weighed ? sum(work.slice(0, done)) / sum(work) : done / total;
+  const left = (elapsedMs * (1 - share)) / share;
   if (left < 60_000) return 'under a minute left';
   return `about ${Math.round(left / 60_000)} min left`;
 }
