@@ -335,6 +335,11 @@ describe('Reclaim Lab in a browser', () => {
     await input.fill(String(max + 1));
     await page.getByRole('button', { name: 'Apply' }).click();
     expect(await input.getAttribute('aria-invalid')).toBe('true');
+    // Next to the buttons, what stopped them, with the range written as the hint writes it.
+    const min = Number(await input.getAttribute('min'));
+    const range = `from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
+    expect(await page.locator('.form-problems').textContent()).toBe(`Not run: ${name}: ${range}`);
+    expect(await page.locator(`[id="${await input.getAttribute('aria-describedby')}"] .problem`).textContent()).toBe(range);
     expect(await stepCount(page)).toBe(1);
     expect(Number(query(page).get(name))).not.toBe(max + 1);
     expect(problems).toEqual([]);

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SHOTS, counters, open, playTo, query, stepCount, stepForward, useBrowser, waitForStep } from './harness';
+import { ROOT, SHOTS, counters, newContext, open, openIn, playTo, query, stepCount, stepForward, useBrowser, waitForStep } from './harness';
 
 const SIM = path.join(ROOT, 'wasm-core', 'target', 'release', 'reclaim-sim');
 
@@ -400,6 +400,28 @@ describe('Experiments', () => {
     expect(await page.locator('.comparison').first().textContent()).toMatch(/Seed 3 ·/);
     expect(await run.count()).toBe(0);
     expect(query(page).get('seed')).toBe('3');
+    expect(problems).toEqual([]);
+  });
+
+  it('a value out of range stops Run comparison with a message by the buttons, and the field comes into view above them', async () => {
+    const context = await newContext({ viewport: { width: 1280, height: 720 } });
+    const { page, problems } = await openIn(context, `?v=1&scenario=${NAME}&seed=1`, 'experiment');
+    // The last field of the form, out of range, then Run comparison.
+    const field = page.locator('input[data-param]').last();
+    const name = (await field.getAttribute('data-param'))!;
+    await field.fill('999999');
+    await page.locator('.sidebar').evaluate((el) => el.scrollTo(0, 0));
+    await page.getByRole('button', { name: 'Run comparison', exact: true }).click();
+    expect(await page.locator('.form-problems').textContent()).toMatch(new RegExp(`^Not run: ${name}: from [\\d,]+ to [\\d,]+$`));
+    expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Whole in the sidebar, above the buttons that stick to its foot.
+    const [box, buttons, sidebar] = await Promise.all([field.boundingBox(), page.locator('.form-actions').boundingBox(), page.locator('.sidebar').boundingBox()]);
+    expect(box!.y).toBeGreaterThanOrEqual(sidebar!.y);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(buttons!.y);
+    expect(await page.getByRole('table', { name: 'Comparison' }).count()).toBe(0);
+    // Fixed, the message goes and the comparison runs.
+    await field.fill(String(await field.getAttribute('min')));
+    expect(await page.locator('.form-problems').count()).toBe(0);
     expect(problems).toEqual([]);
   });
 

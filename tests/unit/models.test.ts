@@ -223,7 +223,7 @@ describe('presets', () => {
     const size = list.scenarios[1]!.params[0]!;
     expect(paramProblem(size, 64)).toBeNull();
     expect(paramProblem(size, 1.5)).toMatch(/whole/);
-    expect(paramProblem(size, 0)).toMatch(/between 1 and 1024/);
+    expect(paramProblem(size, 0)).toBe('from 1 to 1,024');
     expect(paramProblem(size, Number.NaN)).toMatch(/number/);
   });
 });

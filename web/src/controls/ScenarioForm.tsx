@@ -91,12 +91,18 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare,
     }
   }
 
-  /** Runs `action` with the form's request, or shows the problems and focuses the first. */
+  /**
+   * Runs `action` with the form's request, or shows the problems (under
+   * each field, and in one line above the buttons, which stay in view) and
+   * brings the first field into view with the focus: it may be far down
+   * the list, and under the buttons that stick to the foot of the sidebar.
+   */
   const validated = (action: (request: ScenarioRequest) => void) => {
     if (problems.size > 0) {
       setShowProblems(true);
-      const first = [...problems.keys()][0];
-      document.getElementById(`${formId}-${first}`)?.focus();
+      const first = document.getElementById(`${formId}-${[...problems.keys()][0]}`);
+      first?.focus({ preventScroll: true });
+      first?.scrollIntoView({ block: 'center', behavior: 'auto' });
       return;
     }
     setShowProblems(false);
@@ -128,6 +134,13 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare,
   };
 
   const problemOf = (key: string) => (showProblems ? problems.get(key) : undefined);
+  // What stops the buttons, next to them: "readers: from 1 to 64".
+  const shown = showProblems ? [...problems].map(([key, problem]) => `${key}: ${problem}`) : [];
+  const formProblems = shown.length > 0 && (
+    <p className="form-problems" role="alert">
+      {shown.length === 1 ? `Not run: ${shown[0]}` : `Not run: ${shown.length} values to fix (${shown.join('; ')})`}
+    </p>
+  );
 
   return (
     <form className="card scenario-form" onSubmit={submit} noValidate aria-labelledby={`${formId}-title`}>
@@ -228,13 +241,14 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare,
               )}
               <p className="hint" id={`${formId}-${p.name}-hint`}>
                 {problem ? <span className="problem">{problem}</span> : p.choices.length === 0 && <span className="range">{formatRange(p)}</span>}
-                {p.help && <span className="help">{p.choices.length === 0 && !problem ? ' · ' : ''}{p.help}</span>}
+                {p.help && <span className="help">{p.choices.length === 0 || problem ? ' · ' : ''}{p.help}</span>}
               </p>
             </div>
           );
         })}
         {experiment ? (
           <div className="form-actions wrap">
+            {formProblems}
             <button
               type="submit"
               className="button primary wide"
@@ -256,7 +270,8 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare,
             </button>
           </div>
         ) : (
-          <div className="form-actions">
+          <div className="form-actions wrap">
+            {formProblems}
             <button type="submit" className="button primary" disabled={!dirty}>
               Apply
             </button>

@@ -63,7 +63,7 @@ export function completeRequest(list: ScenarioList, request: ScenarioRequest): S
 export function paramProblem(param: ParamInfo, value: number): string | null {
   if (!Number.isFinite(value)) return 'enter a number';
   if (param.integer && !Number.isInteger(value)) return 'enter a whole number';
-  if (value < param.min || value > param.max) return `between ${param.min} and ${param.max}`;
+  if (value < param.min || value > param.max) return `from ${formatCount(param.min)} to ${formatCount(param.max)}`;
   return null;
 }
 
