@@ -108,8 +108,10 @@ describe('every tour, first to last step', () => {
           await page.keyboard.press('Enter');
         }
       }
-      // The last step: Next is done, Previous goes back a step.
-      expect(await next.isDisabled()).toBe(true);
+      // The last step: Finish where Next was (and no Exit tour beside it), Previous goes back a step.
+      expect(await next.count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Finish', exact: true }).isEnabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Exit tour', exact: true }).count()).toBe(0);
       await page.getByRole('button', { name: 'Previous', exact: true }).focus();
       await page.keyboard.press('Enter');
       await checkStep(page, tour, tour.steps.length - 2);
@@ -156,6 +158,18 @@ describe('opening tours', () => {
     await waitForStep(plain.page, 1);
     expect(await plain.page.getByRole('navigation', { name: 'Start here' }).count()).toBe(0);
     expect([...problems, ...plain.problems]).toEqual([]);
+  });
+
+  it('Finish on the last step ends the tour', async () => {
+    const tour = TOURS.find((t) => t.experiment === 'kswapd-classzone')!;
+    const last = tour.steps.length;
+    const { page, problems } = await open(`?v=1&scenario=kswapd-classzone&seed=1&tour=kswapd-classzone&tourStep=${last}`, { ready: 'experiment' });
+    expect(await arrive(page, last - 1)).toBe('ready');
+    await page.getByRole('button', { name: 'Finish', exact: true }).click();
+    await page.getByTestId('tour-panel').waitFor({ state: 'detached' });
+    expect(await page.locator('[data-tour-highlight], [data-tour-mark]').count()).toBe(0);
+    await expect.poll(() => new URL(page.url()).searchParams.get('tour')).toBeNull();
+    expect(problems).toEqual([]);
   });
 
   it('a link to a tour step opens the tour there', async () => {

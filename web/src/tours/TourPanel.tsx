@@ -114,9 +114,16 @@ export function TourPanel({ tour }: TourPanelProps) {
         <button type="button" className="button" onClick={tour.previous} disabled={index === 0}>
           Previous
         </button>
-        <button type="button" className="button primary" onClick={tour.next} disabled={index + 1 >= count}>
-          Next
-        </button>
+        {index + 1 < count ? (
+          <button type="button" className="button primary" onClick={tour.next}>
+            Next
+          </button>
+        ) : (
+          // The last step ends the tour where Next was, rather than leaving a Next that cannot go on.
+          <button type="button" className="button primary" onClick={tour.exit}>
+            Finish
+          </button>
+        )}
         <button
           type="button"
           className="button tour-fold"
@@ -139,9 +146,11 @@ export function TourPanel({ tour }: TourPanelProps) {
         >
           {side === 'left' ? '→' : '←'}
         </button>
-        <button type="button" className="button tour-exit" onClick={tour.exit}>
-          Exit tour
-        </button>
+        {index + 1 < count && (
+          <button type="button" className="button tour-exit" onClick={tour.exit}>
+            Exit tour
+          </button>
+        )}
       </div>
     </div>
   );
