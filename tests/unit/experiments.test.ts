@@ -18,7 +18,7 @@ import {
   verdictOf,
   verdictText,
 } from '../../web/src/views/comparison/model';
-import { formatElapsed, rangeRow, rangeRows, rangeRunWork, rangeShortfalls, recordedRangeResult, timeLeft, withRecordedSeeds } from '../../web/src/views/comparison/ranges';
+import { formatElapsed, rangeRow, rangeRows, rangeRunWork, rangeShortfalls, recordedRangeResult, shortfallSentence, timeLeft, withRecordedSeeds } from '../../web/src/views/comparison/ranges';
 
 const batching: ExperimentInfo = {
   name: 'batching',
@@ -250,6 +250,13 @@ describe('comparison table', () => {
       { held: 2, tied: 1, seeds: 5 },
     ]);
     expect(rangeShortfalls(result!)).toEqual({ cells: 12, short: 8, tiesOnly: 4 });
+    expect(shortfallSentence(rangeShortfalls(result!))).toBe(
+      '8 cells did not hold on every seed: in 4, before and after only tied where they missed (no effect either way); in 4, on some seed the effect went the opposite way.',
+    );
+    expect(shortfallSentence({ short: 13, tiesOnly: 0 })).toBe('13 cells did not hold on every seed: in each, on some seed the effect went the opposite way.');
+    expect(shortfallSentence({ short: 2, tiesOnly: 2 })).toBe('2 cells did not hold on every seed: in each, before and after tied where it missed (no effect either way).');
+    expect(shortfallSentence({ short: 1, tiesOnly: 0 })).toBe('One cell did not hold on every seed: on some seed the effect went the opposite way.');
+    expect(shortfallSentence({ short: 0, tiesOnly: 0 })).toBe('');
     // Each run's share of the work, in the check's order: a point's five seeds share its work.
     expect(rangeRunWork(result, 5)).toEqual([...Array(5).fill(100), ...Array(5).fill(1000), ...Array(5).fill(10)]);
     // A record without work (written before it was counted) weighs nothing.

@@ -10,7 +10,7 @@ import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, rangeCheckRequest, type RangeCheck
 import { download } from '../../export/figure';
 import { rangesCsv } from '../../export/tables';
 import { formatCount } from '../../util/format';
-import { formatElapsed, rangeRunWork, rangeRuns, rangeShortfalls, timeLeft } from './ranges';
+import { formatElapsed, rangeRunWork, rangeRuns, rangeShortfalls, shortfallSentence, timeLeft } from './ranges';
 import { TallyCell } from './TallyCell';
 import { useRecordedRange } from './useRecordedRanges';
 
@@ -171,9 +171,7 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
         {summary && summary.short > 0 && (
           <>
             {' '}
-            {summary.short === 1
-              ? `The one cell short of every seed ${summary.tiesOnly === 1 ? 'only tied where it missed' : 'went the other way on some seed'}.`
-              : `Of the ${formatCount(summary.short)} cells short of every seed, ${formatCount(summary.tiesOnly)} only tied where they missed.`}{' '}
+            {shortfallSentence(summary)}{' '}
             Why they do not hold is in the comparison&apos;s <em>Where it does not hold, and why</em>.
           </>
         )}

@@ -4,6 +4,7 @@
 // `reclaim-sim sweep` checks), so the table is docs/experiments.md's
 // "Across the parameter ranges" table, made in the browser.
 import type { Comparison, ExperimentInfo, RecordedRanges } from '../../engine/pkg/reclaim_core';
+import { formatCount } from '../../util/format';
 import { paramsOffDefaults, seedTally, withSeedTallies, type ComparisonTable, type SeedTally } from './model';
 
 /** One parameter point and, per headline (in the experiment's order), its tally over the seeds. */
@@ -42,6 +43,24 @@ export function rangeShortfalls(result: RangeCheckResult): { cells: number; shor
     }
   }
   return { cells, short, tiesOnly };
+}
+
+/**
+ * What the cells that did not hold on every seed did where they missed: tie
+ * (no effect either way) or go the opposite way, in a sentence; empty when
+ * every cell held.
+ */
+export function shortfallSentence({ short, tiesOnly }: { short: number; tiesOnly: number }): string {
+  if (short === 0) return '';
+  const opposite = short - tiesOnly;
+  if (short === 1) return `One cell did not hold on every seed: ${tiesOnly === 1 ? 'where it missed, before and after tied (no effect either way)' : 'on some seed the effect went the opposite way'}.`;
+  const what =
+    tiesOnly === 0
+      ? 'in each, on some seed the effect went the opposite way'
+      : opposite === 0
+        ? 'in each, before and after tied where it missed (no effect either way)'
+        : `in ${formatCount(tiesOnly)}, before and after only tied where they missed (no effect either way); in ${formatCount(opposite)}, on some seed the effect went the opposite way`;
+  return `${formatCount(short)} cells did not hold on every seed: ${what}.`;
 }
 
 /**
