@@ -237,7 +237,10 @@ describe('formatting', () => {
     expect(formatPages(1)).toBe('4 KiB');
     expect(formatPages(300)).toBe('1.2 MiB');
     expect(formatMs(12_345_678)).toBe('12.346 ms');
-    expect(formatMs(9_999_999_000)).toBe('9,999.999 ms');
+    expect(formatMs(999_999_000)).toBe('999.999 ms');
+    expect(formatMs(1e9)).toBe('1.000 s');
+    expect(formatMs(1_010_250_000)).toBe('1.01025 s');
+    expect(formatMs(9_999_999_000)).toBe('9.999999 s');
     expect(formatMs(20e9)).toBe('20.000 s');
     expect(formatMs(100e9)).toBe('100.000 s');
     expect(formatDuration(850)).toBe('850 ns');

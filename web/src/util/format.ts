@@ -31,15 +31,18 @@ export function formatPages(pages: number): string {
 }
 
 const thousandths = { minimumFractionDigits: 3, maximumFractionDigits: 3 };
+/** Seconds to the microsecond, with no more than three trailing zeros' worth of digits shown. */
+const microseconds = { minimumFractionDigits: 3, maximumFractionDigits: 6 };
 
 /**
  * A point in simulated time, the one format of the header, tables and
- * titles: milliseconds with microsecond resolution below 10 s
- * (12345678 ns -> "12.346 ms"), seconds with millisecond resolution from
- * then on (100e9 ns -> "100.000 s"). Exported data keeps raw nanoseconds.
+ * titles, always to the microsecond: milliseconds below 1 s
+ * (12345678 ns -> "12.346 ms"), seconds from then on, with three decimals
+ * or as many more as the microseconds need (5e9 ns -> "5.000 s",
+ * 1010250000 ns -> "1.01025 s"). Exported data keeps raw nanoseconds.
  */
 export function formatMs(ns: number): string {
-  if (Math.abs(ns) >= 10e9) return `${(ns / 1e9).toLocaleString('en-US', thousandths)} s`;
+  if (Math.abs(ns) >= 1e9) return `${(Math.round(ns / 1e3) / 1e6).toLocaleString('en-US', microseconds)} s`;
   return `${(ns / 1e6).toLocaleString('en-US', thousandths)} ms`;
 }
 
