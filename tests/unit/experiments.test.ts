@@ -11,6 +11,7 @@ import {
   comparisonTable,
   formatChange,
   formatMetric,
+  formatPointsChange,
   formatTally,
   patchLabel,
   relativeChange,
@@ -364,6 +365,22 @@ describe('number formatting', () => {
     expect(formatChange(15.13)).toBe('+1,513 %');
     expect(formatChange(-0.000138)).toBe('−0.0138 %');
     expect(formatChange(1.2345)).toBe('+123 %');
+  });
+
+  it('changes a share (a ratio, a CV, an efficiency) in percentage points', () => {
+    expect(formatPointsChange(0.21, 0.013)).toBe('+19.7 pp');
+    expect(formatPointsChange(1.04, 5.04)).toBe('−400 pp');
+    expect(formatPointsChange(0.5, 0.5)).toBe('0 pp');
+    const shares = comparisonTable(
+      { ...batching, headlines: [{ metric: 'pgsteal_cv', direction: 'lower', baseline: 'before', authorBefore: '75 %', authorAfter: '20 %' }] },
+      { ...result, variants: [{ variant: 'before', metrics: [['pgsteal_cv', 0.013], ['kswapd_efficiency', 0.98]] }, { variant: 'after', metrics: [['pgsteal_cv', 0.21], ['kswapd_efficiency', 0.98]] }] },
+    );
+    expect(shares.rows.map((r) => [r.metric, r.changeText])).toEqual([
+      ['pgsteal_cv', '+19.7 pp'],
+      ['kswapd_efficiency', '0 pp'],
+    ]);
+    // The exports keep the relative change.
+    expect(shares.rows[0]!.change).toBeCloseTo(0.21 / 0.013 - 1, 12);
   });
 
   it('formats whole numbers in full and fractions to 3 significant digits', () => {

@@ -186,6 +186,16 @@ fn percent_change(b: f64, a: f64) -> Option<f64> {
     (b != 0.0 && !b.is_nan() && !a.is_nan()).then(|| (a / b - 1.0) * 100.0)
 }
 
+/// The change from `b` to `a` of `metric`: in percentage points for a
+/// share, which is a percentage already (1.3 % -> 21 % is "+19.7 pp", not
+/// "+1513 %"); else relative ("+6.6 %").
+fn change_text(metric: &str, b: f64, a: f64) -> Option<String> {
+    if is_share(metric) {
+        return (b.is_finite() && a.is_finite()).then(|| format!("{:+.1} pp", (a - b) * 100.0));
+    }
+    percent_change(b, a).map(|c| format!("{c:+.1} %"))
+}
+
 /// `compare` as a table: one row per metric, one column per variant, and
 /// the change from before to after; then each headline: whether it held on
 /// this seed (against its baseline variant) and the patch author's figures.
@@ -206,7 +216,7 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
         }
         let b = c.variants[0].metrics[i].1;
         let a = c.variants[1].metrics[i].1;
-        let change = percent_change(b, a).map_or_else(|| "-".into(), |c| format!("{c:+.1} %"));
+        let change = change_text(name, b, a).unwrap_or_else(|| "-".into());
         out.push_str(&format!(" {change:>12}\n"));
     }
     out.push_str("\nheadlines (this seed; the patch author's figures)\n");
@@ -219,7 +229,7 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
         } else {
             "NOT held"
         };
-        let change = percent_change(b, a).map_or_else(String::new, |c| format!(", {c:+.1} %"));
+        let change = change_text(h.metric, b, a).map_or_else(String::new, |c| format!(", {c}"));
         let author = if h.author_before.starts_with("(not reported)") && h.author_after.starts_with("(not reported)") {
             "not reported".to_string()
         } else {

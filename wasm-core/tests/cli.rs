@@ -220,6 +220,13 @@ fn compare_shows_an_undefined_metric_as_null_and_n_a() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let e = v["variants"]["after"]["metrics"]["kswapd_efficiency"].as_f64().expect("defined once kswapd scanned");
     assert!(e > 0.0 && e <= 1.0, "{e}");
+    // A share's change is in percentage points (it is a percentage already); a count's is relative.
+    let b = v["variants"]["before"]["metrics"]["kswapd_efficiency"].as_f64().unwrap();
+    let (_, text, _) = sim(&["compare", "kswapd-classzone", "--seed", "1", "--param", "bursts=3"]);
+    let row = text.lines().find(|l| l.starts_with("kswapd_efficiency")).expect("a kswapd_efficiency row");
+    assert!(row.ends_with(&format!("{:+.1} pp", (e - b) * 100.0)), "{row}");
+    let row = text.lines().find(|l| l.starts_with("pgscan_kswapd")).expect("a pgscan_kswapd row");
+    assert!(row.ends_with(" %"), "{row}");
 }
 
 #[test]

@@ -94,15 +94,25 @@ export function ComparisonView({ experiment, state, current, seedCheck, onRun }:
           </p>
         ) : !table ? (
           <p>
-            Set the parameters and the seed in the form, then press <strong>Run comparison</strong>: the {variants}{' '}
-            variants run to the end on the same seed (a second or a few), and the table shows every metric for each,
-            the change, and the patch author&apos;s own figures. To watch the mechanism instead, pick a variant above
-            and step it in the LRU, System and Memcgs tabs.
+            {onRun ? (
+              <>
+                <strong>Compare now</strong> runs the {variants} variants to the end on the same seed, with the
+                parameters running now (a second or a few)
+              </>
+            ) : (
+              <>
+                <strong>Run comparison</strong> in the form runs the {variants} variants to the end on the same seed (a
+                second or a few)
+              </>
+            )}
+            , and the table shows every metric for each, the change, and the patch author&apos;s own figures. To try
+            other values, change them in the form and press its <strong>Run comparison</strong>. To watch the mechanism
+            instead, pick a variant above and step it in the LRU, System and Memcgs tabs.
           </p>
         ) : outdated ? (
           <p>
             These results are for another seed or other parameters than the ones running now; press{' '}
-            <strong>Run comparison</strong> to update them.
+            <strong>{onRun ? 'Compare now' : 'Run comparison'}</strong> to update them.
           </p>
         ) : null}
         {/* No results for the run on the page yet: run them from here too. */}

@@ -43,7 +43,7 @@ export interface ComparisonRow {
   baseline: string;
   /** (after - baseline) / |baseline| as a fraction; null when it has no meaning (a value missing, baseline 0). */
   change: number | null;
-  /** The change as a signed percentage ("+12.3 %", "−100 %", "0 %", "from 0", "—"). */
+  /** The change as a signed percentage ("+12.3 %", "−100 %", "0 %", "from 0", "—"), or for a share in percentage points ("+19.7 pp"). */
   changeText: string;
   headline: Headline | null;
   /** A headline's count over seeds 1 to 5, once they were checked (else null). */
@@ -121,7 +121,21 @@ export function formatChange(change: number): string {
   return `${percent > 0 ? '+' : MINUS}${text} %`;
 }
 
-function changeText(change: number | null, after: number | null, baseline: number | null): string {
+/**
+ * A share's change in percentage points: it is a percentage already, and
+ * 1.3 % -> 21 % reads as "+19.7 pp", where the relative change would be
+ * "+1,513 %".
+ */
+export function formatPointsChange(after: number, baseline: number): string {
+  const points = (after - baseline) * 100;
+  if (points === 0) return '0 pp';
+  return `${points > 0 ? '+' : MINUS}${significant.format(Math.abs(points))} pp`;
+}
+
+function changeText(metric: string, change: number | null, after: number | null, baseline: number | null): string {
+  if (PERCENT_METRIC.test(metric) && after !== null && baseline !== null && Number.isFinite(after) && Number.isFinite(baseline)) {
+    return formatPointsChange(after, baseline);
+  }
   if (change !== null) return formatChange(change);
   if (baseline === 0 && after !== null && Number.isFinite(after) && after !== 0) return 'from 0';
   return '—';
@@ -222,7 +236,7 @@ export function comparisonTable(experiment: ExperimentInfo, comparison: Comparis
       values: columns.map((c) => value(c.variant, metric)),
       baseline,
       change,
-      changeText: changeText(change, after, base),
+      changeText: changeText(metric, change, after, base),
       headline,
       seeds: null,
     };
