@@ -94,10 +94,10 @@ describe('generations model', () => {
     const model = generationsModel(lruvec);
     expect(model.mode).toBe('mglru');
     expect(model.columns.map((c) => [c.key, c.heading, c.detail, c.role])).toEqual([
-      ['seq:4', 'seq 4', 'gen 0 · 9.00 µs', 'oldest'],
-      ['seq:5', 'seq 5', 'gen 1 · 5.00 µs', ''],
-      ['seq:6', 'seq 6', 'gen 2 · 2.00 µs', ''],
-      ['seq:7', 'seq 7', 'gen 3 · 0 ns', 'youngest'],
+      ['seq:4', 'seq 4', 'gen 0 · age 9.00 µs', 'oldest'],
+      ['seq:5', 'seq 5', 'gen 1 · age 5.00 µs', ''],
+      ['seq:6', 'seq 6', 'gen 2 · age 2.00 µs', ''],
+      ['seq:7', 'seq 7', 'gen 3 · age 0 ns', 'youngest'],
     ]);
     expect(generationsModel({ ...lruvec, gens: [lruvec.gens[0]!] }).columns[0]!.role).toBe('only');
   });

@@ -113,6 +113,10 @@ export function GenerationsView({ lruvec, folios, selected, onSelect, transition
               <dt>min_seq[file]</dt>
               <dd>{model.minSeqFile}</dd>
             </div>
+            <div title="Under each generation: gen, its slot in lrugen->folios[], is its seq modulo MAX_NR_GENS (4); age is the time since inc_max_seq made it">
+              <dt>gen</dt>
+              <dd>seq % 4</dd>
+            </div>
           </dl>
         ) : (
           <p className="seq-facts muted">lru_gen off: folio_mark_accessed promotes, shrink_active_list demotes</p>

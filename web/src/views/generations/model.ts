@@ -138,7 +138,8 @@ export function generationsModel(lruvec: LruvecView): GenerationsModel {
       gen: g.gen,
       ageNs: g.ageNs,
       heading: `seq ${g.seq}`,
-      detail: `gen ${g.gen} · ${formatDuration(g.ageNs)}`,
+      // Its slot in lrugen->folios[] (seq % MAX_NR_GENS) and the time since it was made (lrugen->timestamps).
+      detail: `gen ${g.gen} · age ${formatDuration(g.ageNs)}`,
       role: youngest && oldest ? 'only' : youngest ? 'youngest' : oldest ? 'oldest' : '',
       bars: FOLIO_TYPES.map((type) => {
         const live = g.seq >= minSeq[type];
