@@ -28,7 +28,7 @@ export function policyLabel(policy: Policy): string {
 export type FormatChoice = 'auto' | TraceFormat;
 
 export const FORMATS: readonly { value: FormatChoice; label: string }[] = [
-  { value: 'auto', label: 'automatic (by extension, then content)' },
+  { value: 'auto', label: 'automatic: by extension or content' },
   { value: 'oracleGeneral', label: 'libCacheSim oracleGeneral (binary)' },
   { value: 'csv', label: 'CSV / text (obj_id or time,obj_id[,size][,op])' },
 ];
