@@ -153,7 +153,13 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare,
       <fieldset disabled={disabled} role="presentation">
         <div className="field">
           <label htmlFor={`${formId}-scenario`}>Scenario</label>
-          <select id={`${formId}-scenario`} value={draft.name} onChange={(e) => open(e.target.value)}>
+          {/* The list is narrower than its long titles: the one chosen is whole in its tooltip. */}
+          <select
+            id={`${formId}-scenario`}
+            value={draft.name}
+            onChange={(e) => open(e.target.value)}
+            title={experiment ? `${experiment.title} — ${patchLabel(experiment.patch).subject}` : (info?.title ?? draft.name)}
+          >
             {!info && <option value={draft.name}>{isCustomName(draft.name) ? `Custom: ${runLabel(draft)}` : draft.name}</option>}
             <optgroup label="Scenarios">
               {scenarios.scenarios.map((s) => (
