@@ -388,7 +388,9 @@ describe('number formatting', () => {
     expect(formatMetric(0)).toBe('0');
     expect(formatMetric(109866.6129032258)).toBe('109,867');
     expect(formatMetric(0.4815062518780675)).toBe('0.482');
-    expect(formatMetric(0.013022848823039005)).toBe('0.013');
+    // Trailing zeros kept: every fraction shows its 3 digits (0.0130 next to 0.511).
+    expect(formatMetric(0.013022848823039005)).toBe('0.0130');
+    expect(formatMetric(3.0000001)).toBe('3.00');
     expect(formatMetric(5.044075520833333)).toBe('5.04');
     expect(formatMetric(512.5)).toBe('513');
     expect(formatMetric(-7.25)).toBe('−7.25');
@@ -397,13 +399,16 @@ describe('number formatting', () => {
   });
 
   it('shows a share (a ratio, a CV, an efficiency) as a percentage, as the authors give them', () => {
-    expect(formatMetric(0.013022848823039005, 'pgsteal_cv')).toBe('1.3 %');
+    expect(formatMetric(0.013022848823039005, 'pgsteal_cv')).toBe('1.30 %');
     expect(formatMetric(5.044075520833333, 'reclaim_ratio')).toBe('504 %');
-    expect(formatMetric(0.98, 'kswapd_efficiency')).toBe('98 %');
+    expect(formatMetric(0.98, 'kswapd_efficiency')).toBe('98.0 %');
+    expect(formatMetric(0.21, 'pgsteal_cv')).toBe('21.0 %');
     expect(formatMetric(1, 'hit_ratio')).toBe('100 %');
     expect(formatMetric(0.4815, 'hit_ratio')).toBe('48.2 %');
+    expect(formatMetric(0.00005, 'pgsteal_cv')).toBe('0.00500 %');
+    expect(formatMetric(0, 'reclaim_ratio')).toBe('0.00 %');
     // Other metrics as they are.
-    expect(formatMetric(0.1, 'alloc_latency_p95_us')).toBe('0.1 µs');
+    expect(formatMetric(0.1, 'alloc_latency_p95_us')).toBe('0.100 µs');
     expect(formatMetric(1.3569, 'time_s')).toBe('1.36 s');
     expect(formatMetric(3587, 'overreclaim_pages')).toBe('3,587');
     expect(formatMetric(null, 'pgsteal_cv')).toBe('—');

@@ -144,7 +144,7 @@ fn is_share(metric: &str) -> bool {
 }
 
 /// `metric`'s value for a table: a share as a percentage to 3 significant
-/// digits (0.013 -> "1.3 %", 5.051 -> "505 %"), anything else as
+/// digits (0.013 -> "1.30 %", 5.051 -> "505 %"), anything else as
 /// fmt_metric writes it.
 fn fmt_named(metric: &str, x: f64) -> String {
     if is_share(metric) && x.is_finite() {
@@ -154,18 +154,14 @@ fn fmt_named(metric: &str, x: f64) -> String {
     }
 }
 
-/// 3 significant digits without trailing zeros, whole numbers from 100 up.
+/// 3 significant digits, trailing zeros kept (1.30, 98.0, 0.00), whole
+/// numbers from 100 up, as the app's formatMetric writes a share.
 fn significant3(x: f64) -> String {
-    if x == 0.0 || x.abs() >= 100.0 {
+    if x.abs() >= 100.0 {
         return format!("{x:.0}");
     }
-    let decimals = (2 - x.abs().log10().floor() as i32).max(0) as usize;
-    let s = format!("{x:.decimals$}");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
+    let decimals = if x == 0.0 { 2 } else { (2 - x.abs().log10().floor() as i32).max(0) as usize };
+    format!("{x:.decimals$}")
 }
 
 fn fmt_metric(x: f64) -> String {
@@ -349,13 +345,14 @@ mod tests {
     /// The same figures as the app's formatMetric (tests/unit/experiments.test.ts).
     #[test]
     fn shares_read_as_percentages_to_three_significant_digits() {
-        assert_eq!(fmt_named("pgsteal_cv", 0.013022848823039005), "1.3 %");
+        assert_eq!(fmt_named("pgsteal_cv", 0.013022848823039005), "1.30 %");
         assert_eq!(fmt_named("reclaim_ratio", 5.044075520833333), "504 %");
-        assert_eq!(fmt_named("kswapd_efficiency", 0.98), "98 %");
+        assert_eq!(fmt_named("kswapd_efficiency", 0.98), "98.0 %");
+        assert_eq!(fmt_named("pgsteal_cv", 0.21), "21.0 %");
         assert_eq!(fmt_named("hit_ratio", 1.0), "100 %");
         assert_eq!(fmt_named("hit_ratio", 0.4816), "48.2 %");
-        assert_eq!(fmt_named("pgsteal_cv", 0.00005), "0.005 %");
-        assert_eq!(fmt_named("reclaim_ratio", 0.0), "0 %");
+        assert_eq!(fmt_named("pgsteal_cv", 0.00005), "0.00500 %");
+        assert_eq!(fmt_named("reclaim_ratio", 0.0), "0.00 %");
         assert_eq!(fmt_named("kswapd_efficiency", f64::NAN), "n/a");
         // Anything else as it was.
         assert_eq!(fmt_named("pgscan_direct", 29961.0), "29961");

@@ -108,7 +108,7 @@ export function relativeChange(after: number | null, baseline: number | null): n
 }
 
 const MINUS = '−';
-const significant = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
+const significant = new Intl.NumberFormat('en-US', { minimumSignificantDigits: 3, maximumSignificantDigits: 3 });
 const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** A fraction as a signed percentage with 3 significant digits: 0.1234 -> "+12.3 %", -1 -> "−100 %", 0 -> "0 %". */
@@ -155,15 +155,19 @@ const TIME_UNITS: Record<string, string> = { us: 'µs', ms: 'ms', s: 's' };
 /**
  * A metric's value as the table shows it: whole numbers in full with
  * thousands separators; fractions (rates, seconds) to 3 significant digits
- * below 1,000 and to the unit above; a share (PERCENT_METRIC, when the
- * metric is named) as a percentage to 3 significant digits.
+ * below 1,000 and to the unit above, trailing zeros kept (0.0130, 3.00);
+ * a share (PERCENT_METRIC, when the metric is named) as a percentage to 3
+ * significant digits, whole or not (98.0 %, 1.30 %, 504 %).
  */
 export function formatMetric(value: number | null, metric?: string): string {
   if (value === null) return '—';
   // NaN: the engine's "not defined in this run" (an efficiency with nothing scanned).
   if (Number.isNaN(value)) return 'n/a';
   if (!Number.isFinite(value)) return String(value);
-  if (metric !== undefined && PERCENT_METRIC.test(metric)) return `${formatMetric(value * 100)} %`;
+  if (metric !== undefined && PERCENT_METRIC.test(metric)) {
+    const percent = value * 100;
+    return `${(Math.abs(percent) >= 1000 ? grouped : significant).format(percent).replace('-', MINUS)} %`;
+  }
   // A time's unit, as the name gives it, next to the authors' ms figures.
   const unit = metric !== undefined ? TIME_UNIT.exec(metric)?.[1] : undefined;
   if (unit !== undefined) return `${formatMetric(value)} ${TIME_UNITS[unit]}`;
