@@ -3,7 +3,7 @@
 // a field to go to any step, "Run to next" with the kind of event to stop
 // at, and the progress of a long seek or run.
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { MAX_SEEK_STEP, RUN_KINDS } from '../engine/protocol';
+import { MAX_SEEK_STEP, RUN_KINDS, type RunKind } from '../engine/protocol';
 import type { Busy } from '../simulationState';
 import { formatCount } from '../util/format';
 import './timeline.css';
@@ -28,9 +28,22 @@ export interface TimelineControlsProps {
   mglru?: boolean;
   /** The group's accessible name (default "Timeline controls"). */
   label?: string;
+  /** The kind "Run to next" offers first (EXPERIMENT_RUN_KIND), until one is chosen; it starts over when this changes. */
+  defaultKind?: RunKind;
 }
 
-export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunUntil, onStop, mglru = true, label: groupLabel = 'Timeline controls' }: TimelineControlsProps) {
+export function TimelineControls({
+  enabled,
+  step,
+  furthest,
+  busy,
+  onSeek,
+  onRunUntil,
+  onStop,
+  mglru = true,
+  label: groupLabel = 'Timeline controls',
+  defaultKind,
+}: TimelineControlsProps) {
   // While scrubbing, the slider shows where it was dragged until that step arrives.
   const [dragged, setDragged] = useState<number | null>(null);
   useEffect(() => {
@@ -40,7 +53,8 @@ export function TimelineControls({ enabled, step, furthest, busy, onSeek, onRunU
     if (!enabled) setDragged(null);
   }, [enabled]);
   const [goTo, setGoTo] = useState('');
-  const [chosenKind, setKind] = useState<string>(RUN_KINDS[0].kind);
+  const [chosenKind, setKind] = useState<string>(defaultKind ?? RUN_KINDS[0].kind);
+  useEffect(() => setKind(defaultKind ?? RUN_KINDS[0].kind), [defaultKind]);
   // With MGLRU off, its events cannot happen: their options are disabled and
   // a choice of one falls back to the first kind a run can stop at.
   const possible = (k: (typeof RUN_KINDS)[number]) => mglru || !k.mglruOnly;

@@ -88,6 +88,20 @@ export const RUN_KINDS = [
 
 export type RunKind = (typeof RUN_KINDS)[number]['kind'];
 
+/**
+ * What "Run to next" first offers on an experiment's page: the event its
+ * patch is about (a memory.reclaim round, kswapd's sleep, a refault), so
+ * that one press skips a lead-in where nothing happens yet. Elsewhere it
+ * offers the first kind the run can stop at.
+ */
+export const EXPERIMENT_RUN_KIND: Readonly<Record<string, RunKind>> = {
+  'memcg-lru-fairness': 'reclaim',
+  'multi-memcg-kswapd': 'kswapd-wake',
+  'kswapd-classzone': 'kswapd-sleep',
+  'proactive-reclaim-batching': 'reclaim',
+  'refault-distance-mglru': 'refault',
+};
+
 /** Progress of a long command: `done` of `total` steps. */
 export interface Progress {
   done: number;
