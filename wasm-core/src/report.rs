@@ -138,7 +138,9 @@ fn expected(h: &crate::experiment::Headline) -> String {
 /// A metric that is a share of something (a ratio, a coefficient of
 /// variation, an efficiency), by the engine's naming: the tables show it as
 /// a percentage, as the app does and the patch authors give it ("75 %");
-/// JSON keeps the fraction.
+/// JSON keeps the fraction. The app decides the same (PERCENT_METRIC in
+/// web/src/views/comparison/model.ts); tests/unit/metric-format.test.ts
+/// keeps the two in step.
 fn is_share(metric: &str) -> bool {
     metric.ends_with("_ratio") || metric.ends_with("_cv") || metric.ends_with("_efficiency")
 }

@@ -145,7 +145,8 @@ function changeText(metric: string, change: number | null, after: number | null,
  * Metrics that are a share of something (a ratio, a coefficient of
  * variation, an efficiency), by the engine's naming: shown as percentages,
  * as the patch authors give them (75 %, 425 %, 98 %). Exports keep the
- * engine's fractions.
+ * engine's fractions. The CLI decides the same (report.rs is_share);
+ * tests/unit/metric-format.test.ts keeps the two in step.
  */
 const PERCENT_METRIC = /(_ratio|_cv|_efficiency)$/;
 /** Metrics that are times, by the unit their name ends in. */
