@@ -239,6 +239,8 @@ describe('formatting', () => {
     expect(formatMs(12_345_678)).toBe('12.346 ms');
     expect(formatMs(999_999_000)).toBe('999.999 ms');
     expect(formatMs(1e9)).toBe('1.000 s');
+    // In a column whose later rows are past 1 s.
+    expect(formatMs(800e6, true)).toBe('0.800 s');
     expect(formatMs(1_010_250_000)).toBe('1.01025 s');
     expect(formatMs(9_999_999_000)).toBe('9.999999 s');
     expect(formatMs(20e9)).toBe('20.000 s');

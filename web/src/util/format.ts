@@ -39,10 +39,12 @@ const microseconds = { minimumFractionDigits: 3, maximumFractionDigits: 6 };
  * titles, always to the microsecond: milliseconds below 1 s
  * (12345678 ns -> "12.346 ms"), seconds from then on, with three decimals
  * or as many more as the microseconds need (5e9 ns -> "5.000 s",
- * 1010250000 ns -> "1.01025 s"). Exported data keeps raw nanoseconds.
+ * 1010250000 ns -> "1.01025 s"). `inSeconds` writes seconds below 1 s
+ * too, for a column whose later rows are past 1 s (800e6 ns -> "0.800 s").
+ * Exported data keeps raw nanoseconds.
  */
-export function formatMs(ns: number): string {
-  if (Math.abs(ns) >= 1e9) return `${(Math.round(ns / 1e3) / 1e6).toLocaleString('en-US', microseconds)} s`;
+export function formatMs(ns: number, inSeconds = false): string {
+  if (inSeconds || Math.abs(ns) >= 1e9) return `${(Math.round(ns / 1e3) / 1e6).toLocaleString('en-US', microseconds)} s`;
   return `${(ns / 1e6).toLocaleString('en-US', thousandths)} ms`;
 }
 

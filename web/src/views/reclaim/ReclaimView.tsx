@@ -15,6 +15,8 @@ export interface ReclaimViewProps {
 
 export function ReclaimView({ reclaims }: ReclaimViewProps) {
   const rows = useMemo(() => reclaimRows(reclaims), [reclaims]);
+  // One unit down the time column.
+  const seconds = rows.some((r) => r.startNs >= 1e9);
   const [chosen, setChosen] = useState<string | null>(null);
   // The chosen write while it is still listed; the latest otherwise.
   const selected = reclaims.find((r) => reclaimKey(r) === chosen) ?? reclaims[reclaims.length - 1];
@@ -49,13 +51,14 @@ export function ReclaimView({ reclaims }: ReclaimViewProps) {
           <tbody>
             {rows.map((r) => {
               const isSelected = r.key === selectedKey;
+              const at = formatMs(r.startNs, seconds);
               return (
                 <tr key={r.key} className={isSelected ? 'selected' : undefined} data-testid="reclaim-row"
                   data-ok={r.ok} onClick={() => setChosen(r.key)}>
                   <td>
                     <button type="button" className="link-button row-button" aria-pressed={isSelected}
-                      aria-label={`Show the rounds of the write at ${formatMs(r.startNs)}`}>
-                      {formatMs(r.startNs)}
+                      aria-label={`Show the rounds of the write at ${at}`}>
+                      {at}
                     </button>
                   </td>
                   <td className="mono">{r.memcg}</td>
@@ -91,7 +94,7 @@ function Rounds({ write }: { write: Reclaim }) {
     <div className="rounds">
       <div className="rounds-head">
         <h3 className="rounds-title">
-          Rounds of the write at {formatMs(write.startNs)} <span className="muted mono">{write.memcg}</span>
+          Rounds of the write to <span className="mono">{write.memcg}</span> at {formatMs(write.startNs)}
         </h3>
         <ul className="legend-row" aria-hidden="true">
           <li>

@@ -97,7 +97,7 @@ export function ShadowsView({ shadow, step, selected, onSelect, transitionMs, ch
             <select id={selectId} value={shadowLruvecKey(lruvec)} onChange={(e) => setChosen(e.target.value)}>
               {shadow.lruvecs.map((l) => (
                 <option key={shadowLruvecKey(l)} value={shadowLruvecKey(l)}>
-                  {l.memcg} on node {l.node} — {formatCount(l.shadowsTotal)} shadows
+                  {l.memcg} on node {l.node} — {formatCount(l.shadowsTotal)} shadow{l.shadowsTotal === 1 ? '' : 's'}
                 </option>
               ))}
             </select>
@@ -195,11 +195,18 @@ function RefaultTable({ shadow, step, selected, onSelect }: RefaultTableProps) {
   const counts = useMemo(() => decisionCounts(shadow.refaults), [shadow.refaults]);
   const shown = filter === 'all' ? rows : rows.filter((r) => r.decision === filter);
   const n = (d: Decision) => counts.byDecision[d].anon + counts.byDecision[d].file;
+  // The table lists every lruvec's refaults (the card above shows one): with more than one, each row names its own.
+  const lruvecs = new Set(rows.map((r) => r.lruvec));
+  const many = lruvecs.size > 1;
+  // One unit down the time column.
+  const seconds = rows.some((r) => r.timeNs >= 1e9);
   return (
     <div className="refaults">
       <div className="refaults-head">
         <h3 className="refaults-title">
-          Refaults at step {formatCount(step)}{' '}
+          Refaults at step {formatCount(step)}
+          {many ? `, in ${formatCount(lruvecs.size)} lruvecs` : ''}
+          {' · '}
           <span className="muted" data-testid="refault-total">
             {formatCount(counts.total + shadow.refaultsDropped)}
             {shadow.refaultsDropped > 0 && ` (${formatCount(shadow.refaultsDropped)} not listed)`}
@@ -237,6 +244,7 @@ function RefaultTable({ shadow, step, selected, onSelect }: RefaultTableProps) {
             <thead>
               <tr>
                 <th scope="col">time</th>
+                {many && <th scope="col">lruvec</th>}
                 <th scope="col">page</th>
                 <th scope="col">compared</th>
                 <th scope="col">decision</th>
@@ -246,7 +254,8 @@ function RefaultTable({ shadow, step, selected, onSelect }: RefaultTableProps) {
               <tbody key={r.key} data-testid="refault-row" data-decision={r.decision} data-kind={r.kind} data-page={r.page}
                 className={r.page === selected ? 'selected' : undefined}>
                 <tr>
-                  <td className="num">{formatMs(r.timeNs)}</td>
+                  <td className="num">{formatMs(r.timeNs, seconds)}</td>
+                  {many && <td className="mono nowrap">{r.lruvec}</td>}
                   <td>
                     {r.tracked ? (
                       <button type="button" className={`link-button page-button kind-${r.kind}`} aria-pressed={r.page === selected}
@@ -275,7 +284,7 @@ function RefaultTable({ shadow, step, selected, onSelect }: RefaultTableProps) {
                 </tr>
                 <tr className="rule-row">
                   <td />
-                  <td colSpan={3} className="rule">
+                  <td colSpan={many ? 4 : 3} className="rule">
                     {r.rule}
                   </td>
                 </tr>

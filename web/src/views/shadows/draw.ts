@@ -281,7 +281,7 @@ function drawGenerations(g: AnySelection<SVGGElement>, model: ShadowLruvecModel,
     .attr('x', (w) => colX(w.min) + 4)
     .attr('y', (w) => rowY(w.kind) + 12)
     .text((w) => `min_seq[${w.kind}]`);
-  recent.select('title').text((w) => `lru_gen_test_recent: a ${w.kind} shadow evicted from generation ${w.min} (min_seq[${w.kind}]) is recent`);
+  recent.select('title').text((w) => `lru_gen_test_recent: ${w.kind === 'anon' ? 'an' : 'a'} ${w.kind} shadow evicted from generation ${w.min} (min_seq[${w.kind}]) is recent`);
   layer<SVGGElement>(g, 'g', 'x-axis')
     .attr('transform', `translate(0,${2 * ROW})`)
     .call(
