@@ -77,7 +77,8 @@ describe('scenario editor', () => {
     await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
 
     // The main engine runs it: its title, its memory.max, and it steps.
-    await waitForText(page.getByTestId('scenario-title'), 'My scenario custom scenario');
+    // The header names it as the editor did (no title given: the name).
+    await waitForText(page.getByTestId('scenario-title'), 'editor-test custom scenario');
     expect(await page.getByTestId('memory-max').first().textContent()).toBe('1,000');
     const button = page.getByRole('group', { name: 'Simulation controls' }).getByRole('button', { name: 'Step forward', exact: true });
     for (let i = 0; i < 3; i++) await button.click();
@@ -88,7 +89,7 @@ describe('scenario editor', () => {
     expect(decodeURIComponent(new URL(page.url()).search)).toContain('"name":"editor-test"');
     await page.reload();
     await page.getByRole('table', { name: 'Counters' }).waitFor();
-    await waitForText(page.getByTestId('scenario-title'), 'My scenario custom scenario');
+    await waitForText(page.getByTestId('scenario-title'), 'editor-test custom scenario');
     await page.screenshot({ path: path.join(SHOTS, 'editor-running.png'), fullPage: true });
 
     // Copy link carries it too: the same scenario, at the same step, with the same counters.
@@ -100,7 +101,7 @@ describe('scenario editor', () => {
     expect(link).toMatch(/\?v=2&s=[A-Za-z0-9_-]+$/);
     const second = await open(new URL(link).search);
     await waitForText(second.page.getByTestId('step'), '1');
-    expect(await second.page.getByTestId('scenario-title').textContent()).toBe('My scenario custom scenario');
+    expect(await second.page.getByTestId('scenario-title').textContent()).toBe('editor-test custom scenario');
     expect(await counters(second.page)).toEqual(await counters(page));
     expect([...problems, ...second.problems]).toEqual([]);
   });
@@ -112,7 +113,7 @@ describe('scenario editor', () => {
     const status = page.getByTestId('editor-status');
 
     await file.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "name": ') });
-    await expect.poll(() => status.textContent()).toMatch(/^broken\.json is not a scenario file: scenario file: EOF while parsing/);
+    await expect.poll(() => status.textContent()).toMatch(/^broken\.json cannot be opened: scenario file: EOF while parsing/);
     await file.setInputFiles({
       name: 'shape.json',
       mimeType: 'application/json',
@@ -120,7 +121,7 @@ describe('scenario editor', () => {
         JSON.stringify({ version: 1, name: 'x', seed: 1, stepNs: 1e6, durationNs: 1e7, nodes: [{ zones: [{ zone: 'Normal' }] }], workloads: [] }),
       ),
     });
-    await expect.poll(() => status.textContent()).toMatch(/^shape\.json is not a scenario file: nodes\[0\]\.zones\[0\]\.pages: missing field `pages`/);
+    await expect.poll(() => status.textContent()).toMatch(/^shape\.json cannot be opened: nodes\[0\]\.zones\[0\]\.pages: missing field `pages`/);
     await page.screenshot({ path: path.join(SHOTS, 'editor-broken-file-dark.png'), fullPage: true });
     // Nothing was loaded.
     expect(await input(page, 'name').inputValue()).toBe('my-scenario');

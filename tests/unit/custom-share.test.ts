@@ -35,7 +35,8 @@ describe('custom requests', () => {
     expect(customDocument(makeRequest('mglru-basic', 1))).toBeNull();
     expect(customDocument(makeRequest('{ not json', 1))).toBeNull();
     expect(runLabel(custom)).toBe('my-scenario');
-    expect(customTitle(custom)).toBe('My scenario');
+    // The template has no title: the name stands for it.
+    expect(customTitle(custom)).toBe('my-scenario');
     expect(runLabel(makeRequest('{"name": " "}', 1))).toBe(CUSTOM_LABEL);
     expect(runLabel(makeRequest('mglru-basic', 1))).toBe('mglru-basic');
     expect(exportFileName(custom, 12, 'csv')).toBe('my-scenario-5-12.csv');

@@ -19,7 +19,7 @@ import {
 import { readScenarioFile, scenarioFileName, scenarioFileText } from '../../web/src/editor/file';
 import { docOf, draftOf, newMemcg, nextZone } from '../../web/src/editor/draft';
 import { templateDoc, type Draft, type ScenarioDoc } from '../../web/src/editor/model';
-import { customRequest } from '../../web/src/scenario/custom';
+import { customRequest, customTitle } from '../../web/src/scenario/custom';
 
 const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
 const check = async (json: string): Promise<ScenarioCheck> => validateScenario(json);
@@ -56,6 +56,13 @@ describe('draft and document', () => {
     expect(validateScenario(JSON.stringify(doc))).toEqual({ readable: true, problems: [] });
     const bad = { ...doc, machine: { storage: 'ramdisk', cpus: 0 } };
     expect(validateScenario(JSON.stringify(bad)).problems.map((p) => p.field)).toContain('machine.cpus');
+  });
+
+  it('the title is edited too, and an empty one is the name', () => {
+    expect(docOf(edit((d) => (d.title = 'Two memcgs under pressure'))).title).toBe('Two memcgs under pressure');
+    const untitled = docOf(edit((d) => ((d.name = 'two-memcgs'), (d.title = '  '))));
+    expect(untitled).not.toHaveProperty('title');
+    expect(customTitle(customRequest(untitled, 1))).toBe('two-memcgs');
   });
 
   it('times are edited in ms and written in ns; empty limits are "max"', () => {
@@ -197,8 +204,6 @@ describe("where messages go (the engine's fields mapped to the inputs)", () => {
       d.memcgs[0]!.path = 'job';
       d.workloads[0]!.zipfS = '9';
       d.knobs.swappiness = '300';
-      d.durationMs = '1';
-      d.stepMs = '10';
     });
     expect(draftProblems(d)).toEqual([]);
     const result = validateScenario(JSON.stringify(docOf(d)));
@@ -211,9 +216,19 @@ describe("where messages go (the engine's fields mapped to the inputs)", () => {
     expect(messages.get('workloads[1].memcg')).toBe('memcg "/job" is not defined');
     expect(messages.get('workloads[0].pattern.s')).toBe('9 is out of range: accepted from 0 to 5 (0 excluded)');
     expect(messages.get('knobs.swappiness')).toBe('300 is out of range: accepted from 0 to 200');
-    expect(messages.get('durationNs')).toBe('1000000 is out of range: accepted from stepNs (10000000) to 3600000000000 (one hour)');
     // Every problem has a place of its own: none is left for the form.
     expect(messages.has(FORM_KEY)).toBe(false);
+  });
+
+  it("checks the step and the duration against the engine's ranges before the engine does", () => {
+    const problems = (stepMs: string, durationMs: string) => draftProblems(edit((d) => ((d.stepMs = stepMs), (d.durationMs = durationMs))));
+    expect(problems('0', '100')).toEqual([{ field: 'stepNs', message: 'from 0.001 ms to 10,000 ms' }]);
+    expect(problems('10', '1')).toEqual([{ field: 'durationNs', message: 'at least the step (10 ms)' }]);
+    expect(problems('10', '3600001')).toEqual([{ field: 'durationNs', message: 'at most 3,600,000 ms (one hour)' }]);
+    expect(problems('0.001', '3600000')).toEqual([]);
+    // Each agrees with the engine: what the editor passes, the engine takes.
+    const doc = docOf(edit((d) => ((d.stepMs = '0.001'), (d.durationMs = '0.001'))));
+    expect(validateScenario(JSON.stringify(doc)).problems).toEqual([]);
   });
 
   it('tracked pages: empty is the automatic sample; a count travels to the document; too many is the engine\'s message on the field', () => {
@@ -292,27 +307,27 @@ describe('scenario files', () => {
       if (read.ok) throw new Error('expected a broken file');
       return read.message;
     };
-    expect(await bad('')).toBe('f.json is not a scenario file: it is empty');
-    expect(await bad('{"version": 1,')).toMatch(/^f\.json is not a scenario file: scenario file: EOF while parsing/);
-    expect(await bad('[1]')).toBe('f.json is not a scenario file: scenario file: a scenario file is a JSON object');
+    expect(await bad('')).toBe('f.json cannot be opened: it is empty');
+    expect(await bad('{"version": 1,')).toMatch(/^f\.json cannot be opened: scenario file: EOF while parsing/);
+    expect(await bad('[1]')).toBe('f.json cannot be opened: scenario file: a scenario file is a JSON object');
     const doc = templateDoc(1) as unknown as Record<string, unknown>;
     expect(await bad(JSON.stringify({ ...doc, nodes: [{ zones: [{ zone: 'Normal' }] }] }))).toBe(
-      'f.json is not a scenario file: nodes[0].zones[0].pages: missing field `pages`',
+      'f.json cannot be opened: nodes[0].zones[0].pages: missing field `pages`',
     );
-    expect(await bad(JSON.stringify({ ...doc, knobs: { memcgLRU: true } }))).toMatch(/^f\.json is not a scenario file: knobs\.memcgLRU: unknown field `memcgLRU`/);
+    expect(await bad(JSON.stringify({ ...doc, knobs: { memcgLRU: true } }))).toMatch(/^f\.json cannot be opened: knobs\.memcgLRU: unknown field `memcgLRU`/);
     expect(await bad(JSON.stringify({ ...doc, seed: 'one' }))).toBe(
-      'f.json is not a scenario file: seed: "one" (a string) is not a whole number from 0 to 18446744073709551615',
+      'f.json cannot be opened: seed: "one" (a string) is not a whole number from 0 to 18446744073709551615',
     );
     expect(await bad(JSON.stringify({ ...doc, memcgs: [{ path: '/a', memoryMax: -5 }] }))).toBe(
-      'f.json is not a scenario file: memcgs[0].memoryMax: -5 is not a whole number from 0 to 18446744073709551615',
+      'f.json cannot be opened: memcgs[0].memoryMax: -5 is not a whole number from 0 to 18446744073709551615',
     );
     // A bad value in a workload's target names the target's field, not the target.
     const workloads = doc.workloads as { target: object }[];
     expect(await bad(JSON.stringify({ ...doc, workloads: [{ ...workloads[0], target: { ...workloads[0]!.target, pages: -5 } }] }))).toBe(
-      'f.json is not a scenario file: workloads[0].target.pages: -5 is not a whole number from 0 to 4294967295',
+      'f.json cannot be opened: workloads[0].target.pages: -5 is not a whole number from 0 to 4294967295',
     );
     // A file of another format version is not read as this one (the editor writes version 1).
-    expect(await bad(JSON.stringify({ ...doc, version: 7 }))).toBe('f.json is not a scenario file: version 7 is not supported (expected 1)');
+    expect(await bad(JSON.stringify({ ...doc, version: 7 }))).toBe('f.json cannot be opened: version 7 is not supported (expected 1)');
     const failing = async () => {
       throw new Error('no engine');
     };

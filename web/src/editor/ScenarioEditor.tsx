@@ -77,7 +77,11 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
     target.focus({ preventScroll: true });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new message moves the view
   }, [status]);
-  const update: Update = (change) => setDraft((d) => change(d));
+  // An edit answers the last refusal: its message goes (the fields keep their own marks, live).
+  const update: Update = (change) => {
+    setDraft((d) => change(d));
+    setStatus((s) => (s?.kind === 'error' ? null : s));
+  };
 
   const local = useMemo(() => draftProblems(draft), [draft]);
   const json = useMemo(() => (local.length === 0 ? JSON.stringify(docOf(draft)) : null), [draft, local]);
@@ -182,7 +186,7 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
     event.target.value = '';
     if (!file) return;
     if (file.size > MAX_FILE_BYTES) {
-      setStatus({ kind: 'error', message: `${file.name} is not a scenario file: it is larger than ${MAX_FILE_BYTES / 1024} KiB.` });
+      setStatus({ kind: 'error', message: `${file.name} cannot be opened: it is larger than ${MAX_FILE_BYTES / 1024} KiB.` });
       return;
     }
     const read = await readScenarioFile(file.name, await file.text(), engineCheck);

@@ -47,6 +47,19 @@ export function msProblem(text: string, optional = true): string | null {
   return null;
 }
 
+/** The engine's range of a step, in ms (Scenario::validate: 1 µs to 10 s). */
+const STEP_MS = { min: 0.001, max: 10_000 };
+
+function rangeProblem(value: number, { min, max }: { min: number; max: number }): string | null {
+  return value < min || value > max ? `from ${min.toLocaleString('en-US')} ms to ${max.toLocaleString('en-US')} ms` : null;
+}
+
+/** The engine's range of a duration: from the step (when that is good) to one hour. */
+function durationProblem(ms: number, stepMs: number | null): string | null {
+  if (stepMs !== null && ms < stepMs) return `at least the step (${stepMs.toLocaleString('en-US')} ms)`;
+  return ms > 3_600_000 ? 'at most 3,600,000 ms (one hour)' : null;
+}
+
 function decimalProblem(text: string): string | null {
   const t = text.trim();
   if (t === '') return 'required';
@@ -61,8 +74,9 @@ export function draftProblems(draft: Draft): Problem[] {
   };
   add('name', draft.name.trim() === '' ? 'required' : null);
   add('seed', wholeProblem(draft.seed));
-  add('stepNs', msProblem(draft.stepMs, false));
-  add('durationNs', msProblem(draft.durationMs, false));
+  add('stepNs', msProblem(draft.stepMs, false) ?? rangeProblem(Number(draft.stepMs), STEP_MS));
+  const stepOk = msProblem(draft.stepMs, false) === null && rangeProblem(Number(draft.stepMs), STEP_MS) === null;
+  add('durationNs', msProblem(draft.durationMs, false) ?? durationProblem(Number(draft.durationMs), stepOk ? Number(draft.stepMs) : null));
   add('swapPages', wholeProblem(draft.swapPages, Number.MAX_SAFE_INTEGER, true));
   draft.nodes.forEach((n, i) => {
     n.zones.forEach((z, j) => add(`nodes[${i}].zones[${j}].pages`, wholeProblem(z.pages, U32_MAX)));

@@ -50,6 +50,7 @@ export function draftOf(doc: ScenarioDoc): Draft {
   const knobs = { ...DEFAULT_KNOBS, ...(doc.knobs ?? {}) };
   return {
     name: doc.name,
+    title: doc.title ?? '',
     seed: String(doc.seed),
     durationMs: msText(doc.durationNs),
     stepMs: msText(doc.stepNs),
@@ -163,7 +164,8 @@ export function docOf(draft: Draft): ScenarioDoc {
   return defined({
     version: SCENARIO_VERSION,
     name: draft.name.trim(),
-    title: base.title,
+    // Empty: none written, and the header shows the name (customTitle).
+    title: draft.title.trim() || undefined,
     description: base.description,
     seed: num(draft.seed),
     stepNs: ns(draft.stepMs),

@@ -26,7 +26,7 @@ export async function readScenarioFile(
   text: string,
   check: (json: string) => Promise<ScenarioCheck>,
 ): Promise<FileRead> {
-  const broken = (why: string): FileRead => ({ ok: false, message: `${fileName} is not a scenario file: ${why}` });
+  const broken = (why: string): FileRead => ({ ok: false, message: `${fileName} cannot be opened: ${why}` });
   if (text.trim() === '') return broken('it is empty');
   let result: ScenarioCheck;
   try {

@@ -116,6 +116,8 @@ export interface KnobsDraft extends Omit<KnobsDoc, 'swappiness'> {
 
 export interface Draft {
   name: string;
+  /** What the header shows (the name when empty). */
+  title: string;
   seed: string;
   durationMs: string;
   stepMs: string;
@@ -137,8 +139,8 @@ export interface Draft {
 export function templateDoc(seed: number): ScenarioDoc {
   return {
     version: SCENARIO_VERSION,
+    // No title: the header shows the name, as it is edited (a title can be given).
     name: 'my-scenario',
-    title: 'My scenario',
     seed,
     stepNs: 10_000_000,
     durationNs: 5_000_000_000,

@@ -24,6 +24,15 @@ export function RunSection({ draft, update }: { draft: Draft; update: Update }) 
   return (
     <Group field="run" legend="Run" className="grid-2">
       <TextField field="name" label="Name" inputMode="text" value={draft.name} onChange={(name) => update((d) => ({ ...d, name }))} className="span-2" />
+      <TextField
+        field="title"
+        label="Title"
+        inputMode="text"
+        value={draft.title}
+        onChange={(title) => update((d) => ({ ...d, title }))}
+        className="span-2"
+        hint="What the header shows; the name when empty."
+      />
       <TextField field="seed" label="Seed" value={draft.seed} onChange={(seed) => update((d) => ({ ...d, seed }))} hint="Same seed, same run." />
       <TextField
         field="durationNs"
