@@ -4,6 +4,7 @@ import { useId, useMemo, useState } from 'react';
 import type { Counter } from '../../engine/pkg/reclaim_core';
 import { BreakableName } from '../../util/BreakableName';
 import { formatCount, formatDelta } from '../../util/format';
+import { counterHelp } from './help';
 import { counterRows } from './model';
 
 export interface CountersTableProps {
@@ -52,7 +53,7 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
           <tbody>
             {shown.map((row) => (
               <tr key={row.name} className={row.delta ? 'changed' : undefined} data-counter={row.name}>
-                <th scope="row" className="mono">
+                <th scope="row" className="mono" title={counterHelp(row.name) ?? undefined}>
                   <BreakableName name={row.name} />
                 </th>
                 <td className="num" data-value={row.value}>

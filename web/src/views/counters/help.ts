@@ -1,0 +1,69 @@
+// What each /proc/vmstat counter the engine keeps means, as a tooltip on
+// its name: the kernel's meaning and unit, in a line. Every counter is in
+// pages except pgpgin and pgpgout (KiB, as the kernel counts them), which
+// is what a reader comparing pgpgout with pswpout needs to know.
+// tests/unit/counter-help.test.ts checks that every counter the engine
+// emits has a line here.
+
+const ZONES = new Set(['dma', 'dma32', 'normal', 'movable']);
+const LISTS: Record<string, string> = {
+  inactive_anon: 'inactive anon',
+  active_anon: 'active anon',
+  inactive_file: 'inactive file',
+  active_file: 'active file',
+};
+
+const HELP: Record<string, string> = {
+  nr_free_pages: 'Pages free in the buddy allocator (a gauge).',
+  nr_anon_pages: 'Anonymous pages mapped by tasks (a gauge).',
+  nr_mapped: 'Page-cache pages mapped into page tables (a gauge).',
+  nr_file_pages: 'Page-cache pages, the swap cache included (a gauge).',
+  nr_dirty: 'Page-cache pages dirty, waiting for writeback (a gauge).',
+  nr_writeback: 'Pages under writeback now (a gauge).',
+  nr_swapcached: 'Pages in the swap cache: in memory and in a swap slot (a gauge).',
+  workingset_refault_anon: 'Anon pages faulted back in while their shadow entry was still there (workingset_refault).',
+  workingset_refault_file: 'File pages read back in while their shadow entry was still there (workingset_refault).',
+  workingset_activate_anon: 'Anon refaults judged part of the workingset and activated (or, with MGLRU, counted recent).',
+  workingset_activate_file: 'File refaults judged part of the workingset and activated (or, with MGLRU, counted recent).',
+  workingset_restore_anon: 'Anon refaults of pages that were in the workingset when evicted (PG_workingset).',
+  workingset_restore_file: 'File refaults of pages that were in the workingset when evicted (PG_workingset).',
+  workingset_nodereclaim: 'Shadow-entry nodes freed by the shadow shrinker.',
+  pgpgin: 'KiB read from storage (not pages: a page is 4 KiB).',
+  pgpgout: 'KiB written to storage, swap included (not pages: 4 per page swapped out).',
+  pswpin: 'Pages read back from swap.',
+  pswpout: 'Pages written to swap.',
+  pgfree: 'Pages freed.',
+  pgactivate: 'Pages activated (moved to the active list).',
+  pgdeactivate: 'Pages moved from the active list to the inactive one.',
+  pgfault: 'Page faults.',
+  pgmajfault: 'Page faults that had to read from storage or swap.',
+  pgrefill: 'Pages scanned on the active list (shrink_active_list).',
+  pgsteal_kswapd: 'Pages reclaimed by kswapd.',
+  pgsteal_direct: 'Pages reclaimed by direct reclaim, memory.reclaim included.',
+  pgscan_kswapd: 'Pages scanned by kswapd.',
+  pgscan_direct: 'Pages scanned by direct reclaim, memory.reclaim included.',
+  pgscan_direct_throttle: 'Direct reclaimers throttled until kswapd made progress (throttle_direct_reclaim).',
+  pgscan_anon: 'Anon pages scanned by any reclaim.',
+  pgscan_file: 'File pages scanned by any reclaim.',
+  pgsteal_anon: 'Anon pages reclaimed by any reclaim.',
+  pgsteal_file: 'File pages reclaimed by any reclaim.',
+  pageoutrun: 'kswapd reclaim passes (balance_pgdat).',
+  kswapd_low_wmark_hit_quickly: "Times kswapd's short nap was cut short by a wakeup (an allocation below a low watermark).",
+  kswapd_high_wmark_hit_quickly: 'Times kswapd, after its short nap, found the node unbalanced (a zone below its high watermark) and did not go to sleep.',
+  oom_kill: 'Tasks killed by the OOM killer.',
+};
+
+/** The counter's meaning and unit in a line, or null for a name this table does not know. */
+export function counterHelp(name: string): string | null {
+  if (HELP[name]) return HELP[name];
+  const list = /^nr_(inactive|active)_(anon|file)$/.exec(name);
+  if (list) return `Pages on the ${LISTS[`${list[1]}_${list[2]}`]} list (with MGLRU: ${list[1] === 'active' ? 'the two youngest' : 'the older'} generations) (a gauge).`;
+  const zone = /^(allocstall|pgskip)_(\w+)$/.exec(name);
+  if (zone && ZONES.has(zone[2]!)) {
+    const z = `ZONE_${zone[2]!.toUpperCase()}`;
+    return zone[1] === 'allocstall'
+      ? `Allocations, with ${z} their highest zone, that entered direct reclaim.`
+      : `Pages skipped by reclaim because their zone, ${z}, was above the reclaim's highest zone.`;
+  }
+  return null;
+}
