@@ -78,6 +78,30 @@ describe('compare mode: opening', () => {
   });
 });
 
+describe('compare mode in a link', () => {
+  it('a copied link keeps the view chosen in compare mode, and leaving compare mode keeps it too', async () => {
+    const { page, problems } = await open(EXPERIMENT, { ready: 'experiment', clipboard: true });
+    await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Compare mode' });
+    await waitForText(mode.getByTestId('compare-step'), '0');
+    const views = mode.getByRole('group', { name: 'Compare view' });
+    await views.getByRole('button', { name: 'Memcgs', exact: true }).click();
+    await page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    await page.getByRole('status').getByText('Link copied').waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    const second = await open(new URL(link).search, { ready: 'experiment' });
+    const again = second.page.getByRole('region', { name: 'Compare mode' });
+    await waitForText(again.getByTestId('compare-step'), '0');
+    expect(await again.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'Memcgs', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(second.problems).toEqual([]);
+    await second.page.close();
+    // Leaving compare mode, the page shows the view compare mode was on.
+    await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
+    await expect.poll(() => page.getByRole('tab', { name: /^Memcgs/ }).getAttribute('aria-selected')).toBe('true');
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('compare mode: step back and seek, in lock step', () => {
   it('steps both sides back to the step they showed before, with the same counters', async () => {
     const { page, mode, problems } = await openCompare();

@@ -427,6 +427,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
                   seedCheck={seedCheck}
                   transitionMs={STEP_TRANSITION_MS}
                   initialView={isCompareView(shownTab) ? shownTab : isCompareView(watchTab) ? watchTab : 'lru'}
+                  onViewChange={setTab}
                 />
               ) : (
               <>

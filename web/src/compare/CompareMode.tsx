@@ -55,6 +55,8 @@ export interface CompareModeProps {
   transitionMs: number;
   /** The view compare mode opens on: the page's, so that turning it on keeps what was being watched. */
   initialView?: CompareViewKey;
+  /** The view chosen here: the page keeps it as its tab, so a copied link (and leaving compare mode) keeps it too. */
+  onViewChange?(view: CompareViewKey): void;
 }
 
 /** Whether a page tab is one of compare mode's views. */
@@ -62,7 +64,7 @@ export function isCompareView(tab: string): tab is CompareViewKey {
   return VIEWS.some((v) => v.key === tab);
 }
 
-export function CompareMode({ experiment, mode, request, comparison, seedCheck, transitionMs, initialView = 'lru' }: CompareModeProps) {
+export function CompareMode({ experiment, mode, request, comparison, seedCheck, transitionMs, initialView = 'lru', onViewChange }: CompareModeProps) {
   const id = useId();
   const [view, setView] = useState<CompareViewKey>(initialView);
   const [lruvec, setLruvec] = useState<string | null>(null);
@@ -115,7 +117,10 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
         </dl>
         <div className="segmented" role="group" aria-label="Compare view">
           {VIEWS.map((v) => (
-            <button key={v.key} type="button" aria-pressed={view === v.key} onClick={() => setView(v.key)}>
+            <button key={v.key} type="button" aria-pressed={view === v.key} onClick={() => {
+              setView(v.key);
+              onViewChange?.(v.key);
+            }}>
               {v.label}
             </button>
           ))}
