@@ -18,6 +18,7 @@ import {
 } from '../../web/src/editor/checks';
 import { readScenarioFile, scenarioFileName, scenarioFileText } from '../../web/src/editor/file';
 import { docOf, draftOf, newMemcg, nextZone } from '../../web/src/editor/draft';
+import { renameMemcg } from '../../web/src/editor/tasks';
 import { templateDoc, type Draft, type ScenarioDoc } from '../../web/src/editor/model';
 import { customRequest, customTitle } from '../../web/src/scenario/custom';
 
@@ -56,6 +57,17 @@ describe('draft and document', () => {
     expect(validateScenario(JSON.stringify(doc))).toEqual({ readable: true, problems: [] });
     const bad = { ...doc, machine: { storage: 'ramdisk', cpus: 0 } };
     expect(validateScenario(JSON.stringify(bad)).problems.map((p) => p.field)).toContain('machine.cpus');
+  });
+
+  it('renaming a memcg takes its workloads with it, also when the path is cleared and typed again', () => {
+    let d = template();
+    expect(d.workloads.map((w) => w.memcg)).toEqual(['/job', '/job']);
+    d = renameMemcg(d, 0, '/web');
+    expect(d.memcgs[0]!.path).toBe('/web');
+    expect(d.workloads.map((w) => w.memcg)).toEqual(['/web', '/web']);
+    for (const path of ['/we', '/w', '/', '', '/', '/d', '/db']) d = renameMemcg(d, 0, path);
+    expect(d.workloads.map((w) => w.memcg)).toEqual(['/db', '/db']);
+    expect(draftProblems(d)).toEqual([]);
   });
 
   it('the title is edited too, and an empty one is the name', () => {

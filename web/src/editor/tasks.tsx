@@ -13,6 +13,20 @@ const LIMITS: readonly { key: keyof Omit<MemcgDraft, 'path' | 'base'>; label: st
   { key: 'swapMax', label: 'swap.max', empty: 'max' },
 ];
 
+/**
+ * A memcg's new path, and the workloads that ran in it follow it (they
+ * would name a memcg that is gone). Typed over a keystroke at a time, the
+ * path may be empty on the way: then the workloads that name no memcg of
+ * the draft are the ones that follow.
+ */
+export function renameMemcg(d: Draft, index: number, path: string): Draft {
+  const old = d.memcgs[index]?.path ?? '';
+  const known = new Set(['/', ...d.memcgs.map((m) => m.path)]);
+  const follows = (memcg: string) => (old.trim() !== '' ? memcg === old : memcg.trim() === '' || !known.has(memcg));
+  const workloads = d.workloads.map((w) => (follows(w.memcg) ? { ...w, memcg: path } : w));
+  return { ...d, memcgs: replaceAt(d.memcgs, index, { ...d.memcgs[index]!, path }), workloads };
+}
+
 function MemcgItem({ index, memcg, update }: { index: number; memcg: MemcgDraft; update: Update }) {
   const key = `memcgs[${index}]`;
   const set = (m: MemcgDraft) => update((d) => ({ ...d, memcgs: replaceAt(d.memcgs, index, m) }));
@@ -23,7 +37,15 @@ function MemcgItem({ index, memcg, update }: { index: number; memcg: MemcgDraft;
       className="grid-2"
       actions={<ItemButton label={`Remove memcg ${memcg.path || index}`} onClick={() => update((d) => ({ ...d, memcgs: removeAt(d.memcgs, index) }))} />}
     >
-      <TextField field={`${key}.path`} label="Path" inputMode="text" value={memcg.path} onChange={(path) => set({ ...memcg, path })} hint="/a or /a/b, parents first" className="span-2" />
+      <TextField
+        field={`${key}.path`}
+        label="Path"
+        inputMode="text"
+        value={memcg.path}
+        onChange={(path) => update((d) => renameMemcg(d, index, path))}
+        hint="/a or /a/b, parents first"
+        className="span-2"
+      />
       {LIMITS.map((l) => (
         <TextField
           key={l.key}
