@@ -58,8 +58,9 @@ describe('scenario editor', () => {
     await expectMessage(pages, '10 is out of range: accepted from 64 to 16777216');
     await path0.fill('job');
     await expectMessage(path0, /"job" is not a cgroup path/);
-    // Its workloads now name a memcg that does not exist: the engine says so next to each one's memcg.
-    await expectMessage(input(page, 'workloads[0].memcg'), /memcg "\/job" is not defined/);
+    // Its workloads followed the rename to a memcg that cannot exist: the engine says so next to each one's memcg.
+    expect(await input(page, 'workloads[0].memcg').inputValue()).toBe('job');
+    await expectMessage(input(page, 'workloads[0].memcg'), /memcg "job" is not defined/);
     await page.screenshot({ path: path.join(SHOTS, 'editor-invalid.png'), fullPage: true });
 
     // Running it is refused, the page keeps running what it ran.
