@@ -167,10 +167,11 @@ function drawDistance(g: AnySelection<SVGGElement>, model: ShadowLruvecModel, in
         .tickFormat(tick)
         .tickSizeOuter(0),
     );
+  // From the axis' start, clear of the overflow band's label at its end of the same line.
   layer<SVGTextElement>(g, 'text', 'axis-title')
-    .attr('x', axisWidth)
+    .attr('x', 0)
     .attr('y', 2 * ROW + AXIS - 2)
-    .attr('text-anchor', 'end')
+    .attr('text-anchor', 'start')
     .text('refault distance, pages →');
   // The overflow band: shadows farther than the axis goes.
   layer<SVGRectElement>(g, 'rect', 'overflow-bg')
