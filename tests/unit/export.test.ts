@@ -142,6 +142,18 @@ describe('after a check over seeds 1-5', () => {
 });
 
 describe('JSON export', () => {
+  it('carries the memcgs and the memory.reclaim writes the Memcgs view shows, when there are any', () => {
+    const memcg = { path: '/a', usage: 10, max: 100, high: undefined, low: 0, min: 0, swapUsage: 0, pgscan: 5, pgsteal: 4, eventsLow: 0, eventsMax: 0, eventsOom: 0, eventsOomKill: 0, leaf: true };
+    const write = { memcg: '/', requested: 32, reclaimed: 40, overreclaim: 8, ok: true, startNs: 1e8, durationNs: 2e5, rounds: [{ nrToReclaim: 32, reclaimed: 40 }] };
+    const data = JSON.parse(exportJson({ ...run, memcgs: [memcg] as never, reclaims: [write] as never }, null));
+    expect(data.memcgs).toEqual([{ ...memcg, high: undefined }].map((m) => JSON.parse(JSON.stringify(m))));
+    expect(data.memoryReclaim).toEqual([write]);
+    // None: no keys.
+    const none = JSON.parse(exportJson({ ...run, memcgs: [], reclaims: [] }, null));
+    expect(none).not.toHaveProperty('memcgs');
+    expect(none).not.toHaveProperty('memoryReclaim');
+  });
+
   it('names the run, its counters by /proc/vmstat name, their deltas', () => {
     const data = JSON.parse(exportJson(run, null));
     expect(data).toEqual({

@@ -4,7 +4,7 @@
 // `reclaim-sim compare NAME --json`, unformatted) and its check across the
 // parameter ranges (the counts of `reclaim-sim sweep NAME --json`). DOM-free.
 import { csvFormatRows } from 'd3';
-import type { Counter, ScenarioRequest } from '../engine/pkg/reclaim_core';
+import type { Counter, MemcgView, ReclaimView, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { paramEntries } from '../scenario/params';
 import type { ComparisonTable } from '../views/comparison/model';
 import type { RangeCheckResult } from '../views/comparison/ranges';
@@ -19,6 +19,10 @@ export interface ExportedRun {
   counters: readonly Counter[];
   /** The counters of the frame shown before (for the delta), if any. */
   previous: { step: number; counters: readonly Counter[] } | null;
+  /** The memcgs as the Memcgs view shows them (usage, limits, pgscan, pgsteal, events), if any. */
+  memcgs?: readonly MemcgView[];
+  /** The memory.reclaim writes the Memcgs view lists (the latest), with their rounds. */
+  reclaims?: readonly ReclaimView[];
 }
 
 /** A file name for this run: scenario[-variant]-seed-step (or -comparison) and the extension. */
@@ -138,7 +142,9 @@ export function rangesCsv({ headlines, result, recorded }: ExportedRanges): stri
 /**
  * Everything as one JSON document: the run (scenario, seed, variant,
  * parameters, step, simulated time), the counters by /proc/vmstat name (in
- * the kernel's order) with their deltas, the comparison when there is one,
+ * the kernel's order) with their deltas, the memcgs and the memory.reclaim
+ * writes (with their rounds) as the Memcgs view shows them, the comparison
+ * when there is one,
  * and the check across the parameter ranges when one has finished (else the
  * recorded one the page shows, marked `rangesRecorded`).
  */
@@ -157,6 +163,9 @@ export function exportJson(run: ExportedRun, comparison: ComparisonTable | null,
     deltas: run.previous
       ? { sinceStep: run.previous.step, values: Object.fromEntries(rows.map((r) => [r.name, r.delta])) }
       : null,
+    // What the Memcgs view shows: each memcg's state, and the memory.reclaim writes with their rounds.
+    ...(run.memcgs && run.memcgs.length > 0 ? { memcgs: run.memcgs } : {}),
+    ...(run.reclaims && run.reclaims.length > 0 ? { memoryReclaim: run.reclaims } : {}),
     comparison: comparison ? comparisonData(comparison) : null,
     ...(ranges ? { ranges: rangesData(ranges), ...(ranges.recorded ? { rangesRecorded: true } : {}) } : {}),
   };

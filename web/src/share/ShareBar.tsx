@@ -98,6 +98,8 @@ function runOf(page: PageSnapshot): ExportedRun {
     timeNs: frame.timeNs,
     counters: frame.counters,
     previous: previous && previous.step < frame.step ? { step: previous.step, counters: previous.counters } : null,
+    memcgs: frame.memcgs,
+    reclaims: frame.reclaims,
   };
 }
 
