@@ -254,6 +254,20 @@ describe('Export', () => {
     expect(problems).toEqual([]);
   });
 
+  it('draws the legends the page shows beside a chart into the exported figure (Shadows, memory.reclaim rounds)', async () => {
+    const { page, problems } = await open('?v=1&scenario=refaults&seed=1&step=500&tab=shadows');
+    await page.locator('.shadow-legend').waitFor();
+    const shadows = (await exported(page, 'Export SVG')).bytes.toString('utf8');
+    for (const label of ['anon', 'file', 'a refault now would not activate', 'would activate']) expect(shadows).toContain(`>${label}</text>`);
+    const round = await open('?v=1&scenario=proactive-root&seed=1&step=300&tab=memcgs');
+    await round.page.getByRole('img', { name: /^Rounds of the memory\.reclaim write/ }).waitFor();
+    const memcgs = (await exported(round.page, 'Export SVG')).bytes.toString('utf8');
+    for (const label of ['batch asked', 'reclaimed']) expect(memcgs).toContain(`>${label}</text>`);
+    // Each legend once.
+    expect(memcgs.split('>batch asked</text>').length).toBe(2);
+    expect([...problems, ...round.problems]).toEqual([]);
+  });
+
   it('exports an experiment\'s comparison table as CSV and with the JSON', async () => {
     const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1', { ready: 'experiment' });
     // No chart on the Comparison tab.

@@ -1,5 +1,6 @@
 // "Export SVG" and "Export PNG": the charts of the view shown, one under the
-// other, as one standalone SVG document. Each chart is cloned with the
+// other, as one standalone SVG document, each with the HTML legend the page
+// reads it with drawn above it. Each chart is cloned with the
 // styles the page computed for it written inline (the stylesheet does not
 // travel with the file), so the file looks as the page did, in the theme the
 // page had. A <canvas> (if a view draws on one) goes in as an <image>. The PNG
@@ -37,6 +38,8 @@ const PAD = 16;
 const HEADING = 30;
 const CAPTION = 20;
 const GAP = 12;
+/** A legend's line: its swatches and labels (the page draws legends in HTML, beside the charts). */
+const LEGEND = 18;
 
 export interface Figure {
   /** The SVG document, with its XML declaration. */
@@ -97,6 +100,60 @@ function text(x: number, y: number, content: string, style: string): SVGTextElem
   return t;
 }
 
+/**
+ * The HTML legend (`.legend-row`) a chart is read with: the last one in its
+ * card before it. The page's legends are lists beside the SVG; the figure
+ * draws them as SVG above the first chart that follows them.
+ */
+function legendOf(chart: Element): HTMLElement | null {
+  const card = chart.closest('.card');
+  if (!card) return null;
+  let found: HTMLElement | null = null;
+  for (const legend of card.querySelectorAll<HTMLElement>('.legend-row')) {
+    if (legend.compareDocumentPosition(chart) & Node.DOCUMENT_POSITION_FOLLOWING) found = legend;
+  }
+  return found;
+}
+
+/** A legend as one SVG line at the origin: each item's swatch (its colours, round if the page's is) and its label; and its width. */
+function legendSvg(legend: HTMLElement, font: string): { g: SVGGElement; width: number } {
+  const g = document.createElementNS(SVG_NS, 'g');
+  const muted = getComputedStyle(legend).color;
+  const y = 0;
+  let at = 0;
+  for (const item of legend.querySelectorAll('li')) {
+    const label = item.textContent?.trim() ?? '';
+    const key = item.querySelector('span');
+    if (key) {
+      const style = getComputedStyle(key);
+      const box = key.getBoundingClientRect();
+      const w = Math.min(14, Math.max(3, box.width));
+      const h = Math.min(14, Math.max(3, box.height));
+      const shape = document.createElementNS(SVG_NS, 'rect');
+      shape.setAttribute('x', String(at));
+      shape.setAttribute('y', String(y + 6 - h / 2));
+      shape.setAttribute('width', String(w));
+      shape.setAttribute('height', String(h));
+      if (style.borderRadius.startsWith('50%')) shape.setAttribute('rx', String(w / 2));
+      const fill = style.backgroundColor;
+      shape.setAttribute('fill', fill && fill !== 'rgba(0, 0, 0, 0)' ? fill : 'none');
+      // Its edge: a border, or an outline (the rounds' "batch asked" key).
+      if (parseFloat(style.borderTopWidth) > 0) {
+        shape.setAttribute('stroke', style.borderTopColor);
+        shape.setAttribute('stroke-width', style.borderTopWidth);
+      } else if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) {
+        shape.setAttribute('stroke', style.outlineColor);
+        shape.setAttribute('stroke-width', style.outlineWidth);
+      }
+      g.append(shape);
+      at += w + 5;
+    }
+    g.append(text(at, y + 10, label, `fill:${muted};font-size:11.5px`));
+    at += textWidth(label, `11.5px ${font}`) + 14;
+  }
+  return { g, width: Math.max(0, at - 14) };
+}
+
 /** The side a chart belongs to (compare mode's "Left: before"), from an enclosing `data-export-prefix`. */
 function sideOf(chart: Element): string {
   return chart.closest('[data-export-prefix]')?.getAttribute('data-export-prefix') ?? '';
@@ -124,7 +181,17 @@ export function composeFigure(container: Element, heading: string): Figure | nul
   const boxes = new Map(charts.map((c) => [c, c.getBoundingClientRect()]));
   const sides = [...new Set(charts.map(sideOf))];
   const columns = sides.map((side) => charts.filter((c) => sideOf(c) === side));
-  const columnWidths = columns.map((column) => Math.max(...column.map((c) => boxes.get(c)!.width)));
+  // Each legend once, above the first chart read with it.
+  const legends = new Map<Element, { g: SVGGElement; width: number }>();
+  const drawn = new Set<HTMLElement>();
+  for (const chart of charts) {
+    const legend = legendOf(chart);
+    if (legend && !drawn.has(legend)) {
+      drawn.add(legend);
+      legends.set(chart, legendSvg(legend, font));
+    }
+  }
+  const columnWidths = columns.map((column) => Math.max(...column.map((c) => Math.max(boxes.get(c)!.width, legends.get(c)?.width ?? 0))));
 
   const root = document.createElementNS(SVG_NS, 'svg');
   root.setAttribute('style', `font-family:${font}`);
@@ -145,6 +212,12 @@ export function composeFigure(container: Element, heading: string): Figure | nul
       if (caption) {
         root.append(text(x, y + 14, caption, `fill:${colour('--text-muted', '#555')};font-size:13px;font-weight:600`));
         y += CAPTION;
+      }
+      const legend = legends.get(chart);
+      if (legend) {
+        legend.g.setAttribute('transform', `translate(${x},${y})`);
+        root.append(legend.g);
+        y += LEGEND;
       }
       if (chart instanceof SVGSVGElement) {
         const clone = chart.cloneNode(true) as SVGSVGElement;
