@@ -238,7 +238,7 @@ describe('Export', () => {
     const csv = await exported(page, 'Export CSV');
     expect(csv.download.suggestedFilename()).toBe('mglru-basic-4-6.csv');
     const lines = csv.bytes.toString('utf8').trimEnd().split('\n');
-    expect(lines[0]).toBe('name,value,delta');
+    expect(lines[0]).toBe('name,value,delta,since_step');
     expect(lines.length - 1).toBe(Object.keys(shown).length);
     const fromCsv = Object.fromEntries(lines.slice(1).map((l) => l.split(',')).map(([name, value]) => [name, Number(value)]));
     expect(fromCsv).toEqual(shown);

@@ -53,11 +53,11 @@ describe('export file names', () => {
 
 describe('counters CSV', () => {
   it('has a header, then each counter by its /proc/vmstat name, in order, with its delta', () => {
-    expect(countersCsv(run)).toBe('name,value,delta\nnr_free_pages,900,-100\npgscan_kswapd,40,8\nworkingset_refault_file,0,0\n');
+    expect(countersCsv(run)).toBe('name,value,delta,since_step\nnr_free_pages,900,-100,11\npgscan_kswapd,40,8,11\nworkingset_refault_file,0,0,11\n');
   });
 
   it('leaves the delta empty without a previous frame', () => {
-    expect(countersCsv({ ...run, previous: null }).split('\n')[1]).toBe('nr_free_pages,900,');
+    expect(countersCsv({ ...run, previous: null }).split('\n')[1]).toBe('nr_free_pages,900,,');
   });
 });
 

@@ -31,10 +31,15 @@ export function exportFileName(request: ScenarioRequest, what: number | 'compari
   return `${parts.join('-').replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
 }
 
-/** The counters as CSV: name (the /proc/vmstat name), value, delta (empty without a previous frame). */
+/**
+ * The counters as CSV: name (the /proc/vmstat name), value, delta and the
+ * step it is the change since (since_step: the frame shown before, which
+ * after a jump can be far back; both empty without one).
+ */
 export function countersCsv(run: ExportedRun): string {
   const rows = counterRows(run.counters, run.previous?.counters ?? null);
-  return `${csvFormatRows([['name', 'value', 'delta'], ...rows.map((r) => [r.name, String(r.value), r.delta === null ? '' : String(r.delta)])])}\n`;
+  const since = run.previous ? String(run.previous.step) : '';
+  return `${csvFormatRows([['name', 'value', 'delta', 'since_step'], ...rows.map((r) => [r.name, String(r.value), r.delta === null ? '' : String(r.delta), r.delta === null ? '' : since])])}\n`;
 }
 
 /**
