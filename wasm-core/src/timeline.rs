@@ -20,7 +20,6 @@
 use std::fmt;
 
 use crate::event::EventMatch;
-use crate::mm::vmstat::Item;
 use crate::sim::Simulation;
 use crate::view::Frame;
 
@@ -32,10 +31,6 @@ const LOCAL_COUNT: u64 = 8;
 /// Replays shorter than this leave no local checkpoints.
 const LOCAL_MIN_REPLAY: u64 = 24;
 
-/// Work counted for every step, besides its accesses and scans (the step's
-/// own overhead: kswapd, writeback, the tracked folios' traces).
-const WORK_PER_STEP: u64 = 32;
-
 /// When checkpoints are taken and how much they may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -44,7 +39,7 @@ pub struct Limits {
     pub max_bytes: usize,
     /// At most this many checkpoints.
     pub max_checkpoints: usize,
-    /// A checkpoint after this much work (see [`Timeline::work`])...
+    /// A checkpoint after this much work (see [`Simulation::work`])...
     pub work_per_checkpoint: u64,
     /// ...or after this many steps, whichever comes first.
     pub max_steps_per_checkpoint: u64,
@@ -186,14 +181,6 @@ impl Timeline {
         self.bytes
     }
 
-    /// The replay cost measure: accesses, pages scanned and refilled, and
-    /// [`WORK_PER_STEP`] per step, since the start.
-    pub fn work(sim: &Simulation) -> u64 {
-        let v = &sim.mm.vmstat;
-        let accesses: u64 = sim.tasks.iter().map(|t| t.accesses).sum();
-        accesses + v.get(Item::PgscanAnon) + v.get(Item::PgscanFile) + v.get(Item::Pgrefill) + sim.step_count() * WORK_PER_STEP
-    }
-
     /// Advances `n` steps (n = 0 does nothing).
     pub fn step(&mut self, n: u64) -> Result<(), TimelineError> {
         let target = self.step_count().saturating_add(n);
@@ -294,7 +281,7 @@ impl Timeline {
         let step = self.step_count();
         self.furthest = self.furthest.max(step);
         let last = self.checkpoints.last().expect("the first checkpoint is always kept");
-        if step > last.step && (step - last.step >= self.step_interval || Self::work(&self.sim).saturating_sub(last.work) >= self.work_interval) {
+        if step > last.step && (step - last.step >= self.step_interval || self.sim.work().saturating_sub(last.work) >= self.work_interval) {
             self.push_checkpoint();
         }
     }
@@ -303,7 +290,7 @@ impl Timeline {
     fn snapshot(&self) -> Checkpoint {
         let mut sim = self.sim.clone();
         sim.mm.events.watch = None;
-        Checkpoint { step: sim.step_count(), work: Self::work(&sim), bytes: sim.approx_bytes(), sim }
+        Checkpoint { step: sim.step_count(), work: sim.work(), bytes: sim.approx_bytes(), sim }
     }
 
     /// Keeps a checkpoint of the current state; thins them out when over the limits.

@@ -92,7 +92,7 @@ impl Engine {
 
     /// Accesses made by all tasks so far (for benchmarks).
     pub fn accesses(&self) -> f64 {
-        self.timeline.sim().tasks.iter().map(|t| t.accesses).sum::<u64>() as f64
+        self.timeline.sim().accesses() as f64
     }
 
     /// The recorded decisions about a tracked page ("file:reader#120"), oldest first.

@@ -60,7 +60,7 @@ fn many_memcgs() {
         let t0 = Instant::now();
         sim.run_until(60_000_000_000);
         times.push(t0.elapsed().as_secs_f64());
-        let accesses: u64 = sim.tasks.iter().map(|t| t.accesses).sum();
+        let accesses = sim.accesses();
         let v = &sim.mm.vmstat;
         summary = format!(
             "{accesses} accesses; pgsteal_kswapd {}, pgsteal_direct {}, {} memory.reclaim writes",
@@ -130,14 +130,14 @@ fn main() {
         for _ in 0..warmup {
             sim.step();
         }
-        let acc0: u64 = sim.tasks.iter().map(|t| t.accesses).sum();
+        let acc0 = sim.accesses();
         let steal0 = sim.mm.memcgs[1].stat.get(Item::PgstealDirect);
         let t0 = Instant::now();
         for _ in 0..measured {
             sim.step();
         }
         let secs = t0.elapsed().as_secs_f64();
-        let accesses = sim.tasks.iter().map(|t| t.accesses).sum::<u64>() - acc0;
+        let accesses = sim.accesses() - acc0;
         let reclaimed = sim.mm.memcgs[1].stat.get(Item::PgstealDirect) - steal0;
         println!(
             "native [{label}]: {:.2} M simulated accesses/s ({accesses} accesses, {reclaimed} folios reclaimed, in {secs:.3} s wall)",

@@ -130,7 +130,7 @@ fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
     let scan_k = v.get(Item::PgscanKswapd);
     let steal_k = v.get(Item::PgstealKswapd);
     let k = &sim.mm.nodes[0].kswapd;
-    let accesses: u64 = sim.tasks.iter().map(|t| t.accesses).sum();
+    let accesses = sim.accesses();
     vec![
         ("kswapd_premature_sleeps", k.premature_sleeps as f64),
         ("pgscan_direct", v.get(Item::PgscanDirect) as f64),

@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::scenario::{ParamSpec, Params, Scenario, ScenarioError};
-use crate::mm::vmstat::Item;
 use crate::sim::Simulation;
 
 #[cfg(target_arch = "wasm32")]
@@ -94,8 +93,8 @@ pub fn find(name: &str) -> Option<&'static Experiment> {
 pub struct VariantResult {
     pub variant: String,
     pub metrics: Vec<(String, f64)>,
-    /// What the run cost, in work the engine did: its tasks' accesses plus
-    /// the folios reclaim scanned (pgscan_anon, pgscan_file, pgrefill).
+    /// What the run cost, in work the engine did ([`Simulation::work`]:
+    /// accesses, folios scanned and refilled, a share per step).
     /// Deterministic, unlike a wall-clock time, and within a few times of
     /// proportional to it across parameter points, where times differ by
     /// thousands: what the app's range check weighs the points by when it
@@ -140,10 +139,7 @@ impl Experiment {
         let mut sim = Simulation::new(s)?;
         sim.run_until(end);
         let metrics = (self.metrics)(&sim, &p).into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-        let v = &sim.mm.vmstat;
-        let scanned = v.get(Item::PgscanAnon) + v.get(Item::PgscanFile) + v.get(Item::Pgrefill);
-        let work = sim.tasks.iter().map(|t| t.accesses).sum::<u64>() + scanned;
-        Ok(VariantResult { variant: variant.to_string(), metrics, work })
+        Ok(VariantResult { variant: variant.to_string(), metrics, work: sim.work() })
     }
 
     /// Every variant on the same seed.

@@ -17,7 +17,7 @@ use crate::mm::kswapd::Kswapd;
 use crate::mm::pgdat::{self, PgData, Zone, ZoneType};
 use crate::mm::swap::SwapInfo;
 use crate::mm::trace::FolioTrace;
-use crate::mm::vmstat::Counters;
+use crate::mm::vmstat::{Counters, Item};
 use crate::mm::{AddressSpace, MappingId, MappingKind, MemcgId, Mm, MAX_NR_ZONES};
 use crate::rng::Rng;
 use crate::scenario::{parent_path, Scenario, ScenarioError};
@@ -86,6 +86,10 @@ pub struct Simulation {
 /// How many steps of zone free pages a simulation keeps for the views (the
 /// app's zone charts span the last 300 frames).
 pub const FREE_TRAIL_STEPS: usize = 300;
+
+/// Work counted for every step, besides its accesses and scans (the step's
+/// own overhead: kswapd, writeback, the tracked folios' traces).
+const WORK_PER_STEP: u64 = 32;
 
 /// memory.reclaim writes kept for views and metrics.
 pub const RECLAIM_LOG_LEN: usize = 4096;
@@ -286,6 +290,20 @@ impl Simulation {
     /// Steps taken so far.
     pub fn step_count(&self) -> u64 {
         self.step
+    }
+
+    /// Accesses made by all tasks so far.
+    pub fn accesses(&self) -> u64 {
+        self.tasks.iter().map(|t| t.accesses).sum()
+    }
+
+    /// The cost of the run so far in work the engine did, deterministic
+    /// where wall-clock time is not: accesses, pages scanned and refilled,
+    /// and [`WORK_PER_STEP`] per step. The timeline takes checkpoints by
+    /// it; the range check weighs its points by it (`VariantResult::work`).
+    pub fn work(&self) -> u64 {
+        let v = &self.mm.vmstat;
+        self.accesses() + v.get(Item::PgscanAnon) + v.get(Item::PgscanFile) + v.get(Item::Pgrefill) + self.step * WORK_PER_STEP
     }
 
     /// Simulated time in ns.
