@@ -5,7 +5,7 @@ import { groupEvents } from '../../web/src/views/events/model';
 import { classicListsModel, defaultLruvec, generationsModel, lruvecModel, lruvecOption } from '../../web/src/views/generations/model';
 import { makeRequest as req } from '../../web/src/scenario/params';
 import { completeRequest, defaultRequest, paramProblem } from '../../web/src/scenario/presets';
-import { formatDelta, formatDuration, formatMs, formatPages } from '../../web/src/util/format';
+import { formatDelta, formatDuration, formatMs, formatPages, secondsColumn } from '../../web/src/util/format';
 
 describe('counters model', () => {
   it('has no deltas without a previous frame, in the given order', () => {
@@ -241,6 +241,8 @@ describe('formatting', () => {
     expect(formatMs(1e9)).toBe('1.000 s');
     // In a column whose later rows are past 1 s.
     expect(formatMs(800e6, true)).toBe('0.800 s');
+    expect(secondsColumn([800e6, 1e9])).toBe(true);
+    expect(secondsColumn([800e6, 999_999_999])).toBe(false);
     expect(formatMs(1_010_250_000)).toBe('1.01025 s');
     expect(formatMs(9_999_999_000)).toBe('9.999999 s');
     expect(formatMs(20e9)).toBe('20.000 s');

@@ -7,7 +7,7 @@
 // shows as one entry; the form then changes only its seed. The guided tours
 // are listed too: choosing one opens its experiment with the tour.
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
-import type { ParamInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
+import type { ExperimentInfo, ParamInfo, ScenarioList, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { findExperiment, findScenario, paramDefaults, paramProblem } from '../scenario/presets';
 import { makeRequest, paramEntries } from '../scenario/params';
 import { isCustomName, runLabel } from '../scenario/custom';
@@ -32,6 +32,11 @@ function seedProblem(text: string): string | null {
 function valueProblem(param: ParamInfo, text: string | undefined): string | null {
   if (text === undefined || text.trim() === '') return 'required';
   return paramProblem(param, Number(text));
+}
+
+/** An experiment as the list names it: its title and its patch's subject. */
+function experimentLabel(e: Pick<ExperimentInfo, 'title' | 'patch'>): string {
+  return `${e.title} — ${patchLabel(e.patch).subject}`;
 }
 
 function formatRange(param: ParamInfo): string {
@@ -158,7 +163,7 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare,
             id={`${formId}-scenario`}
             value={draft.name}
             onChange={(e) => open(e.target.value)}
-            title={experiment ? `${experiment.title} — ${patchLabel(experiment.patch).subject}` : (info?.title ?? draft.name)}
+            title={experiment ? experimentLabel(experiment) : (info?.title ?? draft.name)}
           >
             {!info && <option value={draft.name}>{isCustomName(draft.name) ? `Custom: ${runLabel(draft)}` : draft.name}</option>}
             <optgroup label="Scenarios">
@@ -172,7 +177,7 @@ export function ScenarioForm({ scenarios, request, disabled, onApply, onCompare,
               <optgroup label="Experiments: a kernel patch before and after">
                 {scenarios.experiments.map((e) => (
                   <option key={e.name} value={e.name}>
-                    {e.title} — {patchLabel(e.patch).subject}
+                    {experimentLabel(e)}
                   </option>
                 ))}
               </optgroup>

@@ -53,8 +53,9 @@ export function TimelineControls({
     if (!enabled) setDragged(null);
   }, [enabled]);
   const [goTo, setGoTo] = useState('');
-  const [chosenKind, setKind] = useState<string>(defaultKind ?? RUN_KINDS[0].kind);
-  useEffect(() => setKind(defaultKind ?? RUN_KINDS[0].kind), [defaultKind]);
+  const firstKind = defaultKind ?? RUN_KINDS[0].kind;
+  const [chosenKind, setKind] = useState<string>(firstKind);
+  useEffect(() => setKind(firstKind), [firstKind]);
   // With MGLRU off, its events cannot happen: their options are disabled and
   // a choice of one falls back to the first kind a run can stop at.
   const possible = (k: (typeof RUN_KINDS)[number]) => mglru || !k.mglruOnly;

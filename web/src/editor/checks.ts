@@ -74,9 +74,9 @@ export function draftProblems(draft: Draft): Problem[] {
   };
   add('name', draft.name.trim() === '' ? 'required' : null);
   add('seed', wholeProblem(draft.seed));
-  add('stepNs', msProblem(draft.stepMs, false) ?? rangeProblem(Number(draft.stepMs), STEP_MS));
-  const stepOk = msProblem(draft.stepMs, false) === null && rangeProblem(Number(draft.stepMs), STEP_MS) === null;
-  add('durationNs', msProblem(draft.durationMs, false) ?? durationProblem(Number(draft.durationMs), stepOk ? Number(draft.stepMs) : null));
+  const stepProblem = msProblem(draft.stepMs, false) ?? rangeProblem(Number(draft.stepMs), STEP_MS);
+  add('stepNs', stepProblem);
+  add('durationNs', msProblem(draft.durationMs, false) ?? durationProblem(Number(draft.durationMs), stepProblem === null ? Number(draft.stepMs) : null));
   add('swapPages', wholeProblem(draft.swapPages, Number.MAX_SAFE_INTEGER, true));
   draft.nodes.forEach((n, i) => {
     n.zones.forEach((z, j) => add(`nodes[${i}].zones[${j}].pages`, wholeProblem(z.pages, U32_MAX)));

@@ -34,6 +34,16 @@ const thousandths = { minimumFractionDigits: 3, maximumFractionDigits: 3 };
 /** Seconds to the microsecond, with no more than three trailing zeros' worth of digits shown. */
 const microseconds = { minimumFractionDigits: 3, maximumFractionDigits: 6 };
 
+/** Whether formatMs writes `ns` in seconds (from 1 s on). */
+function inSecondsAt(ns: number): boolean {
+  return Math.abs(ns) >= 1e9;
+}
+
+/** Whether a column of times reads in seconds: when any of them does (formatMs's `inSeconds` for all of them). */
+export function secondsColumn(times: readonly number[]): boolean {
+  return times.some(inSecondsAt);
+}
+
 /**
  * A point in simulated time, the one format of the header, tables and
  * titles, always to the microsecond: milliseconds below 1 s
@@ -44,7 +54,7 @@ const microseconds = { minimumFractionDigits: 3, maximumFractionDigits: 6 };
  * Exported data keeps raw nanoseconds.
  */
 export function formatMs(ns: number, inSeconds = false): string {
-  if (inSeconds || Math.abs(ns) >= 1e9) return `${(Math.round(ns / 1e3) / 1e6).toLocaleString('en-US', microseconds)} s`;
+  if (inSeconds || inSecondsAt(ns)) return `${(Math.round(ns / 1e3) / 1e6).toLocaleString('en-US', microseconds)} s`;
   return `${(ns / 1e6).toLocaleString('en-US', thousandths)} ms`;
 }
 

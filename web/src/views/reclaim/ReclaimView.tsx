@@ -2,7 +2,7 @@
 // overreclaim, -EAGAIN, and the rounds of the selected (or latest) write.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ReclaimView as Reclaim } from '../../engine/pkg/reclaim_core';
-import { formatCount, formatDuration, formatMs } from '../../util/format';
+import { formatCount, formatDuration, formatMs, secondsColumn } from '../../util/format';
 import { useElementWidth } from '../../util/hooks';
 import { drawRounds } from './draw';
 import { formatOverreclaim, reclaimKey, reclaimRows, roundsModel } from './model';
@@ -16,7 +16,7 @@ export interface ReclaimViewProps {
 export function ReclaimView({ reclaims }: ReclaimViewProps) {
   const rows = useMemo(() => reclaimRows(reclaims), [reclaims]);
   // One unit down the time column.
-  const seconds = rows.some((r) => r.startNs >= 1e9);
+  const seconds = secondsColumn(rows.map((r) => r.startNs));
   const [chosen, setChosen] = useState<string | null>(null);
   // The chosen write while it is still listed; the latest otherwise.
   const selected = reclaims.find((r) => reclaimKey(r) === chosen) ?? reclaims[reclaims.length - 1];

@@ -4,7 +4,7 @@
 // rule that made each. React owns the card and the <svg>; D3 draws inside.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ShadowFrame } from '../../engine/pkg/reclaim_core';
-import { formatCount, formatMs } from '../../util/format';
+import { formatCount, formatMs, secondsColumn } from '../../util/format';
 import { useElementWidth, usePrefersReducedMotion } from '../../util/hooks';
 import { drawShadows, shadowChartHeight } from './draw';
 import {
@@ -199,7 +199,7 @@ function RefaultTable({ shadow, step, selected, onSelect }: RefaultTableProps) {
   const lruvecs = new Set(rows.map((r) => r.lruvec));
   const many = lruvecs.size > 1;
   // One unit down the time column.
-  const seconds = rows.some((r) => r.timeNs >= 1e9);
+  const seconds = secondsColumn(rows.map((r) => r.timeNs));
   return (
     <div className="refaults">
       <div className="refaults-head">
