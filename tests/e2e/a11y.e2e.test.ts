@@ -100,11 +100,11 @@ describe('accessibility', () => {
     const { page, problems } = await open('?scenario=memcg-lru-fairness', { ready: 'experiment', reducedMotion: 'reduce' });
     const experiment = await unnamed(page);
     expect(experiment.missing, 'unnamed on the experiment page').toEqual([]);
-    await page.getByRole('button', { name: 'Compare mode' }).click();
+    await page.getByRole('button', { name: 'Side by side' }).click();
     await page.getByRole('button', { name: 'Step forward' }).first().waitFor();
     const compare = await unnamed(page);
-    expect(compare.missing, 'unnamed in compare mode').toEqual([]);
-    console.log(`[a11y] experiment page: ${experiment.checked} checked; compare mode: ${compare.checked} checked`);
+    expect(compare.missing, 'unnamed side by side').toEqual([]);
+    console.log(`[a11y] experiment page: ${experiment.checked} checked; side by side: ${compare.checked} checked`);
     expect(problems).toEqual([]);
   });
 

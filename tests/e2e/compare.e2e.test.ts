@@ -45,20 +45,20 @@ async function bothSides(mode: Locator): Promise<{ steps: string[]; left: Record
 
 async function openCompare(): Promise<{ page: Page; mode: Locator; problems: string[] }> {
   const { page, problems } = await open(EXPERIMENT, { ready: 'experiment' });
-  await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
-  const mode = page.getByRole('region', { name: 'Compare mode' });
+  await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+  const mode = page.getByRole('region', { name: 'Side by side' });
   await waitForText(mode.getByTestId('compare-step'), '0');
   return { page, mode, problems };
 }
 
-describe('compare mode: opening', () => {
+describe('side by side: opening', () => {
   it('opens with both sides at the step the page was at', async () => {
     const { page, problems } = await open(EXPERIMENT, { ready: 'experiment' });
     await page.getByLabel('Go to step', { exact: true }).first().fill('12');
     await page.getByRole('button', { name: 'Go', exact: true }).first().click();
     await waitForStep(page, 12);
-    await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
-    const mode = page.getByRole('region', { name: 'Compare mode' });
+    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Side by side' });
     await waitForText(mode.getByTestId('compare-step'), '12');
     const sides = await bothSides(mode);
     expect(sides.steps).toEqual(['12', '12']);
@@ -68,8 +68,8 @@ describe('compare mode: opening', () => {
   it('opens on the view the page showed (the System tab stays the System view)', async () => {
     const { page, problems } = await open(EXPERIMENT, { ready: 'experiment' });
     await page.getByRole('tab', { name: /^System/ }).click();
-    await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
-    const mode = page.getByRole('region', { name: 'Compare mode' });
+    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Side by side' });
     await waitForText(mode.getByTestId('compare-step'), '0');
     const views = mode.getByRole('group', { name: 'Compare view' });
     expect(await views.getByRole('button', { name: 'System', exact: true }).getAttribute('aria-pressed')).toBe('true');
@@ -78,11 +78,36 @@ describe('compare mode: opening', () => {
   });
 });
 
-describe('compare mode in a link', () => {
+describe('side by side: the two sides line up', () => {
+  it('puts each card of one side level with its counterpart, and gives the side without a memcg LRU a row saying why', async () => {
+    // memcg-lru-fairness: `before` (classic LRU, a walk of the memcg tree) has no memcg LRU,
+    // `after` has one; the descriptions and the LRU views differ in height as well.
+    const { page, problems } = await open('?v=1&scenario=memcg-lru-fairness&seed=1', { ready: 'experiment' });
+    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Side by side' });
+    await waitForText(mode.getByTestId('compare-step'), '0');
+    const tops = (side: Locator) =>
+      side.evaluate((el) => [...el.children].map((c) => Math.round(c.getBoundingClientRect().top)));
+    const left = mode.getByTestId('compare-side-0');
+    const right = mode.getByTestId('compare-side-1');
+    for (const view of ['LRU', 'Memcgs']) {
+      await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: view, exact: true }).click();
+      await left.getByRole('table', { name: 'Counters' }).waitFor();
+      const [l, r] = [await tops(left), await tops(right)];
+      expect(l.length, `${view}: cards on each side`).toBe(r.length);
+      expect(l, `${view}: the tops of the left side's cards`).toEqual(r);
+    }
+    await expect.poll(() => left.getByTestId('no-memcg-lru').textContent()).toMatch(/No memcg LRU on node 0 in before: its reclaim walks the memcg tree/);
+    expect(await right.getByTestId('no-memcg-lru').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('side by side in a link', () => {
   it('a copied link keeps the view chosen in compare mode, and leaving compare mode keeps it too', async () => {
     const { page, problems } = await open(EXPERIMENT, { ready: 'experiment', clipboard: true });
-    await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
-    const mode = page.getByRole('region', { name: 'Compare mode' });
+    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Side by side' });
     await waitForText(mode.getByTestId('compare-step'), '0');
     const views = mode.getByRole('group', { name: 'Compare view' });
     await views.getByRole('button', { name: 'Memcgs', exact: true }).click();
@@ -90,19 +115,19 @@ describe('compare mode in a link', () => {
     await page.getByRole('status').getByText('Link copied').waitFor();
     const link = await page.evaluate(() => navigator.clipboard.readText());
     const second = await open(new URL(link).search, { ready: 'experiment' });
-    const again = second.page.getByRole('region', { name: 'Compare mode' });
+    const again = second.page.getByRole('region', { name: 'Side by side' });
     await waitForText(again.getByTestId('compare-step'), '0');
     expect(await again.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'Memcgs', exact: true }).getAttribute('aria-pressed')).toBe('true');
     expect(second.problems).toEqual([]);
     await second.page.close();
     // Leaving compare mode, the page shows the view compare mode was on.
-    await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
+    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
     await expect.poll(() => page.getByRole('tab', { name: /^Memcgs/ }).getAttribute('aria-selected')).toBe('true');
     expect(problems).toEqual([]);
   });
 });
 
-describe('compare mode: step back and seek, in lock step', () => {
+describe('side by side: step back and seek, in lock step', () => {
   it('steps both sides back to the step they showed before, with the same counters', async () => {
     const { page, mode, problems } = await openCompare();
     const controls = mode.getByRole('group', { name: 'Compare controls' });
@@ -174,7 +199,7 @@ describe('compare mode: step back and seek, in lock step', () => {
   });
 });
 
-describe('compare mode: stopping a long move', () => {
+describe('side by side: stopping a long move', () => {
   it('stops both sides where they got to and brings them to one step', { timeout: 120_000 }, async () => {
     const { mode, problems } = await openCompare();
     const timeline = mode.getByRole('group', { name: 'Compare timeline' });
@@ -197,11 +222,11 @@ describe('compare mode: stopping a long move', () => {
   });
 });
 
-describe('compare mode: the shadow LRU of each side', () => {
+describe('side by side: the shadow LRU of each side', () => {
   it('shows the refault test each variant uses, side by side (refault-distance-mglru)', async () => {
     const { page, problems } = await open('?v=1&scenario=refault-distance-mglru&seed=1', { ready: 'experiment', reducedMotion: 'reduce' });
-    await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
-    const mode = page.getByRole('region', { name: 'Compare mode' });
+    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Side by side' });
     await waitForText(mode.getByTestId('compare-step'), '0');
     const timeline = mode.getByRole('group', { name: 'Compare timeline' });
     await timeline.getByLabel('Go to step', { exact: true }).fill('30');

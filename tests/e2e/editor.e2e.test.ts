@@ -247,15 +247,15 @@ describe('scenario editor in a laptop window', () => {
   });
 });
 
-describe('compare mode', () => {
+describe('side by side', () => {
   it('steps both variants in lock step, with their counters and the metric table', async () => {
     const { page, problems } = await open('?v=1&scenario=multi-memcg-kswapd&seed=1', { ready: 'experiment', clipboard: true });
-    const toggle = page.getByRole('button', { name: 'Compare mode', exact: true });
+    const toggle = page.getByRole('button', { name: 'Side by side', exact: true });
     expect(await toggle.getAttribute('aria-pressed')).toBe('false');
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
 
-    const mode = page.getByRole('region', { name: 'Compare mode' });
+    const mode = page.getByRole('region', { name: 'Side by side' });
     const left = mode.getByTestId('compare-side-0');
     const right = mode.getByTestId('compare-side-1');
     expect(await left.getAttribute('data-variant')).toBe('before');
@@ -321,11 +321,11 @@ describe('compare mode', () => {
     const link = await page.evaluate(() => navigator.clipboard.readText());
     expect(link).toMatch(/\?v=2&s=[A-Za-z0-9_-]+$/);
     const second = await open(new URL(link).search, { ready: 'experiment', colorScheme: 'dark' });
-    const mode2 = second.page.getByRole('region', { name: 'Compare mode' });
+    const mode2 = second.page.getByRole('region', { name: 'Side by side' });
     await waitForText(mode2.getByTestId('compare-step'), paused!.replace(/,/g, ''));
     expect(await counters(mode2.getByTestId('compare-side-0'))).toEqual(await counters(left));
     expect(await counters(mode2.getByTestId('compare-side-1'))).toEqual(await counters(right));
-    expect(await second.page.getByRole('button', { name: 'Compare mode', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await second.page.getByRole('button', { name: 'Side by side', exact: true }).getAttribute('aria-pressed')).toBe('true');
     await second.page.screenshot({ path: path.join(SHOTS, 'compare-mode-dark.png'), fullPage: true });
 
     // Off again: the page's own views and controls are back.

@@ -31,9 +31,15 @@ describe('Experiments', () => {
       expect(fit.table, `${name}: table ${fit.table} px in a ${fit.box} px box`).toBeLessThanOrEqual(fit.box);
       expect(fit.authorShown, name).toBe(true);
       if (name === 'proactive-reclaim-batching') await page.screenshot({ path: path.join(SHOTS, 'experiment-three-variants.png') });
-      // The experiment's id in the header wraps as a whole, if at all.
-      const id = page.getByTestId('scenario-title').locator('.scenario-name');
-      expect(await id.evaluate((el) => el.getClientRects().length), name).toBe(1);
+      // The title takes one line, whole at 1280 px; the id is never broken inside (it shows beside the title where it fits).
+      const heading = await page.getByTestId('scenario-title').evaluate((el) => {
+        const title = el.querySelector('.scenario-title-text')!;
+        const id = el.querySelector('.scenario-name')!;
+        return { height: el.getBoundingClientRect().height, whole: title.scrollWidth <= title.clientWidth, idBoxes: id.getClientRects().length };
+      });
+      expect(heading.height, `${name}: title line height`).toBeLessThan(30);
+      expect(heading.whole, `${name}: title cut`).toBe(true);
+      expect(heading.idBoxes, name).toBe(1);
       problems.push(...opened.problems);
       await page.context().close();
     }

@@ -306,8 +306,8 @@ describe('Export', () => {
   });
   it('exports compare mode: both sides\' charts, each captioned with its side and variant, and both sides\' counters, at their common step', async () => {
     const { page, problems } = await open('?v=1&scenario=multi-memcg-kswapd&seed=1', { ready: 'experiment', reducedMotion: 'reduce' });
-    await page.getByRole('button', { name: 'Compare mode', exact: true }).click();
-    const mode = page.getByRole('region', { name: 'Compare mode' });
+    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Side by side' });
     const step = mode.getByRole('group', { name: 'Compare controls' }).getByRole('button', { name: 'Step forward', exact: true });
     for (let i = 0; i < 5; i++) await step.click();
     await page.waitForFunction(() => document.querySelector('[data-testid="compare-step"]')?.textContent === '5');

@@ -238,7 +238,7 @@ describe('range check CSV', () => {
   });
 });
 
-describe('compare mode exports', () => {
+describe('side by side exports', () => {
   const sides: ExportedSide[] = [
     { variant: 'before', step: 7, counters: counters({ nr_free_pages: 10, pswpout: 3 }) },
     { variant: 'after', step: 7, counters: counters({ nr_free_pages: 12, pswpout: 0 }) },

@@ -179,7 +179,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
           frame,
           previous,
           tab: shownTab,
-          tabLabel: compareMode.on ? 'compare mode' : (tabs.find((t) => t.key === shownTab)?.label ?? shownTab),
+          tabLabel: compareMode.on ? 'side by side' : (tabs.find((t) => t.key === shownTab)?.label ?? shownTab),
           panelId: compareMode.on ? COMPARE_PANEL_ID : tabPanelId(TABS_ID, shownTab),
           experiment,
           comparison: comparison.state,
@@ -270,15 +270,15 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
         <div className="scenario-heading">
           {info ? (
             <>
-              <p className="scenario-title" data-testid="scenario-title">
-                {info.title} <span className="scenario-name mono">{info.name}</span>
+              <p className="scenario-title" data-testid="scenario-title" title={`${info.title} (${info.name})`}>
+                <span className="scenario-title-text">{info.title}</span> <span className="scenario-name mono">{info.name}</span>
               </p>
               {experiment && <PatchLine patch={experiment.patch} />}
               <ScenarioDescription text={info.description} />
             </>
           ) : custom ? (
-            <p className="scenario-title" data-testid="scenario-title">
-              {custom} <span className="scenario-name mono">custom scenario</span>
+            <p className="scenario-title" data-testid="scenario-title" title={custom}>
+              <span className="scenario-title-text">{custom}</span> <span className="scenario-name mono">custom scenario</span>
             </p>
           ) : (
             <p className="scenario-title muted">{state.phase === 'failed' ? 'Engine unavailable' : 'Loading the engine…'}</p>
@@ -294,11 +294,11 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
         // Compare mode has its own controls and timeline, beside its two sides.
         <div className="toolbar compare-mode-note">
           <p>
-            <strong>Compare mode</strong>: both variants step together with the controls below. The page&apos;s own run waits at step{' '}
+            <strong>Side by side</strong>: both variants step together with the controls below. The page&apos;s own run waits at step{' '}
             <span data-testid="step">{frame ? formatCount(frame.step) : '–'}</span>.
           </p>
           <button type="button" className="button small" onClick={compareMode.toggle}>
-            Leave compare mode
+            Exit side by side
           </button>
         </div>
       ) : (

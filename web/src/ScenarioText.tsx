@@ -6,7 +6,7 @@ import { patchLabel } from './views/comparison/model';
 export function PatchLine({ patch }: { patch: string }) {
   const { file, subject, byline } = patchLabel(patch);
   return (
-    <p className="scenario-patch" data-testid="experiment-patch">
+    <p className="scenario-patch" data-testid="experiment-patch" title={[subject, byline && `(${byline})`, file].filter(Boolean).join(' ')}>
       <span className="patch-kicker">Patch</span> {subject}
       {byline && <span className="muted"> ({byline})</span>}
       {file && <span className="patch-file mono"> {file}</span>}

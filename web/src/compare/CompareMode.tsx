@@ -3,7 +3,7 @@
 // same views and its counters; which counters differ; and below, the
 // experiment's table of metrics (what `reclaim-sim compare` prints).
 import { useId, useState } from 'react';
-import type { ExperimentInfo, ScenarioRequest } from '../engine/pkg/reclaim_core';
+import type { ExperimentInfo, Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { PauseIcon, PlayIcon, ResetIcon, StepBackIcon, StepIcon } from '../controls/icons';
 import { SpeedSelect } from '../controls/StepControls';
 import { TimelineControls } from '../controls/TimelineControls';
@@ -40,7 +40,7 @@ export function CompareToggle({ on, disabled, onToggle }: { on: boolean; disable
       title="Step two variants side by side, in lock step"
       onClick={onToggle}
     >
-      Compare mode
+      Side by side
     </button>
   );
 }
@@ -59,6 +59,13 @@ export interface CompareModeProps {
   onViewChange?(view: CompareViewKey): void;
 }
 
+/** The nodes where either side's frame has a memcg LRU, in node order. */
+export function memcgLruNodesOf(left: Frame, right: Frame): number[] {
+  const nodes = new Set<number>();
+  for (const f of [left, right]) for (const n of f.nodes) if (n.memcgLru) nodes.add(n.node);
+  return [...nodes].sort((a, b) => a - b);
+}
+
 /** Whether a page tab is one of compare mode's views. */
 export function isCompareView(tab: string): tab is CompareViewKey {
   return VIEWS.some((v) => v.key === tab);
@@ -75,12 +82,13 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
   const sides = state.sides;
   const differing = sides ? differingCounters(sides[0].frame, sides[1].frame) : [];
   const lruvecs = sides?.[0].frame.lruvecs ?? [];
+  const memcgLruNodes = sides ? memcgLruNodesOf(sides[0].frame, sides[1].frame) : [];
   // Both sides show the same lruvec: the one chosen, else the left side's default.
   const fallback = defaultLruvec(lruvecs);
   const shownLruvec = lruvec ?? (fallback ? lruvecKey(fallback) : null);
   if (!variants) return null;
   return (
-    <section className="compare-mode" id={COMPARE_PANEL_ID} aria-label="Compare mode" aria-busy={state.inFlight > 0 || state.status === 'starting'} data-testid="compare-mode">
+    <section className="compare-mode" id={COMPARE_PANEL_ID} aria-label="Side by side" aria-busy={state.inFlight > 0 || state.status === 'starting'} data-testid="compare-mode">
       <div className="card compare-bar">
         <div className="transport" role="group" aria-label="Compare controls">
           <button type="button" className="button" disabled={!running || !step} onClick={lockstep.stepBack} aria-keyshortcuts="ArrowLeft" title="Take both sides back one step (←)">
@@ -154,7 +162,7 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
       )}
       {state.status === 'failed' && (
         <p className="compare-status error" role="alert">
-          Compare mode stopped: {state.error}
+          Side by side stopped: {state.error}
         </p>
       )}
       <p className="compare-diff" id={`${id}-diff`} data-testid="compare-diff" aria-live="polite">
@@ -178,6 +186,7 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
             maxLruvecs={MAX_LRUVECS}
             transitionMs={state.playing ? 0 : transitionMs}
             disabled={state.status === 'starting'}
+            memcgLruNodes={memcgLruNodes}
           />
         ))}
       </div>

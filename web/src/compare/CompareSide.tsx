@@ -1,7 +1,7 @@
 // One side of compare mode: its variant (chosen here), its step, the view
 // picked for both sides (the generations or classic lists of an lruvec, the
 // zones and kswapd, the memcgs) and its counters.
-import { useId } from 'react';
+import { useId, type CSSProperties, type ReactNode } from 'react';
 import type { LruvecView, VariantInfo } from '../engine/pkg/reclaim_core';
 import { SystemPanel } from '../panels';
 import { formatCount } from '../util/format';
@@ -31,6 +31,8 @@ export interface CompareSideProps {
   maxLruvecs: number;
   transitionMs: number;
   disabled: boolean;
+  /** The nodes where either side has a memcg LRU: each side gives each of them a row, with its memcg LRU or why it has none. */
+  memcgLruNodes: readonly number[];
 }
 
 /** The lruvecs a side shows: all of a few, else the chosen one (or the first). */
@@ -40,14 +42,85 @@ export function shownLruvecs(lruvecs: readonly LruvecView[], chosen: string | nu
   return pick ? [pick] : [];
 }
 
-export function CompareSide({ index, side, variant, variants, onVariant, view, lruvec, maxLruvecs, transitionMs, disabled }: CompareSideProps) {
+export function CompareSide({ index, side, variant, variants, onVariant, view, lruvec, maxLruvecs, transitionMs, disabled, memcgLruNodes }: CompareSideProps) {
   const id = useId();
   const frame = side?.frame ?? null;
   const folios = useTrackedFolios(frame);
   const about = variants.find((v) => v.name === variant)?.description ?? '';
   const place = index === 0 ? 'Left' : 'Right';
+  // Each card is a row of the sides' shared grid (compare.css: subgrid), so the
+  // two sides' cards line up row by row however tall either side's are.
+  const cards: ReactNode[] = [];
+  if (!side || !frame) {
+    cards.push(<div key="placeholder" className="card placeholder">Starting…</div>);
+  } else {
+    if (view === 'lru') {
+      for (const l of shownLruvecs(frame.lruvecs, lruvec, maxLruvecs)) {
+        cards.push(
+          <GenerationsView
+            key={lruvecKey(l)}
+            lruvec={l}
+            folios={folios.of(l)}
+            selected={null}
+            onSelect={NO_SELECTION}
+            transitionMs={transitionMs}
+          />,
+        );
+      }
+    }
+    if (view === 'system') cards.push(<SystemPanel key="system" frame={frame} histories={side.histories} />);
+    if (view === 'shadows') {
+      cards.push(
+        frame.shadow ? (
+          <ShadowsView key="shadows" shadow={frame.shadow} step={frame.step} selected={null} onSelect={NO_SELECTION} transitionMs={transitionMs} />
+        ) : (
+          <div key="shadows" className="card empty">No shadow LRU in this frame.</div>
+        ),
+      );
+    }
+    if (view === 'memcgs') {
+      cards.push(
+        frame.memcgs.length > 0 ? (
+          <MemcgsView key="memcgs" memcgs={frame.memcgs} cv={frame.pgstealCv} cvHistory={side.histories.cv} />
+        ) : (
+          <div key="memcgs" className="card empty">No memcgs below the root.</div>
+        ),
+      );
+      for (const node of memcgLruNodes) {
+        const lru = frame.nodes.find((n) => n.node === node)?.memcgLru;
+        cards.push(
+          lru ? (
+            <MemcgLruView key={`memcg-lru-${node}`} node={node} lru={lru} transitionMs={transitionMs} />
+          ) : (
+            // The other side has a memcg LRU on this node: say why this one has none, in its row.
+            <div key={`memcg-lru-${node}`} className="card empty" data-testid="no-memcg-lru">
+              No memcg LRU on node {node} in <span className="mono">{variant}</span>: its reclaim walks the memcg tree
+              (mem_cgroup_iter in shrink_node_memcgs).
+            </div>
+          ),
+        );
+      }
+    }
+    cards.push(
+      <CountersTable
+        key="counters"
+        counters={frame.counters}
+        previous={side.previous?.counters ?? null}
+        stepsSincePrevious={side.previous ? frame.step - side.previous.step : null}
+      />,
+    );
+  }
+  // The head and the cards, for the grid row span; SystemPanel is one card per node.
+  const rows = 1 + cards.length + (view === 'system' && frame ? frame.nodes.length - 1 : 0);
   return (
-    <section className="compare-side" aria-labelledby={`${id}-title`} data-testid={`compare-side-${index}`} data-variant={variant} data-export-prefix={`${place}: ${variant}`}>
+    <section
+      className="compare-side"
+      aria-labelledby={`${id}-title`}
+      data-testid={`compare-side-${index}`}
+      data-variant={variant}
+      data-export-prefix={`${place}: ${variant}`}
+      style={{ '--rows': rows } as CSSProperties}
+    >
       <div className="card compare-side-head">
         <h3 className="card-title" id={`${id}-title`}>
           {place}: <span className="mono">{variant}</span>
@@ -67,45 +140,7 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
         </p>
         <p className="hint compare-about">{about}</p>
       </div>
-      {!side || !frame ? (
-        <div className="card placeholder">Starting…</div>
-      ) : (
-        <>
-          {view === 'lru' &&
-            shownLruvecs(frame.lruvecs, lruvec, maxLruvecs).map((l) => (
-              <GenerationsView
-                key={lruvecKey(l)}
-                lruvec={l}
-                folios={folios.of(l)}
-                selected={null}
-                onSelect={NO_SELECTION}
-                transitionMs={transitionMs}
-              />
-            ))}
-          {view === 'system' && <SystemPanel frame={frame} histories={side.histories} />}
-          {view === 'shadows' &&
-            (frame.shadow ? (
-              <ShadowsView shadow={frame.shadow} step={frame.step} selected={null} onSelect={NO_SELECTION} transitionMs={transitionMs} />
-            ) : (
-              <div className="card empty">No shadow LRU in this frame.</div>
-            ))}
-          {view === 'memcgs' && (
-            <>
-              {frame.memcgs.length > 0 ? (
-                <MemcgsView memcgs={frame.memcgs} cv={frame.pgstealCv} cvHistory={side.histories.cv} />
-              ) : (
-                <div className="card empty">No memcgs below the root.</div>
-              )}
-              {frame.nodes.map((n) => n.memcgLru && <MemcgLruView key={n.node} node={n.node} lru={n.memcgLru} transitionMs={transitionMs} />)}
-            </>
-          )}
-          <CountersTable
-            counters={frame.counters}
-            previous={side.previous?.counters ?? null}
-            stepsSincePrevious={side.previous ? frame.step - side.previous.step : null}
-          />
-        </>
-      )}
+      {cards}
     </section>
   );
 }

@@ -222,7 +222,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
         </button>
         <button type="button" className="button small" aria-label="Export CSV" disabled={disabled}
           onClick={() => exportData('csv')}
-          title="The counters (on the Comparison tab, the comparison table; in compare mode, both sides) as CSV">
+          title="The counters (on the Comparison tab, the comparison table; side by side, both sides) as CSV">
           CSV
         </button>
         <button type="button" className="button small" aria-label="Export JSON" disabled={disabled}
