@@ -44,6 +44,24 @@ async function openEditor(page: Page): Promise<void> {
 useBrowser({ nothingMissing: true });
 
 describe('scenario editor', () => {
+  it('has the sidebar to itself while open, from its top; Close editor brings the scenario form back', async () => {
+    const { page, problems } = await open('', { viewport: { width: 1280, height: 720 } });
+    const form = page.locator('form.scenario-form');
+    expect(await form.isVisible()).toBe(true);
+    await openEditor(page);
+    expect(await form.isVisible(), 'the built-in scenario form, with the editor open').toBe(false);
+    const top = await page.evaluate(() => {
+      const sidebar = document.querySelector('.sidebar')!;
+      const editor = document.querySelector('.custom-scenario')!;
+      return { scrollTop: sidebar.scrollTop, offset: editor.getBoundingClientRect().top - sidebar.getBoundingClientRect().top };
+    });
+    expect(top.scrollTop).toBe(0);
+    expect(top.offset).toBeLessThan(30);
+    await page.getByRole('button', { name: 'Close editor', exact: true }).click();
+    expect(await form.isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
   it('marks a bad value next to its field, and runs the scenario once it is fixed', async () => {
     const { page, problems } = await open('', { clipboard: true });
     await openEditor(page);

@@ -2,7 +2,7 @@
 // opens the editor; open, the editor (it starts from the running custom
 // scenario, or from a template when a built-in one runs). A running custom
 // scenario opens it at once.
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { customTitle, isCustomRequest } from '../scenario/custom';
 import { ScenarioEditor } from './ScenarioEditor';
@@ -16,8 +16,15 @@ export interface CustomScenarioProps {
 export function CustomScenario({ request, disabled, onRun }: CustomScenarioProps) {
   const [open, setOpen] = useState(() => isCustomRequest(request));
   const id = useId();
+  const card = useRef<HTMLElement>(null);
+  const opened = useRef(false);
+  // Opening the editor hides the form above it (editor.css): the sidebar goes back to its top, where the editor now starts.
+  useEffect(() => {
+    if (open && opened.current) card.current?.scrollIntoView?.({ block: 'start' });
+    opened.current = true;
+  }, [open]);
   return (
-    <section className="card custom-scenario" data-open={open || undefined} aria-labelledby={`${id}-title`}>
+    <section ref={card} className="card custom-scenario" data-open={open || undefined} aria-labelledby={`${id}-title`}>
       <div className="card-header">
         <h2 className="card-title" id={`${id}-title`}>
           Custom scenario
@@ -28,7 +35,10 @@ export function CustomScenario({ request, disabled, onRun }: CustomScenarioProps
       </div>
       <div id={`${id}-body`} className="custom-body">
         {open ? (
-          <ScenarioEditor request={request} disabled={disabled} onRun={onRun} />
+          <>
+            <p className="hint editor-back">The built-in scenarios and their parameters come back with Close editor.</p>
+            <ScenarioEditor request={request} disabled={disabled} onRun={onRun} />
+          </>
         ) : (
           <p className="hint custom-intro">
             {isCustomRequest(request)
