@@ -197,6 +197,20 @@ describe('System and Memcgs views', () => {
     expect(cvText).toMatch(/^[\d,.]+ %$/);
     expect(Number(cvText.replace(/[ %,]/g, ''))).toBeGreaterThan(0);
     expect(Number(await memcgs.getByTestId('cv-line').getAttribute('data-points'))).toBe(31);
+    // The spread chart: a bar per leaf memcg with the table's pgsteal, as tall as its value, and the CV in words.
+    const leafSteal = await rows.evaluateAll((trs) =>
+      trs.filter((tr) => tr.classList.contains('leaf')).map((tr) => Number(tr.querySelector('[data-testid="pgsteal-bar"]')!.getAttribute('data-value'))),
+    );
+    await page.waitForTimeout(400);
+    const spread = memcgs.getByRole('img', { name: 'pgsteal per memcg' });
+    const spreadBars = await spread.getByTestId('spread-bar').evaluateAll((rects) =>
+      rects.map((r) => ({ value: Number(r.getAttribute('data-value')), height: r.getBoundingClientRect().height })),
+    );
+    expect(spreadBars.map((b) => b.value)).toEqual(leafSteal);
+    const tallest = spreadBars.reduce((a, b) => (b.value > a.value ? b : a));
+    for (const b of spreadBars) expect(b.height, `bar of ${b.value}`).toBeCloseTo((tallest.height * b.value) / tallest.value, 0);
+    const described = await spread.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${described}"]`).textContent()).toContain(`(CV ${cvText})`);
 
     const placed = await chips(page);
     expect(placed).toHaveLength(17);

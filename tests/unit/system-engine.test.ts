@@ -8,6 +8,7 @@ import type { Frame } from '../../web/src/engine/pkg/reclaim_core';
 import { advanceHistories, type FrameHistories } from '../../web/src/views/history';
 import { kswapdModel } from '../../web/src/views/kswapd/model';
 import { coefficientOfVariation, memcgsModel } from '../../web/src/views/memcg/model';
+import { spreadModel } from '../../web/src/views/memcg/spread';
 import { chipMoves, memcgLruLayout } from '../../web/src/views/memcg-lru/model';
 import { reclaimRows, roundsModel } from '../../web/src/views/reclaim/model';
 import { zoneChartModel, zoneKey } from '../../web/src/views/zones/model';
@@ -90,6 +91,11 @@ describe('proactive-root', () => {
     expect(frame.pgstealCv).toBeCloseTo(coefficientOfVariation(leaves), 9);
     expect(frame.pgstealCv).toBeGreaterThan(0);
     expect(histories.cv[histories.cv.length - 1]!.value).toBe(frame.pgstealCv);
+    // The spread chart draws the same leaves and the same CV.
+    const spread = spreadModel(frame.memcgs)!;
+    expect(spread.bars.map((b) => b.pgsteal)).toEqual(leaves);
+    expect(spread.cv).toBeCloseTo(frame.pgstealCv, 9);
+    expect(spread.stddev / spread.mean).toBeCloseTo(frame.pgstealCv, 9);
     const model = memcgsModel(frame.memcgs);
     expect(model.rows.some((r) => r.leaf && r.pgstealAt > 0)).toBe(true);
 

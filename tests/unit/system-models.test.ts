@@ -16,6 +16,7 @@ import { addKinds, groupEvents, visibleGroups } from '../../web/src/views/events
 import { advanceHistories } from '../../web/src/views/history';
 import { appendKswapd, kswapdLayout, kswapdModel, pendingZoneText, type KswapdSegment, type KswapdTrack } from '../../web/src/views/kswapd/model';
 import { appendCv, coefficientOfVariation, formatCv, memcgsModel, sparkline, type MemcgRow } from '../../web/src/views/memcg/model';
+import { spreadModel } from '../../web/src/views/memcg/spread';
 import { chipMoves, chipText, memcgLruLayout, type LruRow } from '../../web/src/views/memcg-lru/model';
 import { formatOverreclaim, reclaimRows, roundsModel } from '../../web/src/views/reclaim/model';
 import { roundTicks } from '../../web/src/views/reclaim/draw';
@@ -335,6 +336,25 @@ describe('memcgs model', () => {
     eventsOomKill: 0,
     leaf: true,
     ...extra,
+  });
+
+  it('spreads pgsteal over the leaves only: mean, population stddev, the bars\' top and the most and least in words', () => {
+    const tree = [memcg('/', { leaf: false, pgsteal: 400 }), memcg('/a', { pgsteal: 100 }), memcg('/b', { pgsteal: 300 })];
+    const spread = spreadModel(tree)!;
+    expect(spread.bars).toEqual([
+      { path: '/a', pgsteal: 100 },
+      { path: '/b', pgsteal: 300 },
+    ]);
+    expect(spread.mean).toBe(200);
+    expect(spread.stddev).toBe(100);
+    expect(spread.cv).toBe(0.5);
+    // mean + stddev (300) reaches the tallest bar: the top is the larger of the two.
+    expect(spread.yMax).toBe(300);
+    expect(spread.summary).toBe('pgsteal of the 2 leaf memcgs: mean 200, standard deviation 100 (CV 50.0 %); most 300 (/b), least 100 (/a).');
+    expect(spreadModel([memcg('/a'), memcg('/b')])!.summary).toMatch(/none has been reclaimed from yet/);
+    expect(spreadModel([memcg('/a'), memcg('/b')])!.yMax).toBe(1);
+    // One leaf has no spread.
+    expect(spreadModel([memcg('/', { leaf: false }), memcg('/a', { pgsteal: 5 })])).toBeNull();
   });
 
   it('says what the scales run up to, and when nothing is used or reclaimed yet', () => {

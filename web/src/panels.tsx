@@ -109,7 +109,7 @@ export function SystemPanel({ frame, histories }: { frame: Frame; histories: Fra
 export function MemcgsPanel({ frame, histories, transitionMs }: { frame: Frame; histories: FrameHistories; transitionMs: number }) {
   return (
     <>
-      {frame.memcgs.length > 0 && <MemcgsView memcgs={frame.memcgs} cv={frame.pgstealCv} cvHistory={histories.cv} />}
+      {frame.memcgs.length > 0 && <MemcgsView memcgs={frame.memcgs} cv={frame.pgstealCv} cvHistory={histories.cv} transitionMs={transitionMs} />}
       {frame.nodes.map((n) => n.memcgLru && <MemcgLruView key={n.node} node={n.node} lru={n.memcgLru} transitionMs={transitionMs} />)}
       {frame.reclaims.length > 0 && <ReclaimView reclaims={frame.reclaims} />}
     </>

@@ -81,7 +81,7 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
     if (view === 'memcgs') {
       cards.push(
         frame.memcgs.length > 0 ? (
-          <MemcgsView key="memcgs" memcgs={frame.memcgs} cv={frame.pgstealCv} cvHistory={side.histories.cv} />
+          <MemcgsView key="memcgs" memcgs={frame.memcgs} cv={frame.pgstealCv} cvHistory={side.histories.cv} transitionMs={transitionMs} />
         ) : (
           <div key="memcgs" className="card empty">No memcgs below the root.</div>
         ),

@@ -9,6 +9,7 @@ import type { MemcgView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 import type { TimePoint } from '../zones/model';
 import { formatCv, memcgsModel, sparkline, type MemcgRow } from './model';
+import { PgstealSpread } from './PgstealSpread';
 
 const SPARK = { width: 120, height: 28 };
 
@@ -16,11 +17,13 @@ export interface MemcgsViewProps {
   memcgs: readonly MemcgView[];
   cv: number;
   cvHistory: readonly TimePoint[];
+  /** How long the pgsteal bars take to move to a new frame's values. */
+  transitionMs?: number;
 }
 
 const pct = (at: number) => `${(at * 100).toFixed(2)}%`;
 
-export function MemcgsView({ memcgs, cv, cvHistory }: MemcgsViewProps) {
+export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0 }: MemcgsViewProps) {
   const model = useMemo(() => memcgsModel(memcgs), [memcgs]);
   const noteId = useId();
   return (
@@ -31,6 +34,7 @@ export function MemcgsView({ memcgs, cv, cvHistory }: MemcgsViewProps) {
         </h2>
         <CvFigure cv={cv} history={cvHistory} leaves={model.leaves} />
       </div>
+      <PgstealSpread memcgs={memcgs} transitionMs={transitionMs} />
       <div className="memcg-scroll">
         <table className="memcg-table" aria-label="Memcg usage and reclaim" aria-describedby={noteId}>
           <thead>

@@ -1,0 +1,107 @@
+// Draws the pgsteal spread (spread.ts) into an <svg> React owns: a bar per
+// leaf memcg in tree order, the mean as a line and mean ± one standard
+// deviation as a band behind the bars.
+import { axisLeft, interrupt, scaleBand, scaleLinear, select, type BaseType } from 'd3';
+import { layer, root } from '../../util/d3';
+import { formatCount } from '../../util/format';
+import type { SpreadBar, SpreadModel } from './spread';
+
+const MARGIN = { top: 8, right: 10, bottom: 18, left: 44 };
+/** The widest a bar gets with few memcgs. */
+const MAX_BAR = 48;
+
+export function drawSpread(node: SVGSVGElement, model: SpreadModel, size: { width: number; height: number }, transitionMs: number): void {
+  const { width, height } = size;
+  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
+  const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
+  select(node).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  const plot = layer<SVGGElement>(root(node), 'g', 'plot')
+    .attr('aria-hidden', 'true')
+    .attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+
+  const n = model.bars.length;
+  const span = Math.min(innerWidth, n * MAX_BAR);
+  const x = scaleBand<number>()
+    .domain(model.bars.map((_, i) => i))
+    .range([0, span])
+    // A gap between bars while they are wide enough to keep one.
+    .paddingInner(span / n >= 4 ? 0.2 : 0);
+  const y = scaleLinear().domain([0, model.yMax]).nice(3).range([innerHeight, 0]);
+  const ticks = y.ticks(3).filter(Number.isInteger);
+  layer<SVGGElement>(plot, 'g', 'grid').call(
+    axisLeft(y)
+      .tickValues(ticks)
+      .tickSize(-innerWidth)
+      .tickFormat(() => ''),
+  );
+  layer<SVGGElement>(plot, 'g', 'y-axis').call(axisLeft(y).tickValues(ticks).tickFormat((v) => formatCount(v.valueOf())));
+
+  // mean ± stddev behind the bars, the mean over them.
+  const band = model.mean > 0 ? [model] : [];
+  layer<SVGGElement>(plot, 'g', 'sd-layer')
+    .selectAll('rect.sd-band')
+    .data(band)
+    .join('rect')
+    .attr('class', 'sd-band')
+    .attr('x', 0)
+    .attr('width', span)
+    .attr('y', (m) => y(m.mean + m.stddev))
+    .attr('height', (m) => Math.max(0, y(Math.max(0, m.mean - m.stddev)) - y(m.mean + m.stddev)));
+
+  // An instant redraw (a resize, a jump) first cancels a transition still running.
+  if (transitionMs === 0) node.querySelectorAll('rect.spread-bar').forEach((bar) => interrupt(bar, 'spread'));
+  const t = select<BaseType, unknown>(node).transition('spread').duration(transitionMs);
+  layer<SVGGElement>(plot, 'g', 'bars')
+    .selectAll<SVGRectElement, SpreadBar>('rect.spread-bar')
+    .data(model.bars, (b) => b.path)
+    .join((enter) =>
+      enter
+        .append('rect')
+        .attr('class', 'spread-bar')
+        .attr('y', innerHeight)
+        .attr('height', 0)
+        .call((r) => r.append('title')),
+    )
+    .attr('data-testid', 'spread-bar')
+    .attr('data-value', (b) => b.pgsteal)
+    .attr('x', (_, i) => x(i) ?? 0)
+    .attr('width', Math.max(0.5, x.bandwidth()))
+    .call((r) => r.select('title').text((b) => `${b.path}: pgsteal ${formatCount(b.pgsteal)}`))
+    .transition(t)
+    .attr('y', (b) => y(b.pgsteal))
+    .attr('height', (b) => innerHeight - y(b.pgsteal));
+
+  layer<SVGGElement>(plot, 'g', 'mean-layer')
+    .selectAll('line.mean')
+    .data(band)
+    .join('line')
+    .attr('class', 'mean')
+    .attr('x1', 0)
+    .attr('x2', span)
+    .attr('y1', (m) => y(m.mean))
+    .attr('y2', (m) => y(m.mean));
+
+  // The x axis: the first and the last memcg, as the tree orders them.
+  const first = model.bars[0]!.path;
+  const last = model.bars[n - 1]!.path;
+  layer<SVGGElement>(plot, 'g', 'x-axis')
+    .attr('transform', `translate(0,${innerHeight})`)
+    .selectAll('text.end-label')
+    .data([
+      { text: first, x: 0, anchor: 'start' },
+      { text: last, x: span, anchor: 'end' },
+    ])
+    .join('text')
+    .attr('class', 'end-label')
+    .attr('x', (d) => d.x)
+    .attr('y', 13)
+    .attr('text-anchor', (d) => d.anchor)
+    .text((d) => d.text);
+  layer<SVGGElement>(plot, 'g', 'x-axis')
+    .selectAll('line.baseline')
+    .data([span])
+    .join('line')
+    .attr('class', 'baseline')
+    .attr('x1', 0)
+    .attr('x2', (s) => s);
+}
