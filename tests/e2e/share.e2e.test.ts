@@ -265,6 +265,20 @@ describe('Export', () => {
     for (const label of ['batch asked', 'reclaimed']) expect(memcgs).toContain(`>${label}</text>`);
     // Each legend once.
     expect(memcgs.split('>batch asked</text>').length).toBe(2);
+    // The pgsteal chart goes in with its legend: a bar per leaf memcg.
+    expect(memcgs).toContain('>pgsteal per leaf memcg</text>');
+    const leaves = await round.page.locator('.memcg-table tbody tr.leaf').count();
+    expect(memcgs.split('data-testid="spread-bar"').length - 1).toBe(leaves);
+    // On the Memcgs tab, CSV is the memcgs table: a row per memcg, pgsteal as the table shows it.
+    const csv = await exported(round.page, 'Export CSV');
+    expect(csv.download.suggestedFilename()).toBe('proactive-root-1-300-memcgs.csv');
+    const rows = csv.bytes.toString('utf8').trimEnd().split('\n').map((l) => l.split(','));
+    expect(rows[0]!.slice(0, 3)).toEqual(['memcg', 'leaf', 'memory.current']);
+    const table = await round.page.locator('.memcg-table tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => [tr.getAttribute('data-memcg'), tr.querySelector('[data-testid="memcg-pgsteal"]')!.textContent!.replace(/,/g, '')]),
+    );
+    const pgsteal = rows[0]!.indexOf('pgsteal');
+    expect(rows.slice(1).map((r) => [r[0], r[pgsteal]])).toEqual(table);
     expect([...problems, ...round.problems]).toEqual([]);
   });
 

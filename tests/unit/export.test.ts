@@ -1,8 +1,8 @@
 // What Export CSV and Export JSON write (web/src/export/tables.ts), without a browser.
 import { csvParseRows } from 'd3';
 import { describe, expect, it } from 'vitest';
-import type { Comparison, Counter, ExperimentInfo } from '../../web/src/engine/pkg/reclaim_core';
-import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, rangesCsv, type ExportedRun, type ExportedSide } from '../../web/src/export/tables';
+import type { Comparison, Counter, ExperimentInfo, MemcgView } from '../../web/src/engine/pkg/reclaim_core';
+import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, memcgsCsv, rangesCsv, type ExportedRun, type ExportedSide } from '../../web/src/export/tables';
 import { makeRequest } from '../../web/src/scenario/params';
 import { comparisonTable, withSeedCheck } from '../../web/src/views/comparison/model';
 
@@ -58,6 +58,29 @@ describe('counters CSV', () => {
 
   it('leaves the delta empty without a previous frame', () => {
     expect(countersCsv({ ...run, previous: null }).split('\n')[1]).toBe('nr_free_pages,900,,');
+  });
+});
+
+describe('memcgs CSV', () => {
+  const memcg = (path: string, extra: Partial<MemcgView>): MemcgView => ({
+    path, usage: 0, max: undefined, high: undefined, low: 0, min: 0, swapUsage: 0, pgscan: 0, pgsteal: 0,
+    eventsLow: 0, eventsMax: 0, eventsOom: 0, eventsOomKill: 0, leaf: true, ...extra,
+  });
+  it('writes a row per memcg in tree order, with the cgroup files\' names, limits empty when unlimited', () => {
+    const csv = memcgsCsv([
+      memcg('/', { leaf: false, usage: 300, pgscan: 90, pgsteal: 60, swapUsage: 12 }),
+      memcg('/a,b', { usage: 200, max: 256, low: 64, pgscan: 50, pgsteal: 40, eventsMax: 3 }),
+      memcg('/c', { usage: 100, high: 128, min: 8, pgscan: 40, pgsteal: 20, eventsOom: 1, eventsOomKill: 1, eventsLow: 2 }),
+    ]);
+    const rows = csvParseRows(csv.trimEnd());
+    expect(rows[0]).toEqual(['memcg', 'leaf', 'memory.current', 'memory.max', 'memory.high', 'memory.low', 'memory.min', 'memory.swap.current', 'pgscan', 'pgsteal', 'events_low', 'events_max', 'events_oom', 'events_oom_kill']);
+    expect(rows.slice(1)).toEqual([
+      ['/', '0', '300', '', '', '0', '0', '12', '90', '60', '0', '0', '0', '0'],
+      // A path with a comma stays one field.
+      ['/a,b', '1', '200', '256', '', '64', '0', '0', '50', '40', '0', '3', '0', '0'],
+      ['/c', '1', '100', '', '128', '0', '8', '0', '40', '20', '2', '0', '1', '1'],
+    ]);
+    expect(csv.endsWith('\n')).toBe(true);
   });
 });
 

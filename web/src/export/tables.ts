@@ -25,8 +25,8 @@ export interface ExportedRun {
   reclaims?: readonly ReclaimView[];
 }
 
-/** A file name for this run: scenario[-variant]-seed-step (or -comparison) and the extension. */
-export function exportFileName(request: ScenarioRequest, what: number | 'comparison', extension: string): string {
+/** A file name for this run: scenario[-variant]-seed-step (or -comparison, or step-memcgs) and the extension. */
+export function exportFileName(request: ScenarioRequest, what: number | string, extension: string): string {
   const parts = [runLabel(request), request.variant, String(request.seed), String(what)].filter((p) => p !== undefined && p !== '');
   return `${parts.join('-').replace(/[^A-Za-z0-9._-]/g, '_')}.${extension}`;
 }
@@ -40,6 +40,51 @@ export function countersCsv(run: ExportedRun): string {
   const rows = counterRows(run.counters, run.previous?.counters ?? null);
   const since = run.previous ? String(run.previous.step) : '';
   return `${csvFormatRows([['name', 'value', 'delta', 'since_step'], ...rows.map((r) => [r.name, String(r.value), r.delta === null ? '' : String(r.delta), r.delta === null ? '' : since])])}\n`;
+}
+
+/** The columns of the memcgs CSV: the cgroup files they come from (pages, as the Memcgs view shows them). */
+const MEMCG_COLUMNS = [
+  'memcg',
+  'leaf',
+  'memory.current',
+  'memory.max',
+  'memory.high',
+  'memory.low',
+  'memory.min',
+  'memory.swap.current',
+  'pgscan',
+  'pgsteal',
+  'events_low',
+  'events_max',
+  'events_oom',
+  'events_oom_kill',
+] as const;
+
+/**
+ * The Memcgs view as CSV, a row per memcg in the engine's (tree) order:
+ * memory.current and the limits in pages (memory.max and memory.high empty
+ * when unlimited), memory.stat pgscan and pgsteal (hierarchical: a parent's
+ * include its children's; `leaf` says which rows pgsteal_cv is taken over)
+ * and the memory.events counts.
+ */
+export function memcgsCsv(memcgs: readonly MemcgView[]): string {
+  const rows = memcgs.map((m) => [
+    m.path,
+    m.leaf ? '1' : '0',
+    String(m.usage),
+    m.max === undefined || m.max === null ? '' : String(m.max),
+    m.high === undefined || m.high === null ? '' : String(m.high),
+    String(m.low),
+    String(m.min),
+    String(m.swapUsage),
+    String(m.pgscan),
+    String(m.pgsteal),
+    String(m.eventsLow),
+    String(m.eventsMax),
+    String(m.eventsOom),
+    String(m.eventsOomKill),
+  ]);
+  return `${csvFormatRows([[...MEMCG_COLUMNS], ...rows])}\n`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExperimentInfo, Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { errorMessage } from '../engine/host';
 import { composeFigure, download, figurePng } from '../export/figure';
-import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, type ExportedRanges, type ExportedRun, type ExportedSide } from '../export/tables';
+import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, memcgsCsv, type ExportedRanges, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
 import { encodePageUrl } from '../scenario/pageUrl';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
@@ -191,6 +191,9 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
     } else if (page.tab === 'comparison' && table) {
       name = exportFileName(page.request, 'comparison', 'csv');
       blob = new Blob([comparisonCsv(table)], { type: 'text/csv' });
+    } else if (page.tab === 'memcgs' && run.memcgs && run.memcgs.length > 0) {
+      name = exportFileName(page.request, `${run.step}-memcgs`, 'csv');
+      blob = new Blob([memcgsCsv(run.memcgs)], { type: 'text/csv' });
     } else {
       name = exportFileName(page.request, run.step, 'csv');
       blob = new Blob([countersCsv(run)], { type: 'text/csv' });
@@ -222,7 +225,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
         </button>
         <button type="button" className="button small" aria-label="Export CSV" disabled={disabled}
           onClick={() => exportData('csv')}
-          title="The counters (on the Comparison tab, the comparison table; side by side, both sides) as CSV">
+          title="The counters as CSV (on the Comparison tab, the comparison table; on the Memcgs tab, every memcg; side by side, both sides' counters)">
           CSV
         </button>
         <button type="button" className="button small" aria-label="Export JSON" disabled={disabled}
