@@ -1,5 +1,6 @@
 // Small helpers shared by the D3 draw code.
-import { scaleLinear, select, type BaseType, type ScaleLinear, type Selection } from 'd3';
+import { axisLeft, format, scaleLinear, select, type BaseType, type ScaleLinear, type Selection } from 'd3';
+import { formatCount } from './format';
 
 /** The shortest time axis (10 ms, a step of most scenarios): at step 0 the charts still get readable ticks. */
 const MIN_AXIS_SPAN_NS = 10_000_000;
@@ -41,4 +42,28 @@ let clipIds = 0;
 export function uniqueId(prefix: string): string {
   clipIds += 1;
   return `${prefix}-${clipIds}`;
+}
+
+/** A page count on an axis: grouped digits, or three significant digits with an SI suffix from 10,000 (12.3k). */
+export function pagesTick(value: { valueOf(): number }): string {
+  const n = value.valueOf();
+  return n >= 10_000 ? format('.3~s')(n) : formatCount(n);
+}
+
+/**
+ * The y axis of a count (pages, folios) in `plot`: at most about `count`
+ * whole-number ticks (d3's nice ticks, fractions dropped), each with a grid
+ * line across `width`. Drawn at once: an interrupted axis transition would
+ * leave its exiting ticks behind.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function drawCountAxis(plot: Selection<any, unknown, null, undefined>, y: ScaleLinear<number, number>, count: number, width: number, tick: (value: { valueOf(): number }) => string = pagesTick): void {
+  const ticks = y.ticks(count).filter(Number.isInteger);
+  layer<SVGGElement>(plot, 'g', 'grid').call(
+    axisLeft(y)
+      .tickValues(ticks)
+      .tickSize(-width)
+      .tickFormat(() => ''),
+  );
+  layer<SVGGElement>(plot, 'g', 'y-axis').call(axisLeft(y).tickValues(ticks).tickFormat(tick));
 }

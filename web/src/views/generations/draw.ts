@@ -7,7 +7,6 @@
 // changes generation (or list) moves across, and one that is evicted drops
 // into the lane of shadow and swap entries below the axis.
 import {
-  axisLeft,
   easeCubicOut,
   format,
   interrupt,
@@ -17,7 +16,7 @@ import {
   type BaseType,
   type ScaleBand,
 } from 'd3';
-import { layer, type AnySelection } from '../../util/d3';
+import { drawCountAxis, layer, type AnySelection } from '../../util/d3';
 import { formatCount } from '../../util/format';
 import { dotRadius, fitGrid, gridCell, gridTop, type FolioDot, type FolioDotsModel, type Grid } from './folios';
 import { FOLIO_TYPES, type FolioType, type GenerationBar, type GenerationColumn, type GenerationsModel } from './model';
@@ -61,10 +60,6 @@ const MAX_COLUMN_WIDTH = 220;
 const DOT_AREA = 0.62;
 /** Room at the left of each half of the lane for its caption. */
 const LANE_CAPTION = 92;
-const formatTick = (value: { valueOf(): number }) => {
-  const v = value.valueOf();
-  return v >= 10_000 ? format('.3~s')(v) : formatCount(v);
-};
 const TYPE_LABEL: Record<FolioType, string> = { anon: 'anon', file: 'file' };
 const LANE_LABEL: Record<FolioType, string> = { anon: 'anon: swapped', file: 'file: shadow' };
 
@@ -155,14 +150,7 @@ export function drawGenerations(
   // Whole pages only; the axis and grid move at once (an interrupted axis
   // transition would leave its exiting ticks behind), the bars animate.
   const tickCount = Math.max(2, Math.min(5, Math.floor(innerHeight / 40)));
-  const tickValues = y.ticks(tickCount).filter(Number.isInteger);
-  layer<SVGGElement>(plotAny, 'g', 'grid').call(
-    axisLeft(y)
-      .tickValues(tickValues)
-      .tickSize(-innerWidth)
-      .tickFormat(() => ''),
-  );
-  layer<SVGGElement>(plotAny, 'g', 'y-axis').call(axisLeft(y).tickValues(tickValues).tickFormat(formatTick));
+  drawCountAxis(plotAny, y, tickCount, innerWidth);
   layer<SVGTextElement>(plotAny, 'text', 'axis-title')
     .attr('x', -MARGIN.left + 8)
     .attr('y', -14)

@@ -1,8 +1,8 @@
 // Draws the pgsteal spread (spread.ts) into an <svg> React owns: a bar per
 // leaf memcg in tree order, the mean as a line and mean ± one standard
 // deviation as a band behind the bars.
-import { axisLeft, interrupt, scaleBand, scaleLinear, select, type BaseType } from 'd3';
-import { layer, root } from '../../util/d3';
+import { interrupt, scaleBand, scaleLinear, select, type BaseType } from 'd3';
+import { drawCountAxis, layer, root } from '../../util/d3';
 import { formatCount } from '../../util/format';
 import type { SpreadBar, SpreadModel } from './spread';
 
@@ -27,14 +27,7 @@ export function drawSpread(node: SVGSVGElement, model: SpreadModel, size: { widt
     // A gap between bars while they are wide enough to keep one.
     .paddingInner(span / n >= 4 ? 0.2 : 0);
   const y = scaleLinear().domain([0, model.yMax]).nice(3).range([innerHeight, 0]);
-  const ticks = y.ticks(3).filter(Number.isInteger);
-  layer<SVGGElement>(plot, 'g', 'grid').call(
-    axisLeft(y)
-      .tickValues(ticks)
-      .tickSize(-innerWidth)
-      .tickFormat(() => ''),
-  );
-  layer<SVGGElement>(plot, 'g', 'y-axis').call(axisLeft(y).tickValues(ticks).tickFormat((v) => formatCount(v.valueOf())));
+  drawCountAxis(plot, y, 3, innerWidth);
 
   // mean ± stddev behind the bars, the mean over them.
   const band = model.mean > 0 ? [model] : [];

@@ -1,7 +1,7 @@
 // Draws one memory.reclaim write's rounds into an <svg> React owns: per
 // round, the batch asked for (outlined) beside what it reclaimed (filled).
-import { axisBottom, axisLeft, scaleBand, scaleLinear, select } from 'd3';
-import { layer, root } from '../../util/d3';
+import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
+import { drawCountAxis, layer, root } from '../../util/d3';
 import { formatCount } from '../../util/format';
 import type { RoundBar, RoundsModel } from './model';
 
@@ -37,14 +37,7 @@ export function drawRounds(node: SVGSVGElement, model: RoundsModel, size: { widt
     .paddingOuter(0.1);
   const half = x.bandwidth() / 2;
   const y = scaleLinear().domain([0, model.yMax]).nice(3).range([innerHeight, 0]);
-  const ticks = y.ticks(3).filter(Number.isInteger);
-  layer<SVGGElement>(plot, 'g', 'grid').call(
-    axisLeft(y)
-      .tickValues(ticks)
-      .tickSize(-innerWidth)
-      .tickFormat(() => ''),
-  );
-  layer<SVGGElement>(plot, 'g', 'y-axis').call(axisLeft(y).tickValues(ticks).tickFormat((v) => formatCount(v.valueOf())));
+  drawCountAxis(plot, y, 3, innerWidth, (v) => formatCount(v.valueOf()));
   layer<SVGGElement>(plot, 'g', 'x-axis')
     .attr('transform', `translate(0,${innerHeight})`)
     .call(

@@ -1,8 +1,8 @@
 // Draws one zone's free pages over time into an <svg> React owns: a line
 // over the kept frames, the min/low/high watermarks as labelled horizontal
 // lines over tinted bands (below min, min–low, low–high), d3 scales and axes.
-import { axisBottom, axisLeft, format, line, scaleLinear, select } from 'd3';
-import { layer, root, timeScale, uniqueId } from '../../util/d3';
+import { axisBottom, line, scaleLinear, select } from 'd3';
+import { drawCountAxis, layer, root, timeScale, uniqueId } from '../../util/d3';
 import { formatCount, formatTimeTick } from '../../util/format';
 import { spreadLabels, type TimePoint, type Watermark, type ZoneChartModel } from './model';
 
@@ -19,11 +19,6 @@ export interface ZoneDrawOptions {
   start: number;
   end: number;
 }
-
-const pagesTick = (v: { valueOf(): number }) => {
-  const n = v.valueOf();
-  return n >= 10_000 ? format('.3~s')(n) : formatCount(n);
-};
 
 export function drawZone(node: SVGSVGElement, model: ZoneChartModel, options: ZoneDrawOptions): void {
   const { width, height } = options;
@@ -77,14 +72,7 @@ export function drawZone(node: SVGSVGElement, model: ZoneChartModel, options: Zo
     .attr('y', (d) => y(Math.min(d.to, top)))
     .attr('height', (d) => Math.max(0, y(Math.min(d.from, top)) - y(Math.min(d.to, top))));
 
-  const ticks = y.ticks(tickCount).filter(Number.isInteger);
-  layer<SVGGElement>(plot, 'g', 'grid').call(
-    axisLeft(y)
-      .tickValues(ticks)
-      .tickSize(-innerWidth)
-      .tickFormat(() => ''),
-  );
-  layer<SVGGElement>(plot, 'g', 'y-axis').call(axisLeft(y).tickValues(ticks).tickFormat(pagesTick));
+  drawCountAxis(plot, y, tickCount, innerWidth);
   // The y-axis title, up the left edge (the watermark labels have the right).
   layer<SVGTextElement>(plot, 'text', 'axis-title')
     .attr('transform', `translate(${-MARGIN.left + 9},${innerHeight / 2}) rotate(-90)`)
