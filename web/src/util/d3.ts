@@ -67,3 +67,27 @@ export function drawCountAxis(plot: Selection<any, unknown, null, undefined>, y:
   );
   layer<SVGGElement>(plot, 'g', 'y-axis').call(axisLeft(y).tickValues(ticks).tickFormat(tick));
 }
+
+/** Margins around a chart's plot area. */
+export interface Margin {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+/**
+ * Sizes `node` to `size` and returns its plot group (created on first use,
+ * hidden from assistive technology: the chart's text is its description),
+ * moved inside `margin`, with the plot area's width and height.
+ */
+export function plotArea(node: SVGSVGElement, size: { width: number; height: number }, margin: Margin): { plot: AnySelection<SVGGElement>; innerWidth: number; innerHeight: number } {
+  const { width, height } = size;
+  select(node).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  const plot = layer<SVGGElement>(root(node), 'g', 'plot').attr('aria-hidden', 'true').attr('transform', `translate(${margin.left},${margin.top})`);
+  return {
+    plot,
+    innerWidth: Math.max(0, width - margin.left - margin.right),
+    innerHeight: Math.max(0, height - margin.top - margin.bottom),
+  };
+}

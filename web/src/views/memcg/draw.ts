@@ -2,7 +2,7 @@
 // leaf memcg in tree order, the mean as a line and mean ± one standard
 // deviation as a band behind the bars.
 import { interrupt, scaleBand, scaleLinear, select, type BaseType } from 'd3';
-import { drawCountAxis, layer, root } from '../../util/d3';
+import { drawCountAxis, layer, plotArea } from '../../util/d3';
 import { formatCount } from '../../util/format';
 import type { SpreadBar, SpreadModel } from './spread';
 
@@ -11,13 +11,7 @@ const MARGIN = { top: 8, right: 10, bottom: 18, left: 44 };
 const MAX_BAR = 48;
 
 export function drawSpread(node: SVGSVGElement, model: SpreadModel, size: { width: number; height: number }, transitionMs: number): void {
-  const { width, height } = size;
-  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
-  const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
-  select(node).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
-  const plot = layer<SVGGElement>(root(node), 'g', 'plot')
-    .attr('aria-hidden', 'true')
-    .attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+  const { plot, innerWidth, innerHeight } = plotArea(node, size, MARGIN);
 
   const n = model.bars.length;
   const span = Math.min(innerWidth, n * MAX_BAR);

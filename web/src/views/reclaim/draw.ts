@@ -1,7 +1,7 @@
 // Draws one memory.reclaim write's rounds into an <svg> React owns: per
 // round, the batch asked for (outlined) beside what it reclaimed (filled).
-import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
-import { drawCountAxis, layer, root } from '../../util/d3';
+import { axisBottom, scaleBand, scaleLinear } from 'd3';
+import { drawCountAxis, layer, plotArea } from '../../util/d3';
 import { formatCount } from '../../util/format';
 import type { RoundBar, RoundsModel } from './model';
 
@@ -21,13 +21,7 @@ export function roundTicks(n: number): number[] {
 }
 
 export function drawRounds(node: SVGSVGElement, model: RoundsModel, size: { width: number; height: number }): void {
-  const { width, height } = size;
-  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
-  const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
-  select(node).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
-  const plot = layer<SVGGElement>(root(node), 'g', 'plot')
-    .attr('aria-hidden', 'true')
-    .attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+  const { plot, innerWidth, innerHeight } = plotArea(node, size, MARGIN);
 
   const span = Math.min(innerWidth, Math.max(1, model.bars.length) * MAX_GROUP);
   const x = scaleBand<number>()
