@@ -76,7 +76,7 @@ describe('Experiments', () => {
     // At the default parameters the count over seeds 1-5 that `npm run experiments` recorded comes with it.
     expect(headers).toEqual(['metric', 'before', 'after', 'merged-v4.12', 'change', 'as the patch says', 'seeds 1–5 (recorded)', 'author before', 'author after']);
     if (!existsSync(SIM)) throw new Error(`${SIM} is missing: \`npm test\` builds it before the browser tests`);
-    const headlineMetrics = ['kswapd_premature_sleeps', 'pgscan_direct', 'alloc_latency_p95_us', 'alloc_latency_p99_us'];
+    const headlineMetrics = ['kswapd_premature_sleeps', 'pgscan_direct', 'alloc_latency_p95', 'alloc_latency_p99'];
     const counts = Object.fromEntries(headlineMetrics.map((m) => [m, { held: 0, tied: 0 }]));
     for (const seed of [1, 2, 3, 4, 5]) {
       const native = JSON.parse(execFileSync(SIM, ['compare', NAME, '--seed', String(seed), '--json'], { encoding: 'utf8' })) as {
@@ -103,7 +103,7 @@ describe('Experiments', () => {
     expect(await sleeps.locator('td.change').textContent()).toMatch(/%|from 0/);
     expect(await sleeps.locator('[data-verdict]').textContent()).toMatch(/^(✓ lower|✗ not lower|✗ no change)$/);
     // Each headline's verdict agrees with the values shown: a tie says so.
-    for (const metric of ['kswapd_premature_sleeps', 'pgscan_direct', 'alloc_latency_p95_us', 'alloc_latency_p99_us']) {
+    for (const metric of ['kswapd_premature_sleeps', 'pgscan_direct', 'alloc_latency_p95', 'alloc_latency_p99']) {
       const tr = table.locator(`tr[data-metric="${metric}"]`);
       const value = async (variant: string) => Number(await tr.locator(`td[data-variant="${variant}"]`).getAttribute('data-value'));
       const before = await value('before');
@@ -161,7 +161,7 @@ describe('Experiments', () => {
     await column.waitFor({ timeout: 60_000 });
 
     // The oracle: the native compare on each seed, counted here.
-    const headlines = ['kswapd_premature_sleeps', 'pgscan_direct', 'alloc_latency_p95_us', 'alloc_latency_p99_us'];
+    const headlines = ['kswapd_premature_sleeps', 'pgscan_direct', 'alloc_latency_p95', 'alloc_latency_p99'];
     const expected = Object.fromEntries(headlines.map((m) => [m, { held: 0, tied: 0 }]));
     for (const seed of [1, 2, 3, 4, 5]) {
       const native = JSON.parse(execFileSync(SIM, ['compare', NAME, '--param', 'bursts=3', '--seed', String(seed), '--json'], { encoding: 'utf8' })) as {

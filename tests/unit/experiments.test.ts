@@ -408,7 +408,9 @@ describe('number formatting', () => {
     expect(formatMetric(0.00005, 'pgsteal_cv')).toBe('0.00500 %');
     expect(formatMetric(0, 'reclaim_ratio')).toBe('0.00 %');
     // Other metrics as they are.
-    expect(formatMetric(0.1, 'alloc_latency_p95_us')).toBe('0.100 µs');
+    expect(formatMetric(0.1, 'refill_us')).toBe('0.100 µs');
+    expect(formatMetric(3.9522, 'alloc_latency_p95')).toBe('3.95 ms');
+    expect(formatMetric(4103.2, 'alloc_latency_p99')).toBe('4,103 ms');
     expect(formatMetric(1.3569, 'time_s')).toBe('1.36 s');
     expect(formatMetric(3587, 'overreclaim_pages')).toBe('3,587');
     expect(formatMetric(null, 'pgsteal_cv')).toBe('—');

@@ -36,7 +36,7 @@ const comparison: Comparison = {
   params: new Map([['bursts', 10]]),
   seed: 1,
   variants: [
-    { variant: 'before', metrics: [['pgscan_direct', 29961], ['alloc_latency_p95_us', 0.125]] },
+    { variant: 'before', metrics: [['pgscan_direct', 29961], ['alloc_latency_p95', 0.125]] },
     { variant: 'after', metrics: [['pgscan_direct', 31926]] },
   ],
 };
@@ -96,7 +96,7 @@ describe('comparison CSV', () => {
     expect(comparisonCsv(table)).toContain('"6,579,706"');
     expect(rows[1]).toEqual(['pgscan_direct', '29961', '31926', 'before', String((31926 - 29961) / 29961), 'lower', '6,579,706', '6,256,811', 'not-held']);
     // A metric one variant did not report: an empty cell, no change.
-    expect(rows[2]).toEqual(['alloc_latency_p95_us', '0.125', '', 'before', '', '', '', '', '']);
+    expect(rows[2]).toEqual(['alloc_latency_p95', '0.125', '', 'before', '', '', '', '', '']);
   });
 
   it('leaves a value the run does not define (NaN) empty, with no change, and writes it as null in JSON', () => {
@@ -246,14 +246,14 @@ describe('range check CSV', () => {
         { point: 'readers=1', tallies: [null, { held: 5, tied: 0, seeds: 5 }] },
       ],
     };
-    const headlines = ['pgscan_direct', 'alloc_latency_p99_us'];
+    const headlines = ['pgscan_direct', 'alloc_latency_p99'];
     const rows = csvParseRows(rangesCsv({ headlines, result }));
     expect(rows).toEqual([
       ['point', 'headline', 'held', 'tied', 'seeds', 'source'],
       ['defaults', 'pgscan_direct', '4', '0', '5', 'checked'],
-      ['defaults', 'alloc_latency_p99_us', '0', '5', '5', 'checked'],
+      ['defaults', 'alloc_latency_p99', '0', '5', '5', 'checked'],
       ['readers=1', 'pgscan_direct', '', '', '', 'checked'],
-      ['readers=1', 'alloc_latency_p99_us', '5', '0', '5', 'checked'],
+      ['readers=1', 'alloc_latency_p99', '5', '0', '5', 'checked'],
     ]);
     // The table npm run experiments recorded says so on every row.
     const recorded = csvParseRows(rangesCsv({ headlines, result, recorded: true }));

@@ -1,8 +1,9 @@
 // The CLI (wasm-core/src/report.rs) and the app (views/comparison/model.ts)
-// each decide which metrics are shares, shown as percentages with changes
-// in percentage points (Rust's is_share, TS's PERCENT_METRIC). This keeps
-// the two in step: every metric of every experiment reads as a percentage
-// in both or in neither, and its change in points in both or in neither.
+// each format metrics: which are shares, shown as percentages with changes
+// in percentage points (Rust's is_share, TS's PERCENT_METRIC), which have a
+// unit (metric_unit, metricUnit), and the digits (fmt_metric, formatMetric).
+// This keeps the two in step: every metric of every experiment reads the
+// same in both, and its change in points in both or in neither.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +60,14 @@ describe('shares read the same in the CLI and the app', () => {
         const value = json.variants[variants[0]!]!.metrics[metric] ?? Number.NaN;
         const row = cli.get(metric)!;
         const shown = formatMetric(value, metric);
-        if (!Number.isNaN(value)) expect(row.values[0]!.endsWith(' %'), `${metric}: CLI ${row.values[0]}, app ${shown}`).toBe(shown.endsWith(' %'));
+        if (!Number.isNaN(value)) {
+          expect(row.values[0]!.endsWith(' %'), `${metric}: CLI ${row.values[0]}, app ${shown}`).toBe(shown.endsWith(' %'));
+          // The same unit after the number (ms, s, µs), or none in both.
+          const unitOf = (text: string) => /^[−\-\d.,]+ (\S+)$/.exec(text)?.[1] ?? null;
+          expect(unitOf(row.values[0]!), `${metric}: CLI ${row.values[0]}, app ${shown}`).toBe(unitOf(shown));
+          // And the same digits (the CLI writes its minus in ASCII).
+          expect(row.values[0]!.replace('-', '−'), `${metric}: CLI ${row.values[0]}, app ${shown}`).toBe(shown);
+        }
         const appChange = app.rows.find((r) => r.metric === metric)!.changeText;
         if (row.change !== '-' && appChange !== '—') expect(row.change.endsWith(' pp'), `${metric}: CLI ${row.change}, app ${appChange}`).toBe(appChange.endsWith(' pp'));
       }

@@ -37,8 +37,22 @@ pub fn metrics(sim: &Simulation) -> Map<String, Value> {
     m
 }
 
-/// `run --json`: {"vmstat": {...}, "memcgs": [{"path", "memory_stat", "memory_events"}], "metrics": {...}}.
-pub fn run_json(sim: &Simulation) -> Value {
+/// What a run was of, for its report: the variant (of an experiment), the
+/// parameters in effect (defaults filled in; none for a scenario file) and,
+/// for an experiment, its metrics as `compare` reports them.
+#[derive(Default)]
+pub struct RunLabel {
+    pub variant: Option<String>,
+    pub params: Option<std::collections::BTreeMap<String, f64>>,
+    pub experiment_metrics: Option<Vec<(&'static str, f64)>>,
+}
+
+/// `run --json`: {"scenario", "seed", ["variant", "params",] "steps",
+/// "time_ns", "vmstat": {...}, "memcgs": [{"path", "memory_current",
+/// "memory_stat", "memory_events"}], "metrics": {...}[, "experiment_metrics":
+/// {...}]}. memory.current is in bytes and memory.stat in the kernel's
+/// units (bytes for sizes, counts for events).
+pub fn run_json(sim: &Simulation, label: &RunLabel) -> Value {
     let memcgs: Vec<Value> = sim
         .mm
         .memcgs
@@ -47,19 +61,30 @@ pub fn run_json(sim: &Simulation) -> Value {
             let ev = &cg.events;
             json!({
                 "path": cg.path,
-                "memory_current": cg.usage,
+                "memory_current": cg.usage * 4096,
                 "memory_stat": obj(sim.memory_stat(cg.id)),
                 "memory_events": {"low": ev.low, "high": ev.high, "max": ev.max, "oom": ev.oom, "oom_kill": ev.oom_kill},
             })
         })
         .collect();
-    json!({
-        "scenario": sim.scenario.name,
-        "seed": sim.scenario.seed,
-        "vmstat": obj(sim.vmstat()),
-        "memcgs": memcgs,
-        "metrics": Value::Object(metrics(sim)),
-    })
+    let mut doc = Map::new();
+    doc.insert("scenario".into(), json!(sim.scenario.name));
+    doc.insert("seed".into(), json!(sim.scenario.seed));
+    if let Some(v) = &label.variant {
+        doc.insert("variant".into(), json!(v));
+    }
+    if let Some(p) = &label.params {
+        doc.insert("params".into(), json!(p));
+    }
+    doc.insert("steps".into(), json!(sim.step_count()));
+    doc.insert("time_ns".into(), json!(sim.time()));
+    doc.insert("vmstat".into(), obj(sim.vmstat()));
+    doc.insert("memcgs".into(), Value::Array(memcgs));
+    doc.insert("metrics".into(), Value::Object(metrics(sim)));
+    if let Some(m) = &label.experiment_metrics {
+        doc.insert("experiment_metrics".into(), Value::Object(m.iter().map(|(k, x)| (k.to_string(), json!(x))).collect()));
+    }
+    Value::Object(doc)
 }
 
 /// The lruvecs in the format of /sys/kernel/debug/lru_gen (the verbose
@@ -121,7 +146,17 @@ pub fn compare_json(e: &crate::experiment::Experiment, c: &crate::experiment::Co
     let headlines: Vec<Value> = e
         .headlines
         .iter()
-        .map(|h| json!({ "metric": h.metric, "expected": expected(h), "baseline": h.baseline, "held": c.held(h), "tied": c.tied(h) }))
+        .map(|h| {
+            json!({
+                "metric": h.metric,
+                "expected": expected(h),
+                "baseline": h.baseline,
+                "held": c.held(h),
+                "tied": c.tied(h),
+                "author_before": h.author_before,
+                "author_after": h.author_after,
+            })
+        })
         .collect();
     json!({ "experiment": c.experiment, "params": c.params, "seed": c.seed, "variants": variants, "headlines": headlines })
 }
@@ -147,12 +182,15 @@ fn is_share(metric: &str) -> bool {
 
 /// `metric`'s value for a table: a share as a percentage to 3 significant
 /// digits (0.013 -> "1.30 %", 5.051 -> "505 %"), anything else as
-/// fmt_metric writes it.
-fn fmt_named(metric: &str, x: f64) -> String {
+/// fmt_metric writes it, with its unit if it has one (3.95 ms).
+pub fn fmt_named(metric: &str, x: f64) -> String {
     if is_share(metric) && x.is_finite() {
         format!("{} %", significant3(x * 100.0))
     } else {
-        fmt_metric(x)
+        match metric_unit(metric) {
+            Some(unit) if !x.is_nan() => format!("{} {unit}", fmt_metric(x)),
+            _ => fmt_metric(x),
+        }
     }
 }
 
@@ -166,15 +204,48 @@ fn significant3(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
+/// A metric's value as the app's formatMetric writes it: whole numbers, and
+/// anything from 1,000 up, rounded and grouped by thousands (29,961;
+/// 13,638); other fractions to 3 significant digits (1.35, 0.0130).
 fn fmt_metric(x: f64) -> String {
     if x.is_nan() {
         "n/a".to_string()
-    } else if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{x:.0}")
-    } else if x.abs() >= 100.0 {
-        format!("{x:.1}")
+    } else if !x.is_finite() {
+        format!("{x}")
+    } else if x.fract() == 0.0 || x.abs() >= 1000.0 {
+        let whole = x.round();
+        let sign = if whole < 0.0 { "-" } else { "" };
+        format!("{sign}{}", group(whole.abs() as u64))
     } else {
-        format!("{x:.4}")
+        significant3(x)
+    }
+}
+
+/// 1234567 -> "1,234,567".
+pub fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The unit a metric's value is in, for the tables: from its name's
+/// suffix (_s, _ms, _us), or for the allocation latencies, whose names the
+/// contract fixes (docs: experiments.md), ms as the patch author gives
+/// them. The app's metricUnit (web/src/views/comparison/model.ts) answers
+/// the same; tests/unit/metric-format.test.ts keeps the two in step.
+fn metric_unit(metric: &str) -> Option<&'static str> {
+    match metric {
+        "alloc_latency_p95" | "alloc_latency_p99" => Some("ms"),
+        _ if metric.ends_with("_us") => Some("µs"),
+        _ if metric.ends_with("_ms") => Some("ms"),
+        _ if metric.ends_with("_s") => Some("s"),
+        _ => None,
     }
 }
 
@@ -357,7 +428,15 @@ mod tests {
         assert_eq!(fmt_named("reclaim_ratio", 0.0), "0.00 %");
         assert_eq!(fmt_named("kswapd_efficiency", f64::NAN), "n/a");
         // Anything else as it was.
-        assert_eq!(fmt_named("pgscan_direct", 29961.0), "29961");
-        assert_eq!(fmt_named("time_s", 1.3569), "1.3569");
+        assert_eq!(fmt_named("pgscan_direct", 29961.0), "29,961");
+        assert_eq!(fmt_named("time_s", 1.3569), "1.36 s");
+        assert_eq!(fmt_named("anon_ops_per_sec", 13637.6), "13,638");
+        assert_eq!(fmt_named("anon_ops_per_sec", -13637.6), "-13,638");
+        assert_eq!(fmt_named("hit_ratio", f64::NAN), "n/a");
+        assert_eq!(fmt_named("alloc_latency_p95", 3.9522), "3.95 ms");
+        assert_eq!(fmt_named("alloc_latency_p99", f64::NAN), "n/a");
+        assert_eq!(fmt_named("pages_per_sec", 85015.8), "85,016");
+        assert_eq!(fmt_named("overreclaim_pages", 3.0), "3");
+        assert_eq!(fmt_named("ops_per_sec", 0.5), "0.500");
     }
 }

@@ -53,6 +53,12 @@ pub fn points(e: &Experiment) -> Vec<RangePoint> {
 
 /// Runs every point of `e` on every seed, `threads` comparisons at a time.
 pub fn sweep(e: &Experiment, seeds: &[u64], threads: usize) -> Result<Sweep, ScenarioError> {
+    sweep_with_progress(e, seeds, threads, &|_, _| {})
+}
+
+/// [`sweep`], calling `progress(done, total)` as each comparison finishes
+/// (from the worker threads, in the order they finish).
+pub fn sweep_with_progress(e: &Experiment, seeds: &[u64], threads: usize, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Sweep, ScenarioError> {
     let pts = points(e);
     let jobs: Vec<(usize, u64)> = (0..pts.len()).flat_map(|i| seeds.iter().map(move |&s| (i, s))).collect();
     let next = Mutex::new(0usize);
@@ -68,7 +74,12 @@ pub fn sweep(e: &Experiment, seeds: &[u64], threads: usize) -> Result<Sweep, Sce
                 };
                 let Some(&(i, seed)) = jobs.get(j) else { break };
                 let r = e.compare_headlines(&pts[i].params, seed);
-                results.lock().unwrap_or_else(|p| p.into_inner())[j] = Some(r);
+                let done = {
+                    let mut results = results.lock().unwrap_or_else(|p| p.into_inner());
+                    results[j] = Some(r);
+                    results.iter().filter(|r| r.is_some()).count()
+                };
+                progress(done, jobs.len());
             });
         }
     });

@@ -55,6 +55,70 @@ fn lru_gen_prints_the_debugfs_format() {
     assert!(out.lines().any(|l| l.trim_start().starts_with("node")));
 }
 
+/// The names ../shared/design/experiments.md gives each experiment's
+/// parameters and metrics are the ones `compare` accepts and reports.
+#[test]
+fn the_contracts_parameter_and_metric_names() {
+    let cases: [(&str, &[&str], &[&str]); 5] = [
+        ("memcg-lru-fairness", &["memcgs=2", "pages_per_memcg=256", "interval=100", "request=32", "writes=5"], &["pgsteal_cv", "reclaim_ratio"]),
+        ("multi-memcg-kswapd", &["seconds=2"], &["anon_ops_per_sec", "file_iops", "pswpout", "workingset_refault_anon"]),
+        ("kswapd-classzone", &["bursts=2"], &["pgscan_direct", "alloc_latency_p95", "alloc_latency_p99", "kswapd_efficiency", "kswapd_premature_sleeps"]),
+        ("proactive-reclaim-batching", &["children=2", "request=512", "target=1"], &["pages_per_sec", "time_s", "overreclaim_pages"]),
+        ("refault-distance-mglru", &["seconds=2"], &["hit_ratio", "ops_per_sec", "workingset_refault_file", "workingset_activate_file", "pswpout"]),
+    ];
+    for (name, params, metrics) in cases {
+        let mut args = vec!["compare", name, "--json"];
+        for p in params {
+            args.extend(["--param", p]);
+        }
+        let (code, out, err) = sim(&args);
+        assert_eq!(code, 0, "{name}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        for p in params {
+            let (k, x) = p.split_once('=').unwrap();
+            assert_eq!(v["params"][k].as_f64(), Some(x.parse().unwrap()), "{name}: {k}");
+        }
+        for variant in ["before", "after"] {
+            for m in metrics {
+                assert!(v["variants"][variant]["metrics"].get(*m).is_some(), "{name}: {variant} has no {m}");
+            }
+        }
+    }
+}
+
+#[test]
+fn run_says_what_ran_and_an_experiments_metrics() {
+    let (code, out, err) = sim(&["run", "kswapd-classzone", "--variant", "before", "--param", "bursts=2", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["variant"], "before");
+    // Every parameter in effect, the given one and the defaults.
+    assert_eq!(v["params"]["bursts"], 2);
+    assert_eq!(v["params"]["readers"], 8);
+    let steps = v["steps"].as_u64().unwrap();
+    assert!(steps > 0);
+    assert_eq!(v["time_ns"].as_u64().unwrap(), steps * 10_000_000);
+    // The experiment's metrics, as compare computes them for this variant at the end of its run.
+    let (_, cmp, _) = sim(&["compare", "kswapd-classzone", "--param", "bursts=2", "--json"]);
+    let cmp: serde_json::Value = serde_json::from_str(&cmp).unwrap();
+    assert_eq!(v["experiment_metrics"], cmp["variants"]["before"]["metrics"]);
+    // memory.current in bytes, as the kernel's file.
+    let root = v["memcgs"].as_array().unwrap().iter().find(|m| m["path"] == "/").unwrap();
+    let anon = root["memory_stat"]["anon"].as_u64().unwrap();
+    assert_eq!(root["memory_current"].as_u64().unwrap() % 4096, 0);
+    assert!(root["memory_current"].as_u64().unwrap() >= anon);
+
+    let (code, text, err) = sim(&["run", "kswapd-classzone", "--variant", "before", "--param", "bursts=2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.starts_with("scenario kswapd-classzone (variant before) seed 1: "), "{text}");
+    assert!(text.contains("params: alloc_pages=2048 allocators=8 burst_ms=300 bursts=2 "), "{text}");
+    assert!(text.contains("experiment metrics"), "{text}");
+    // A built-in scenario's parameters, none of an experiment's.
+    let (_, text, _) = sim(&["run", "mglru-basic", "--steps", "10"]);
+    assert!(text.contains("params: anon_pages=1024 "), "{text}");
+    assert!(!text.contains("experiment metrics"), "{text}");
+}
+
 #[test]
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
     for (args, needle) in [
@@ -71,6 +135,13 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         (vec!["run", "mglru-basic", "--seed", "-1"], "invalid value '-1' for '--seed"),
         (vec!["compare", "kswapd-classzone", "--seed", "x"], "invalid value 'x' for '--seed"),
         (vec!["run", "/nonexistent/file.json"], "file.json"),
+        (vec!["compare", "memcg-lru-fairness", "--param", "=5"], "the parameter's name is missing before '=' (memcg-lru-fairness's parameters: memcgs,"),
+        (vec!["compare", "memcg-lru-fairness", "--param", "memcgs"], "expected K=V"),
+        (vec!["sweep", "kswapd-classzone", "--seeds", "abc"], "not a whole number from 1 to 50"),
+        (vec!["sweep", "kswapd-classzone", "--seeds", "-1"], "not a whole number from 1 to 50"),
+        (vec!["sweep", "kswapd-classzone", "--threads", "0"], "not a whole number from 1 to 64"),
+        (vec!["gen-trace", "/tmp/never-written.bin", "--seed", "-1"], "a whole number from 0 to"),
+        (vec!["replay", "/tmp/never-read.bin", "--cache-pages", "99999999999999999999"], "not a whole number from 1 to 8388608"),
     ] {
         let (code, out, err) = sim(&args);
         assert_eq!(code, 2, "{args:?}");

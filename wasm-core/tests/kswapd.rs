@@ -150,19 +150,19 @@ fn an_allocation_latency_is_a_whole_allocation_with_its_stalls() {
     // 20 ms bursts never reach a watermark: every allocation is its 2,048
     // minor faults and page allocations, nothing else.
     let quiet = compare(&[("burst_ms", 20.0)]);
-    let stall_free = 2048.0 * (MINOR_FAULT_NS + PAGE_ALLOC_NS) as f64 / 1000.0;
+    let stall_free = 2048.0 * (MINOR_FAULT_NS + PAGE_ALLOC_NS) as f64 / 1e6;
     for variant in ["before", "after"] {
         assert_eq!(quiet.metric(variant, "pgscan_direct"), Some(0.0));
-        assert_eq!(quiet.metric(variant, "alloc_latency_p95_us"), Some(stall_free), "{variant}");
-        assert_eq!(quiet.metric(variant, "alloc_latency_p99_us"), Some(stall_free), "{variant}");
+        assert_eq!(quiet.metric(variant, "alloc_latency_p95"), Some(stall_free), "{variant}");
+        assert_eq!(quiet.metric(variant, "alloc_latency_p99"), Some(stall_free), "{variant}");
     }
     // At the defaults the first allocations of a burst reclaim directly, and
     // the tail allocations take that much longer.
     let busy = compare(&[]);
     for variant in ["before", "after"] {
         assert!(busy.metric(variant, "pgscan_direct").unwrap() > 1000.0, "{variant}");
-        let p99 = busy.metric(variant, "alloc_latency_p99_us").unwrap();
-        assert!(p99 > 1.1 * stall_free, "{variant}: p99 {p99} us against {stall_free} us without reclaim");
-        assert!(p99 >= busy.metric(variant, "alloc_latency_p95_us").unwrap());
+        let p99 = busy.metric(variant, "alloc_latency_p99").unwrap();
+        assert!(p99 > 1.1 * stall_free, "{variant}: p99 {p99} ms against {stall_free} ms without reclaim");
+        assert!(p99 >= busy.metric(variant, "alloc_latency_p95").unwrap());
     }
 }

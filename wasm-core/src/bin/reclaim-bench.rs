@@ -45,7 +45,7 @@ fn many_memcgs() {
         ("node_pages", 262_144.0),
         ("rate", 2000.0),
         ("request", 4096.0),
-        ("interval_ms", 1000.0),
+        ("interval", 1000.0),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))

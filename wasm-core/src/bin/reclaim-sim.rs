@@ -12,7 +12,7 @@
 //! status 2, nothing on stdout.
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -44,7 +44,7 @@ enum Cmd {
         /// A parameter of the experiment, k=v (repeatable).
         #[arg(long = "param", value_name = "K=V")]
         params: Vec<String>,
-        /// The run's seed (a whole number, 0 or more; default 1).
+        /// The run's seed (a whole number, 0 or more).
         #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
         seed: u64,
         /// Print one JSON object instead of a table.
@@ -56,11 +56,11 @@ enum Cmd {
     Sweep {
         /// An experiment name (see `reclaim-sim list`).
         name: String,
-        /// Seeds 1 to N.
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=50))]
+        /// Seeds 1 to N, N from 1 to 50.
+        #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = whole::<1, 50>)]
         seeds: u64,
-        /// Comparisons run at a time.
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+        /// Comparisons run at a time, 1 to 64.
+        #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = whole::<1, 64>)]
         threads: u64,
         /// Print one JSON object: the headlines and, per point, the seeds held and tied.
         #[arg(long)]
@@ -121,6 +121,15 @@ fn parse_seed(s: &str) -> Result<u64, String> {
     s.trim().parse().map_err(|_| format!("not a seed: a whole number from 0 to {}", u64::MAX))
 }
 
+/// A whole-number option from MIN to MAX; anything else (a word, a
+/// negative number, one out of range) is refused with the range.
+fn whole<const MIN: u64, const MAX: u64>(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if (MIN..=MAX).contains(&n) => Ok(n),
+        _ => Err(format!("not a whole number from {MIN} to {MAX}")),
+    }
+}
+
 /// `--steps`: 1..=MAX_STEPS.
 fn parse_steps(s: &str) -> Result<u64, String> {
     match s.trim().parse::<u64>() {
@@ -140,13 +149,27 @@ fn param_range(name: &str, key: &str) -> Option<String> {
     s.params.iter().find(|p| p.name == key).map(|p| scenario::range_text(p.min, p.max))
 }
 
+/// The names of scenario or experiment `name`'s parameters, comma-separated.
+fn param_names(name: &str) -> Option<String> {
+    if let Some(e) = experiment::find(name) {
+        return Some(e.params.iter().map(|p| p.name).collect::<Vec<_>>().join(", "));
+    }
+    let list = scenario::list();
+    let s = list.scenarios.iter().find(|s| s.name == name)?;
+    Some(s.params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "))
+}
+
 /// The `--param k=v` list of scenario or experiment `name`: each key once,
 /// each value a number (the engine checks names and ranges).
 fn parse_params(name: &str, raw: &[String]) -> Result<BTreeMap<String, f64>, UsageError> {
     let mut out = BTreeMap::new();
     for p in raw {
-        let (k, v) = p.split_once('=').ok_or_else(|| UsageError(format!("--param {p}: expected k=v")))?;
+        let known = || param_names(name).map(|n| format!(" ({name}'s parameters: {n})")).unwrap_or_default();
+        let (k, v) = p.split_once('=').ok_or_else(|| UsageError(format!("--param {p}: expected K=V, a parameter and its value{}", known())))?;
         let k = k.trim();
+        if k.is_empty() {
+            return Err(UsageError(format!("--param {p}: the parameter's name is missing before '='{}", known())));
+        }
         let val: f64 = v.trim().parse().map_err(|_| {
             let range = param_range(name, k).map(|r| format!(" (accepted: {r})")).unwrap_or_default();
             UsageError(format!("param {k}: \"{v}\" is not a number{range}"))
@@ -201,8 +224,26 @@ fn run(cli: Cli) -> Result<String, UsageError> {
         Cmd::Sweep { name, seeds, threads, json } => {
             let exp = find_experiment(&name)?;
             let seeds: Vec<u64> = (1..=seeds).collect();
-            let s = reclaim_core::sweep::sweep(exp, &seeds, threads as usize).map_err(|e| UsageError(e.to_string()))?;
-            out = if json { pretty_json(reclaim_core::sweep::json(exp, &s)) } else { reclaim_core::sweep::markdown(exp, &s) };
+            // On a terminal, how far the sweep has got (stderr: stdout stays the table).
+            let tty = std::io::stderr().is_terminal();
+            let progress = |done: usize, total: usize| {
+                if tty {
+                    eprint!("\r{name}: {done}/{total} comparisons");
+                }
+            };
+            let s = reclaim_core::sweep::sweep_with_progress(exp, &seeds, threads as usize, &progress).map_err(|e| UsageError(e.to_string()))?;
+            if tty {
+                eprintln!();
+            }
+            out = if json {
+                pretty_json(reclaim_core::sweep::json(exp, &s))
+            } else {
+                format!(
+                    "{name}: each parameter at the low and the high end of its range, the others at their defaults, seeds 1-{}; a cell counts the seeds on which the headline held (Markdown)\n\n{}",
+                    seeds.len(),
+                    reclaim_core::sweep::markdown(exp, &s)
+                )
+            };
         }
         Cmd::ExperimentsDoc { ranges_json } => {
             let (doc, recorded) = report::experiments_doc().map_err(|e| UsageError(e.to_string()))?;
@@ -232,7 +273,8 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             }
         }
         Cmd::Run { name, params, seed, steps, json, lru_gen, variant } => {
-            let s = load(&name, &params, seed, variant)?;
+            let given = if name.ends_with(".json") { BTreeMap::new() } else { parse_params(&name, &params)? };
+            let s = load(&name, &params, seed, variant.clone())?;
             let steps = match steps {
                 Some(n) => n,
                 None => {
@@ -249,12 +291,17 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             for _ in 0..steps {
                 sim.step();
             }
+            let label = run_label(&name, &given, variant.as_deref(), &sim);
             out = if json {
-                pretty_json(report::run_json(&sim))
+                pretty_json(report::run_json(&sim, &label))
             } else if lru_gen {
+                if !sim.mm.knobs.lru_gen_enabled {
+                    // As debugfs does, the format has the (empty) generations; the note goes to stderr.
+                    eprintln!("reclaim-sim: note: MGLRU is off in this run (the classic LRU), so its generations are empty");
+                }
                 report::lru_gen(&sim)
             } else {
-                run_text(&sim)
+                run_text(&sim, &label)
             };
         }
     }
@@ -266,17 +313,49 @@ fn pretty_json(v: serde_json::Value) -> String {
     serde_json::to_string_pretty(&report::whole_numbers(v)).expect("serialisable") + "\n"
 }
 
-/// `run`'s text report: the metrics, /proc/vmstat and each memcg's memory.stat (non-zero).
-fn run_text(sim: &Simulation) -> String {
+/// What `run` reports its run was of: an experiment's variant (given, or
+/// after), the parameters in effect (defaults filled in) and the
+/// experiment's metrics as `compare` computes them; a built-in scenario's
+/// parameters; nothing more for a scenario file.
+fn run_label(name: &str, given: &BTreeMap<String, f64>, variant: Option<&str>, sim: &Simulation) -> report::RunLabel {
+    if let Some(e) = experiment::find(name) {
+        let Ok(p) = scenario::Params::resolve(e.params, given) else { return report::RunLabel::default() };
+        return report::RunLabel {
+            variant: Some(variant.unwrap_or("after").to_string()),
+            experiment_metrics: Some((e.metrics)(sim, &p)),
+            params: Some(p.0),
+        };
+    }
+    match scenario::list().scenarios.iter().find(|s| s.name == name) {
+        Some(s) => {
+            let mut p: BTreeMap<String, f64> = s.params.iter().map(|i| (i.name.clone(), i.default)).collect();
+            p.extend(given.iter().map(|(k, v)| (k.clone(), *v)));
+            report::RunLabel { params: Some(p), ..Default::default() }
+        }
+        None => report::RunLabel::default(),
+    }
+}
+
+/// `run`'s text report: what ran, an experiment's metrics, the run's
+/// metrics, /proc/vmstat and each memcg's memory.stat (non-zero).
+fn run_text(sim: &Simulation, label: &report::RunLabel) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "scenario {} seed {}: {} steps, {:.3} s simulated", sim.scenario.name, sim.scenario.seed, sim.step_count(), sim.time() as f64 / 1e9);
+    let variant = label.variant.as_ref().map(|v| format!(" (variant {v})")).unwrap_or_default();
+    let _ = writeln!(out, "scenario {}{variant} seed {}: {} steps, {:.3} s simulated", sim.scenario.name, sim.scenario.seed, sim.step_count(), sim.time() as f64 / 1e9);
+    if let Some(p) = &label.params {
+        let list: Vec<String> = p.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(out, "params: {}", list.join(" "));
+    }
+    if let Some(m) = &label.experiment_metrics {
+        let _ = writeln!(out, "\nexperiment metrics (as compare reports them; of the steps run)");
+        for (k, v) in m {
+            let _ = writeln!(out, "  {k:<32} {}", report::fmt_named(k, *v));
+        }
+    }
     let _ = writeln!(out, "\nmetrics");
     for (k, v) in report::metrics(sim) {
-        // Whole numbers as they are; fractions to four significant places.
-        let v = match v.as_f64() {
-            Some(x) if x.fract() != 0.0 => format_sig(x),
-            _ => report::whole_numbers(v).to_string(),
-        };
+        // As compare writes metrics: shares in percent, units, grouped digits.
+        let v = v.as_f64().map_or_else(|| v.to_string(), |x| report::fmt_named(&k, x));
         let _ = writeln!(out, "  {k:<32} {v}");
     }
     let _ = writeln!(out, "\n/proc/vmstat (non-zero)");
@@ -306,16 +385,6 @@ fn run_text(sim: &Simulation) -> String {
         }
     }
     out
-}
-
-/// A fraction to four significant digits (0.1935, 338.5, 112590.6).
-fn format_sig(x: f64) -> String {
-    if x.abs() >= 1000.0 {
-        format!("{x:.1}")
-    } else {
-        let digits = (3 - x.abs().log10().floor() as i32).clamp(0, 8) as usize;
-        format!("{x:.digits$}")
-    }
 }
 
 /// Writes the output; a reader that stopped reading (`| head`) ends the

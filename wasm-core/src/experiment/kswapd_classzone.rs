@@ -40,8 +40,8 @@ pub static EXPERIMENT: Experiment = Experiment {
     headlines: &[
         Headline { metric: "kswapd_premature_sleeps", direction: Direction::Lower, author_before: "(not reported)", author_after: "(not reported)", baseline: "before" },
         Headline { metric: "pgscan_direct", direction: Direction::Lower, author_before: "6,579,706", author_after: "6,256,811", baseline: "before" },
-        Headline { metric: "alloc_latency_p95_us", direction: Direction::Lower, author_before: "175.5 ms (p95 allocation)", author_after: "101.6 ms (-42 %)", baseline: "before" },
-        Headline { metric: "alloc_latency_p99_us", direction: Direction::Lower, author_before: "247.0 ms (p99 allocation)", author_after: "125.8 ms (-49 %)", baseline: "before" },
+        Headline { metric: "alloc_latency_p95", direction: Direction::Lower, author_before: "175.5 ms (p95 allocation)", author_after: "101.6 ms (-42 %)", baseline: "before" },
+        Headline { metric: "alloc_latency_p99", direction: Direction::Lower, author_before: "247.0 ms (p99 allocation)", author_after: "125.8 ms (-49 %)", baseline: "before" },
     ],
     limits: LIMITS,
     build,
@@ -135,8 +135,8 @@ fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
         ("kswapd_premature_sleeps", k.premature_sleeps as f64),
         ("pgscan_direct", v.get(Item::PgscanDirect) as f64),
         ("pgsteal_direct", v.get(Item::PgstealDirect) as f64),
-        ("alloc_latency_p95_us", percentile(&lat, 95.0) / 1000.0),
-        ("alloc_latency_p99_us", percentile(&lat, 99.0) / 1000.0),
+        ("alloc_latency_p95", percentile(&lat, 95.0) / 1e6),
+        ("alloc_latency_p99", percentile(&lat, 99.0) / 1e6),
         // Undefined (NaN: "n/a", null in JSON) when kswapd scanned nothing.
         ("kswapd_efficiency", if scan_k > 0 { steal_k as f64 / scan_k as f64 } else { f64::NAN }),
         ("pgscan_kswapd", scan_k as f64),

@@ -15,12 +15,12 @@ pub static EXPERIMENT: Experiment = Experiment {
     name: "memcg-lru-fairness",
     title: "memcg LRU: fair proactive reclaim over many memcgs",
     patch: "001_cbca71238df087d5.txt: mm: multi-gen LRU: memcg LRU (Yu Zhao, 2022)",
-    description: "Sibling memcgs each read and write their own region at random (fio mmap randrw on /dev/zero: shared anonymous memory); nothing else presses on memory; every interval a userspace agent writes `request` pages to the root's memory.reclaim. Before the patch every reclaim pass visits every memcg at the current priority, and only between passes does do_try_to_free_pages check whether the request is met: one write takes a share from everybody at each priority until a whole pass has made up the request, so the total overshoots it, the more the smaller the request is next to one pass. With the memcg LRU, each pass starts at a random bin of the old generation, stops as soon as the request is met, and moves reclaimed memcgs to the young generation, so every memcg gives back about the same over time and the total matches the request.",
+    description: "Sibling memcgs each read and write their own region at random (fio mmap randrw on /dev/zero: shared anonymous memory); nothing else presses on memory; every `interval` ms a userspace agent writes `request` pages to the root's memory.reclaim. Before the patch every reclaim pass visits every memcg at the current priority, and only between passes does do_try_to_free_pages check whether the request is met: one write takes a share from everybody at each priority until a whole pass has made up the request, so the total overshoots it, the more the smaller the request is next to one pass. With the memcg LRU, each pass starts at a random bin of the old generation, stops as soon as the request is met, and moves reclaimed memcgs to the young generation, so every memcg gives back about the same over time and the total matches the request.",
     params: &[
         ParamSpec { name: "memcgs", default: 128.0, min: 2.0, max: 512.0, integer: true, help: "sibling memcgs under the root" },
         ParamSpec { name: "pages_per_memcg", default: 1024.0, min: 256.0, max: 8192.0, integer: true, help: "pages each memcg's job reads and writes at random" },
         ParamSpec { name: "request", default: 512.0, min: 32.0, max: 65_536.0, integer: true, help: "pages per write to the root's memory.reclaim" },
-        ParamSpec { name: "interval_ms", default: 100.0, min: 10.0, max: 2000.0, integer: true, help: "time between writes" },
+        ParamSpec { name: "interval", default: 100.0, min: 10.0, max: 2000.0, integer: true, help: "time between writes, in ms" },
         ParamSpec { name: "writes", default: 60.0, min: 5.0, max: 600.0, integer: true, help: "number of writes" },
         ParamSpec { name: "rate", default: 2000.0, min: 100.0, max: 20_000.0, integer: true, help: "each job's accesses per simulated second" },
     ],
@@ -46,7 +46,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     let n = p.u32("memcgs");
     let pages = p.u32("pages_per_memcg");
     let warmup: u64 = 1_000_000_000;
-    let interval = p.u64("interval_ms") * 1_000_000;
+    let interval = p.u64("interval") * 1_000_000;
     let writes = p.u64("writes");
     // The kernel of the patch (v6.2-rc, December 2022): memory.reclaim asked
     // for the whole remaining request each round, and shrink_node_memcgs

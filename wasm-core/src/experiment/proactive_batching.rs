@@ -22,12 +22,14 @@ pub static EXPERIMENT: Experiment = Experiment {
     name: "proactive-reclaim-batching",
     title: "memory.reclaim batch sizes: speed against overreclaim",
     patch: "003_04f791f1dd4aa672.txt: mm: memcg: use larger batches for proactive reclaim (T.J. Mercier, 2024)",
-    description: "A parent memcg /uid_0 holds idle app memcgs of different sizes, each with page cache and anonymous memory. Two writes, as in the patch's tables: first `request_percent` of what the apps hold to /uid_0's memory.reclaim (served by walking its children: the overreclaim measurement), then a full reclaim through the root's memory.reclaim (served by the memcg LRU: the speed measurement). `whole` asks for the whole remainder every round (before 0388536ac291): fast, but every child in the walk gives its share, so it overshoots. `before` asks for at most 32 pages a round (0388536ac291): accurate, but every round restarts reclaim at DEF_PRIORITY, flushes the tree's statistics and visits memcgs that yield nothing at high priorities. `after` asks for a quarter of the remainder (the patch): few restarts, and the shrinking batches land close to the request.",
+    description: "A parent memcg /uid_0 holds idle app memcgs of different sizes, each with page cache and anonymous memory. Two writes, as in the patch's tables: first `request_percent` of what the apps hold (or `request` pages) to /uid_0's memory.reclaim (served by walking its children: the overreclaim measurement), then a full reclaim of the `target`: the root's memory.reclaim (served by the memcg LRU), or with target=1 /uid_0's (served by walking its children): the speed measurement. `whole` asks for the whole remainder every round (before 0388536ac291): fast, but every child in the walk gives its share, so it overshoots. `before` asks for at most 32 pages a round (0388536ac291): accurate, but every round restarts reclaim at DEF_PRIORITY, flushes the tree's statistics and visits memcgs that yield nothing at high priorities. `after` asks for a quarter of the remainder (the patch): few restarts, and the shrinking batches land close to the request.",
     params: &[
         ParamSpec { name: "request_percent", default: 12.5, min: 1.0, max: 50.0, integer: false, help: "the first write to /uid_0's memory.reclaim, in percent of what its apps hold (the patch: 1 GiB)" },
         ParamSpec { name: "children", default: 64.0, min: 2.0, max: 256.0, integer: true, help: "app memcgs under /uid_0" },
         ParamSpec { name: "pages_per_child", default: 2048.0, min: 256.0, max: 16_384.0, integer: true, help: "average pages each app memcg holds (sizes vary from half to one and a half times this)" },
         ParamSpec { name: "anon_percent", default: 50.0, min: 0.0, max: 100.0, integer: true, help: "share of each app's pages that are anonymous (the rest is page cache)" },
+        ParamSpec { name: "request", default: 0.0, min: 0.0, max: 32_768.0, integer: true, help: "the first write to /uid_0's memory.reclaim in pages, in place of request_percent (0: request_percent decides)" },
+        ParamSpec { name: "target", default: 0.0, min: 0.0, max: 1.0, integer: true, help: "where the full reclaim (the speed measurement) writes: 0 = the root, served by the memcg LRU; 1 = /uid_0, served by walking its children" },
     ],
     variants: &[
         Variant { name: "before", description: "at most SWAP_CLUSTER_MAX (32) pages a round (0388536ac291, v6.6-v6.8)" },
@@ -57,7 +59,11 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     let n = p.u32("children");
     let pages = p.u32("pages_per_child");
     let held: u64 = (0..n).map(|i| u64::from(app_pages(pages, i))).sum();
-    let request = ((held as f64) * p.get("request_percent") / 100.0).round().max(1.0) as u64;
+    let request = match p.u64("request") {
+        0 => ((held as f64) * p.get("request_percent") / 100.0).round().max(1.0) as u64,
+        pages => pages,
+    };
+    let full_target = if p.u32("target") == 1 { "/uid_0" } else { "/" };
     let mut memcgs = vec![MemcgSpec { path: "/uid_0".into(), ..Default::default() }];
     let mut workloads = Vec::new();
     for i in 0..n {
@@ -99,8 +105,9 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         workloads,
         proactive: vec![
             ProactiveSpec { memcg: "/uid_0".into(), pages: request, bytes: None, start_ns: WARMUP_NS, interval_ns: 0, count: 1 },
-            // Then everything, through the root (0 pages = memory.current).
-            ProactiveSpec { memcg: "/".into(), pages: 0, bytes: None, start_ns: WARMUP_NS + 1, interval_ns: 0, count: 1 },
+            // Then everything (0 pages = memory.current), through the root
+            // (the patch's first table) or /uid_0 (its third).
+            ProactiveSpec { memcg: full_target.into(), pages: 0, bytes: None, start_ns: WARMUP_NS + 1, interval_ns: 0, count: 1 },
         ],
         // The kernel of the patch (v6.8-rc): memcg LRU for the root, full walks below it.
         knobs: Knobs { proactive_batch: batch, memcg_full_walk: true, ..Knobs::default() },
@@ -120,7 +127,7 @@ fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
         return vec![("pages_per_sec", 0.0), ("time_s", 0.0), ("overreclaim_pages", 0.0)];
     };
     vec![
-        // The root full reclaim: speed.
+        // The full reclaim (of the root, or of /uid_0 with target=1): speed.
         ("pages_per_sec", rate(full)),
         ("time_s", full.duration_ns as f64 / 1e9),
         ("full_reclaim_rounds", full.rounds.len() as f64),

@@ -98,6 +98,13 @@ impl Counters {
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
         Item::NAMES.iter().copied().zip(self.0.iter().copied())
     }
+
+    /// The counters as /proc/vmstat shows them: pgpgin and pgpgout in KiB
+    /// (the kernel counts sectors and vmstat_start halves them; the engine
+    /// counts 4 KiB pages), the rest as counted.
+    pub fn iter_proc(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        self.iter().map(|(n, v)| (n, if matches!(n, "pgpgin" | "pgpgout") { v * 4 } else { v }))
+    }
 }
 
 #[cfg(test)]

@@ -208,7 +208,8 @@ fn result(r: &Replayer) -> PolicyResult {
         misses: r.misses(),
         cold_misses: r.cold_misses,
         miss_ratio: r.miss_ratio(),
-        counters: r.memcg_stat().iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        // Under their /proc/vmstat names, in its units (pgpgin and pgpgout in KiB).
+        counters: r.memcg_stat().iter_proc().map(|(k, v)| (k.to_string(), v)).collect(),
         memory_events_max: r.events_max(),
         samples: r.samples(),
     }

@@ -63,7 +63,7 @@ Builtin {
         ParamSpec { name: "memcgs", default: 16.0, min: 2.0, max: 512.0, integer: true, help: "sibling memcgs under the root" },
         ParamSpec { name: "pages_per_memcg", default: 512.0, min: 64.0, max: 65_536.0, integer: true, help: "pages each memcg's job touches" },
         ParamSpec { name: "request", default: 256.0, min: 1.0, max: 1_048_576.0, integer: true, help: "pages per memory.reclaim write" },
-        ParamSpec { name: "interval_ms", default: 200.0, min: 10.0, max: 60_000.0, integer: true, help: "time between memory.reclaim writes" },
+        ParamSpec { name: "interval", default: 200.0, min: 10.0, max: 60_000.0, integer: true, help: "time between memory.reclaim writes, in ms" },
         ParamSpec { name: "rate", default: 20_000.0, min: 100.0, max: 10_000_000.0, integer: true, help: "each job's accesses per simulated second" },
         ParamSpec { name: "lru_gen", default: 1.0, min: 0.0, max: 1.0, integer: true, help: "1 = MGLRU, 0 = the classic active/inactive LRU" },
         ParamSpec { name: "memcg_lru", default: 1.0, min: 0.0, max: 1.0, integer: true, help: "with MGLRU: 1 = the memcg LRU (v6.3+), 0 = walk every memcg (v6.1/6.2)" },
@@ -132,7 +132,7 @@ fn proactive_root(p: &Params, seed: u64) -> Scenario {
         1 => crate::mm::memcontrol::ProactiveBatch::SwapClusterMax,
         _ => crate::mm::memcontrol::ProactiveBatch::Decaying,
     };
-    let interval = p.u64("interval_ms") * 1_000_000;
+    let interval = p.u64("interval") * 1_000_000;
     Scenario {
         version: SCENARIO_VERSION,
         name: "proactive-root".into(),

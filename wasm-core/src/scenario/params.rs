@@ -24,6 +24,7 @@ const CHOICES: &[(&str, &[&str])] = &[
     ("reader_pattern", &["zipf (zipf_s)", "uniform", "one sequential scan", "loop over the file"]),
     ("reader_op", &["read()", "write()", "mmap loads", "mmap loads and stores (50 %)"]),
     ("batch", &["whole request (<= v6.5)", "32 pages (v6.6-6.8)", "remaining/4 (v6.9+)"]),
+    ("target", &["the root (the memcg LRU)", "/uid_0 (a walk of its children)"]),
 ];
 
 impl ParamSpec {

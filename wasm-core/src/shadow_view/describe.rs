@@ -6,18 +6,7 @@ use crate::mm::LRU_GEN_ANON;
 
 use super::{ThresholdView, TermView, TYPE_NAMES};
 
-/// 1234567 -> "1,234,567".
-fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+use crate::report::group;
 
 /// The lists a workingset size sums, active first: [(NAME, pages)].
 fn terms(c: &DistanceCheck) -> Vec<(&'static str, u64)> {
@@ -146,17 +135,4 @@ pub fn describe(r: &RefaultRecord, lruvec: &str) -> (&'static str, String) {
         (None, None) => parts.push(format!("{}: no check recorded", r.function)),
     }
     (decision, parts.join("; "))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::group;
-
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(1000), "1,000");
-        assert_eq!(group(1_234_567), "1,234,567");
-    }
 }

@@ -169,9 +169,8 @@ impl Simulation {
         out.push(("nr_dirty".into(), dirty));
         out.push(("nr_writeback".into(), mm.writeback.len() as u64));
         out.push(("nr_swapcached".into(), swapcached));
-        // pgpgin/pgpgout: the kernel counts sectors and /proc/vmstat shows
-        // KiB (vmstat_start halves them); the engine counts 4 KiB pages.
-        out.extend(mm.vmstat.iter().map(|(n, v)| (n.to_string(), if matches!(n, "pgpgin" | "pgpgout") { v * 4 } else { v })));
+        // pgpgin/pgpgout in KiB, as /proc/vmstat shows them.
+        out.extend(mm.vmstat.iter_proc().map(|(n, v)| (n.to_string(), v)));
         out
     }
 

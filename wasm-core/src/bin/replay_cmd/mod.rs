@@ -32,8 +32,8 @@ pub struct ReplayArgs {
     /// mglru, classic, lru, clock, s3fifo, a comma-separated list, or all.
     #[arg(long, default_value = "mglru")]
     policy: String,
-    /// memory.max of the memcg the trace runs in, in 4 KiB pages.
-    #[arg(long = "cache-pages", value_parser = clap::value_parser!(u64).range(1..=MAX_CACHE_PAGES))]
+    /// memory.max of the memcg the trace runs in, in 4 KiB pages, 1 to 8388608.
+    #[arg(long = "cache-pages", allow_negative_numbers = true, value_parser = super::whole::<1, MAX_CACHE_PAGES>)]
     cache_pages: u64,
     /// A request of SIZE bytes reads ceil(SIZE / 4096) pages of its object.
     #[arg(long = "object-pages")]
@@ -92,8 +92,8 @@ pub fn replay(a: &ReplayArgs) -> Result<String, String> {
 pub struct GenTraceArgs {
     /// Where to write the trace.
     out: String,
-    /// Requests in the trace, 1..=1000000000.
-    #[arg(long, default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    /// Requests in the trace, 1 to 1000000000.
+    #[arg(long, default_value_t = 20_000_000, allow_negative_numbers = true, value_parser = super::whole::<1, 1_000_000_000>)]
     requests: u64,
     /// Distinct pages the ids are drawn from, 1..=67108864.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u32).range(1..=(1 << 26)))]
@@ -102,7 +102,7 @@ pub struct GenTraceArgs {
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     zipf: f64,
     /// The generator's seed (a whole number, 0 or more).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = super::parse_seed)]
     seed: u64,
     /// The trace format (default: from the file name as `replay` reads it:
     /// .csv or .txt is CSV, anything else oracleGeneral).

@@ -152,6 +152,18 @@ const PERCENT_METRIC = /(_ratio|_cv|_efficiency)$/;
 /** Metrics that are times, by the unit their name ends in. */
 const TIME_UNIT = /_(us|ms|s)$/;
 const TIME_UNITS: Record<string, string> = { us: 'µs', ms: 'ms', s: 's' };
+/** Metrics whose names the contract fixes without a unit (docs: experiments.md): the allocation latencies, in ms as the author gives them. */
+const NAMED_UNITS: Record<string, string> = { alloc_latency_p95: 'ms', alloc_latency_p99: 'ms' };
+
+/**
+ * The unit a metric's value is in: the allocation latencies' (ms), else the
+ * one its name ends in (_us, _ms, _s). The CLI's metric_unit
+ * (wasm-core/src/report.rs) answers the same; tests/unit/metric-format.test.ts
+ * keeps the two in step.
+ */
+export function metricUnit(metric: string): string | undefined {
+  return NAMED_UNITS[metric] ?? TIME_UNITS[TIME_UNIT.exec(metric)?.[1] ?? ''];
+}
 
 /**
  * A metric's value as the table shows it: whole numbers in full with
@@ -170,8 +182,8 @@ export function formatMetric(value: number | null, metric?: string): string {
     return `${(Math.abs(percent) >= 1000 ? grouped : significant).format(percent).replace('-', MINUS)} %`;
   }
   // A time's unit, as the name gives it, next to the authors' ms figures.
-  const unit = metric !== undefined ? TIME_UNIT.exec(metric)?.[1] : undefined;
-  if (unit !== undefined) return `${formatMetric(value)} ${TIME_UNITS[unit]}`;
+  const unit = metric !== undefined ? metricUnit(metric) : undefined;
+  if (unit !== undefined) return `${formatMetric(value)} ${unit}`;
   if (Number.isInteger(value) || Math.abs(value) >= 1000) return grouped.format(value).replace('-', MINUS);
   return significant.format(value).replace('-', MINUS);
 }
