@@ -98,6 +98,15 @@ describe('side by side: the two sides line up', () => {
       expect(l, `${view}: the tops of the left side's cards`).toEqual(r);
     }
     await expect.poll(() => left.getByTestId('no-memcg-lru').textContent()).toMatch(/No memcg LRU on node 0 in before: its reclaim walks the memcg tree/);
+    // The labels under the generations do not run into each other in a side's narrower chart.
+    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'LRU', exact: true }).click();
+    await right.locator('text.gen-label').first().waitFor({ state: 'attached' });
+    await page.waitForTimeout(500);
+    const labels = await right.locator('text.gen-label').evaluateAll((texts) =>
+      texts.map((t) => t.getBoundingClientRect()).sort((a, b) => a.left - b.left).map((r) => [Math.round(r.left), Math.round(r.right)]),
+    );
+    expect(labels.length).toBeGreaterThan(1);
+    for (let i = 1; i < labels.length; i++) expect(labels[i]![0], `label ${i} starts before label ${i - 1} ends: ${JSON.stringify(labels)}`).toBeGreaterThanOrEqual(labels[i - 1]![1]!);
     expect(await right.getByTestId('no-memcg-lru').count()).toBe(0);
     expect(problems).toEqual([]);
   });
@@ -223,6 +232,30 @@ describe('side by side: stopping a long move', () => {
 });
 
 describe('side by side: the shadow LRU of each side', () => {
+  it('shows one lruvec on both sides, the one chosen on either side (multi-memcg-kswapd)', async () => {
+    const { page, problems } = await open(EXPERIMENT, { ready: 'experiment', reducedMotion: 'reduce' });
+    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Side by side' });
+    await waitForText(mode.getByTestId('compare-step'), '0');
+    const timeline = mode.getByRole('group', { name: 'Compare timeline' });
+    await timeline.getByLabel('Go to step', { exact: true }).fill('300');
+    await timeline.getByRole('button', { name: 'Go', exact: true }).click();
+    await waitForText(mode.getByTestId('compare-step'), '300');
+    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'Shadows', exact: true }).click();
+    const shown = (i: number) => mode.getByTestId(`compare-side-${i}`).getByRole('region', { name: 'Shadow LRU' }).locator('.card-title .mono').textContent();
+    await mode.getByTestId('compare-side-1').getByRole('region', { name: 'Shadow LRU' }).waitFor();
+    const first = await shown(0);
+    expect(await shown(1)).toBe(first);
+    // Choosing another lruvec on the right moves the left too.
+    const picker = mode.getByTestId('compare-side-1').getByLabel('Lruvec', { exact: true });
+    const other = (await picker.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).find((v) => !v.startsWith(`${first}@`));
+    expect(other, 'a second lruvec with shadows').toBeDefined();
+    await picker.selectOption(other!);
+    await expect.poll(() => shown(0)).not.toBe(first);
+    expect(await shown(0)).toBe(await shown(1));
+    expect(problems).toEqual([]);
+  });
+
   it('shows the refault test each variant uses, side by side (refault-distance-mglru)', async () => {
     const { page, problems } = await open('?v=1&scenario=refault-distance-mglru&seed=1', { ready: 'experiment', reducedMotion: 'reduce' });
     await page.getByRole('button', { name: 'Side by side', exact: true }).click();

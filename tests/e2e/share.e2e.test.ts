@@ -197,7 +197,7 @@ describe('Export', () => {
     const shown = await counters(page);
 
     const svg = await exported(page, 'Export SVG');
-    expect(svg.download.suggestedFilename()).toBe('mglru-basic-4-6.svg');
+    expect(svg.download.suggestedFilename()).toBe('mglru-basic-4-6-lru.svg');
     const parsed = await page.evaluate((text) => {
       const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
       const bar = doc.querySelector('rect[data-testid="gen-bar"]');
@@ -217,7 +217,7 @@ describe('Export', () => {
     expect(parsed.barStyle).toMatch(/fill:\s*rgb\(/);
 
     const png = await exported(page, 'Export PNG');
-    expect(png.download.suggestedFilename()).toBe('mglru-basic-4-6.png');
+    expect(png.download.suggestedFilename()).toBe('mglru-basic-4-6-lru.png');
     expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     // Drawn, not blank: many colours in it.
     const colours = await page.evaluate(async (base64) => {
@@ -314,7 +314,7 @@ describe('Export', () => {
     await page.getByRole('tab', { name: /^System/ }).click();
     await stepForward(page, 3);
     const svg = await exported(page, 'Export SVG');
-    expect(svg.download.suggestedFilename()).toBe('kswapd-classzone-after-1-3.svg');
+    expect(svg.download.suggestedFilename()).toBe('kswapd-classzone-after-1-3-system.svg');
     expect(svg.bytes.toString('utf8')).toContain('data-testid="zone-chart"');
     expect(problems).toEqual([]);
   });
@@ -329,7 +329,7 @@ describe('Export', () => {
     expect(await page.getByRole('button', { name: 'Export SVG', exact: true }).isDisabled()).toBe(false);
 
     const svg = await exported(page, 'Export SVG');
-    expect(svg.download.suggestedFilename()).toBe('multi-memcg-kswapd-before-vs-after-1-5.svg');
+    expect(svg.download.suggestedFilename()).toBe('multi-memcg-kswapd-before-vs-after-1-5-lru.svg');
     const parsed = await page.evaluate((text) => {
       const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
       return {
@@ -346,9 +346,22 @@ describe('Export', () => {
     expect(parsed.texts.some((t) => t.startsWith('Right: after · '))).toBe(true);
     const onPage = await mode.getByTestId('gen-bar').count();
     expect(parsed.bars).toBe(onPage);
+    // Each left caption ends before the right column starts (a long one is cut with an ellipsis).
+    const overrun = async (text: string) =>
+      page.evaluate((markup) => {
+        const holder = document.createElement('div');
+        holder.innerHTML = markup.replace(/^<\?xml[^>]*>/, '');
+        document.body.append(holder);
+        const texts = [...holder.querySelector('svg')!.children].filter((e) => e.localName === 'text').slice(1) as SVGTextElement[];
+        const xs = [...new Set(texts.map((t) => Number(t.getAttribute('x'))))].sort((a, b) => a - b);
+        const bad = texts.filter((t) => Number(t.getAttribute('x')) === xs[0] && xs[0]! + t.getComputedTextLength() > xs[1]!).map((t) => t.textContent);
+        holder.remove();
+        return { columns: xs.length, bad };
+      }, text);
+    expect(await overrun(svg.bytes.toString('utf8'))).toEqual({ columns: 2, bad: [] });
 
     const png = await exported(page, 'Export PNG');
-    expect(png.download.suggestedFilename()).toBe('multi-memcg-kswapd-before-vs-after-1-5.png');
+    expect(png.download.suggestedFilename()).toBe('multi-memcg-kswapd-before-vs-after-1-5-lru.png');
     writeFileSync(path.join(SHOTS, 'export-compare.png'), png.bytes);
 
     // The numbers: each side's counters, as the page shows them.
@@ -367,6 +380,18 @@ describe('Export', () => {
     expect(data.sides[0]!.counters).toEqual(leftCounters);
     expect(data.sides[1]!.counters).toEqual(rightCounters);
     expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+    // The Memcgs view, once kswapd has reclaimed (it wakes at step 17): its pgsteal charts have
+    // long captions, and the CV sparkline stays out of the figure.
+    await mode.getByLabel('Go to step', { exact: true }).fill('40');
+    await mode.getByRole('button', { name: 'Go', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="compare-step"]')?.textContent === '40', undefined, { timeout: 60_000 });
+    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'Memcgs', exact: true }).click();
+    await mode.getByTestId('pgsteal-spread').first().waitFor();
+    const memcgsSvg = (await exported(page, 'Export SVG')).bytes.toString('utf8');
+    expect(await overrun(memcgsSvg)).toEqual({ columns: 2, bad: [] });
+    expect(memcgsSvg).toContain('data-testid="spread-bar"');
+    expect(memcgsSvg).not.toContain('class="sparkline"');
     expect(problems).toEqual([]);
   });
 });

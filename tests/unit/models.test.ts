@@ -5,7 +5,7 @@ import { groupEvents } from '../../web/src/views/events/model';
 import { classicListsModel, defaultLruvec, generationsModel, lruvecModel, lruvecOption } from '../../web/src/views/generations/model';
 import { makeRequest as req } from '../../web/src/scenario/params';
 import { completeRequest, defaultRequest, paramProblem } from '../../web/src/scenario/presets';
-import { formatDelta, formatDuration, formatMs, formatPages, secondsColumn } from '../../web/src/util/format';
+import { formatDelta, formatDuration, formatMs, formatPages, keepTogether, secondsColumn } from '../../web/src/util/format';
 
 describe('counters model', () => {
   it('has no deltas without a previous frame, in the given order', () => {
@@ -274,5 +274,15 @@ describe('events model', () => {
 
   it('keeps decisions of different kinds apart', () => {
     expect(groupEvents([e('f', 'r', 1), { ...e('f', 'r', 2), kind: 'refault' }])).toHaveLength(2);
+  });
+});
+
+describe('keepTogether', () => {
+  it('joins a number to its unit and keeps -EAGAIN whole, leaving other spaces alone', () => {
+    expect(keepTogether('101.6 ms (-42 %)')).toBe('101.6\u00a0ms (-42\u00a0%)');
+    expect(keepTogether('105,174 (1 GiB), 13,742 (root, full)')).toBe('105,174 (1\u00a0GiB), 13,742 (root, full)');
+    expect(keepTogether('ends in -EAGAIN (59 of 60 writes)')).toBe('ends in \u2011EAGAIN (59 of 60 writes)');
+    // "s" only as a unit, not the start of a word.
+    expect(keepTogether('2 seeds, 3 s')).toBe('2 seeds, 3\u00a0s');
   });
 });

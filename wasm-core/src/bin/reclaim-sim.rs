@@ -3,6 +3,7 @@
 //!     reclaim-sim list [--params]
 //!     reclaim-sim compare EXPERIMENT [--param k=v]... [--seed N] [--json]
 //!     reclaim-sim sweep EXPERIMENT [--seeds N] [--threads N] [--json]
+//!     reclaim-sim scenario NAME [--param k=v]... [--seed N] [--variant V]
 //!     reclaim-sim run NAME|FILE.json [--param k=v]... [--seed N] [--steps N] [--json] [--lru-gen]
 //!     reclaim-sim replay TRACE --cache-pages N [--policy P|all] [--format F] [--json]
 //!     reclaim-sim gen-trace OUT [--requests N] [--pages N] [--zipf S] [--seed N] [--format F]
@@ -96,6 +97,22 @@ enum Cmd {
         lru_gen: bool,
         /// For an experiment: the variant to run (default: after; see
         /// `reclaim-sim compare NAME` for an experiment's variants).
+        #[arg(long)]
+        variant: Option<String>,
+    },
+    /// Prints a built-in scenario, or one variant of an experiment, as a
+    /// scenario file: the format `run FILE.json` and the app's editor read
+    /// (docs/scenario-files.md). A starting point for your own.
+    Scenario {
+        /// A built-in scenario or experiment name (see `reclaim-sim list`).
+        name: String,
+        /// A parameter, k=v (repeatable).
+        #[arg(long = "param", value_name = "K=V")]
+        params: Vec<String>,
+        /// The seed written into the file (a whole number, 0 or more).
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
+        seed: u64,
+        /// For an experiment: the variant (default: after).
         #[arg(long)]
         variant: Option<String>,
     },
@@ -214,6 +231,13 @@ fn run(cli: Cli) -> Result<String, UsageError> {
     let mut out = String::new();
     match cli.cmd {
         Cmd::Replay(args) => out = replay_cmd::replay(&args).map_err(UsageError)?,
+        Cmd::Scenario { name, params, seed, variant } => {
+            if name.ends_with(".json") {
+                return Err(UsageError(format!("{name}: already a scenario file; `scenario` prints a built-in scenario or experiment as one")));
+            }
+            let s = load(&name, &params, Some(seed), variant)?;
+            out = serde_json::to_string_pretty(&s).expect("serialisable") + "\n";
+        }
         Cmd::GenTrace(args) => replay_cmd::gen_trace(&args).map_err(UsageError)?,
         Cmd::Compare { name, params, seed, json } => {
             let exp = find_experiment(&name)?;

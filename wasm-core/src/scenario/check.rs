@@ -52,6 +52,15 @@ fn named_field(message: &str) -> Option<&str> {
 /// Reads a scenario document; a problem names the field that does not
 /// deserialize (the path serde_path_to_error tracked while reading it).
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    parse_with(text, true)
+}
+
+/// [`parse`]; `ranges`: look up the accepted range of a number serde
+/// rejected (off when parse looks it up itself, so it does not recurse).
+fn parse_with(text: &str, ranges: bool) -> Result<Scenario, ScenarioError> {
+    if text.trim().is_empty() {
+        return Err(ScenarioError::new(FILE_FIELD, "the file is empty: a scenario file is a JSON object".to_string()));
+    }
     // serde would also read a struct from an array of its fields' values.
     if !text.trim_start().starts_with('{') {
         let message = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
@@ -73,13 +82,24 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         // A bad value inside a tagged enum is reported at the enum: name its member.
         let member = member_with_bad_value(text, &path, message);
         let path = path.to_string();
-        let message = plain_number_message(message);
+        let plain = plain_number_message(message);
         // A missing field: the path ends at the object that lacks it ("." for the document).
-        let field = match (named_field(&message).or(member.as_deref()), path.as_str()) {
+        let field = match (named_field(&plain).or(member.as_deref()), path.as_str()) {
             (Some(f), ".") => f.to_string(),
             (None, ".") => FILE_FIELD.to_string(),
             (Some(f), p) if p != f && !p.ends_with(&format!(".{f}")) => format!("{p}.{f}"),
             _ => path,
+        };
+        // A number of the wrong type or size: the range the field accepts,
+        // not only the one its type holds.
+        let message = match (ranges, bad_value(message)) {
+            (true, Some(value)) if plain != message || message.ends_with(", expected u64") || message.ends_with(", expected u32") => {
+                match accepted_range(text, &field) {
+                    Some(range) => format!("{value} is not {range}"),
+                    None => plain,
+                }
+            }
+            _ => plain,
         };
         ScenarioError::new(field, message)
     })?;
@@ -124,6 +144,39 @@ fn member_with_bad_value(text: &str, path: &serde_path_to_error::Path, message: 
     members.next().is_none().then(|| member.clone())
 }
 
+/// What `field` (a path such as "nodes[0].zones[0].pages") accepts, in the
+/// validation's words ("a whole number from 64 to 16777216"): found by
+/// putting 0, then a large number, in its place and reading what the
+/// validation says of it; None when neither is refused with a range.
+fn accepted_range(text: &str, field: &str) -> Option<String> {
+    let doc: serde_json::Value = serde_json::from_str(text).ok()?;
+    for probe in [serde_json::json!(0), serde_json::json!(1u64 << 53)] {
+        let mut doc = doc.clone();
+        *value_at(&mut doc, field)? = probe;
+        let Ok(s) = parse_with(&doc.to_string(), false) else { continue };
+        let problem = s.problems().into_iter().find(|p| p.field == field)?;
+        if let Some((_, range)) = problem.message.split_once("accepted from ") {
+            return Some(format!("a whole number from {range}"));
+        }
+    }
+    None
+}
+
+/// The value at a field path ("workloads[0].target.pages") of a document.
+fn value_at<'a>(doc: &'a mut serde_json::Value, field: &str) -> Option<&'a mut serde_json::Value> {
+    let mut node = doc;
+    for part in field.split('.') {
+        let (key, indices) = part.split_once('[').map_or((part, ""), |(k, rest)| (k, rest));
+        if !key.is_empty() {
+            node = node.get_mut(key)?;
+        }
+        for index in indices.split('[').filter(|i| !i.is_empty()) {
+            node = node.get_mut(index.trim_end_matches(']').parse::<usize>().ok()?)?;
+        }
+    }
+    Some(node)
+}
+
 /// serde's "invalid value: integer `-5`, expected u64" in the words of the
 /// other messages: "-5 is not a whole number from 0 to 18446744073709551615".
 /// Other messages are kept as they are.
@@ -141,6 +194,8 @@ fn plain_number_message(message: &str) -> String {
         if a < b { &what[a + 1..b] } else { return message.to_string() }
     } else if let Some(v) = what.strip_prefix("invalid type: string ") {
         return format!("{v} (a string) is not {range}");
+    } else if what == "invalid type: null" {
+        return format!("null is not {range}");
     } else {
         return message.to_string();
     };
@@ -247,7 +302,16 @@ mod tests {
         let negative = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": -5");
         let c = check(&negative);
         assert_eq!(fields(&c), ["workloads[0].target.pages"]);
-        assert_eq!(c.problems[0].message, format!("-5 is not a whole number from 0 to {}", u32::MAX));
+        // With the range the field accepts, not the one its type holds.
+        assert_eq!(c.problems[0].message, "-5 is not a whole number from 1 to 16777216");
+        let huge = GOOD.replace("\"zone\": \"Normal\", \"pages\": 4096", "\"zone\": \"Normal\", \"pages\": 4294967296");
+        assert_eq!(check(&huge).problems[0].message, "4294967296 is not a whole number from 64 to 16777216");
+        let quoted = GOOD.replace("\"zone\": \"Normal\", \"pages\": 4096", "\"zone\": \"Normal\", \"pages\": \"4096\"");
+        assert_eq!(check(&quoted).problems[0].message, "\"4096\" is not a whole number from 64 to 16777216");
+        // A field whose every number is accepted keeps its type's range; null says so.
+        let null_rate = GOOD.replace("\"memcg\": \"/a\",", "\"memcg\": \"/a\", \"rate\": null,");
+        assert_eq!(check(&null_rate).problems[0].message, format!("null is not a whole number from 0 to {}", u64::MAX));
+        assert_eq!(check("  ").problems[0].message, "the file is empty: a scenario file is a JSON object");
         let fraction = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": 1.5");
         assert_eq!(fields(&check(&fraction)), ["workloads[0].target.pages"]);
         let text = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": \"many\"");

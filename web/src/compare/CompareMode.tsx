@@ -11,6 +11,8 @@ import type { ComparisonState, SeedCheckRunner } from '../useComparison';
 import { formatCount } from '../util/format';
 import { ComparisonView } from '../views/comparison/ComparisonView';
 import { defaultLruvec, lruvecKey } from '../views/generations/model';
+import { spreadModel } from '../views/memcg/spread';
+import { chooseLruvec, shadowLruvecKey } from '../views/shadows/model';
 import { CompareSide, type CompareViewKey } from './CompareSide';
 import { differingCounters, pairStep } from './lockstep';
 import type { CompareMode as Mode } from './useCompareMode';
@@ -75,6 +77,7 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
   const id = useId();
   const [view, setView] = useState<CompareViewKey>(initialView);
   const [lruvec, setLruvec] = useState<string | null>(null);
+  const [shadowLruvec, setShadowLruvec] = useState<string | null>(null);
   const { lockstep, variants } = mode;
   const { state } = lockstep;
   const running = state.status === 'running';
@@ -83,6 +86,12 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
   const differing = sides ? differingCounters(sides[0].frame, sides[1].frame) : [];
   const lruvecs = sides?.[0].frame.lruvecs ?? [];
   const memcgLruNodes = sides ? memcgLruNodesOf(sides[0].frame, sides[1].frame) : [];
+  // Both sides' Shadows view on one lruvec: the one chosen, else the left side's own pick.
+  const leftShadow = sides?.[0].frame.shadow;
+  const leftPick = leftShadow ? chooseLruvec(leftShadow, null, null) : undefined;
+  const shownShadowLruvec = shadowLruvec ?? (leftPick ? shadowLruvecKey(leftPick) : null);
+  // One y scale for both sides' pgsteal charts, so that bars of one height mean one number.
+  const spreadTop = sides ? Math.max(0, ...sides.map((s) => spreadModel(s.frame.memcgs)?.yMax ?? 0)) : undefined;
   // Both sides show the same lruvec: the one chosen, else the left side's default.
   const fallback = defaultLruvec(lruvecs);
   const shownLruvec = lruvec ?? (fallback ? lruvecKey(fallback) : null);
@@ -187,6 +196,9 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
             transitionMs={state.playing ? 0 : transitionMs}
             disabled={state.status === 'starting'}
             memcgLruNodes={memcgLruNodes}
+            spreadTop={spreadTop}
+            shadowLruvec={shownShadowLruvec}
+            onShadowLruvec={setShadowLruvec}
           />
         ))}
       </div>

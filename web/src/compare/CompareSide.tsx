@@ -31,6 +31,11 @@ export interface CompareSideProps {
   maxLruvecs: number;
   transitionMs: number;
   disabled: boolean;
+  /** The lruvec both sides' Shadows views show ("/memcg@node"), and how to choose another. */
+  shadowLruvec: string | null;
+  onShadowLruvec(key: string): void;
+  /** The top of the pgsteal charts' y scale, the same on both sides. */
+  spreadTop?: number;
   /** The nodes where either side has a memcg LRU: each side gives each of them a row, with its memcg LRU or why it has none. */
   memcgLruNodes: readonly number[];
 }
@@ -42,7 +47,7 @@ export function shownLruvecs(lruvecs: readonly LruvecView[], chosen: string | nu
   return pick ? [pick] : [];
 }
 
-export function CompareSide({ index, side, variant, variants, onVariant, view, lruvec, maxLruvecs, transitionMs, disabled, memcgLruNodes }: CompareSideProps) {
+export function CompareSide({ index, side, variant, variants, onVariant, view, lruvec, maxLruvecs, transitionMs, disabled, memcgLruNodes, spreadTop, shadowLruvec, onShadowLruvec }: CompareSideProps) {
   const id = useId();
   const frame = side?.frame ?? null;
   const folios = useTrackedFolios(frame);
@@ -72,7 +77,16 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
     if (view === 'shadows') {
       cards.push(
         frame.shadow ? (
-          <ShadowsView key="shadows" shadow={frame.shadow} step={frame.step} selected={null} onSelect={NO_SELECTION} transitionMs={transitionMs} />
+          <ShadowsView
+            key="shadows"
+            shadow={frame.shadow}
+            step={frame.step}
+            selected={null}
+            onSelect={NO_SELECTION}
+            transitionMs={transitionMs}
+            chosenLruvec={shadowLruvec}
+            onChooseLruvec={onShadowLruvec}
+          />
         ) : (
           <div key="shadows" className="card empty">No shadow LRU in this frame.</div>
         ),
@@ -81,7 +95,7 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
     if (view === 'memcgs') {
       cards.push(
         frame.memcgs.length > 0 ? (
-          <MemcgsView key="memcgs" memcgs={frame.memcgs} cv={frame.pgstealCv} cvHistory={side.histories.cv} transitionMs={transitionMs} />
+          <MemcgsView key="memcgs" memcgs={frame.memcgs} cv={frame.pgstealCv} cvHistory={side.histories.cv} transitionMs={transitionMs} spreadTop={spreadTop} />
         ) : (
           <div key="memcgs" className="card empty">No memcgs below the root.</div>
         ),

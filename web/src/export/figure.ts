@@ -86,6 +86,8 @@ function chartsIn(container: Element): (SVGSVGElement | HTMLCanvasElement)[] {
   return [...container.querySelectorAll<SVGSVGElement | HTMLCanvasElement>('svg, canvas')].filter((el) => {
     if (el instanceof SVGSVGElement && el.parentElement?.closest('svg')) return false;
     if (el.closest('[aria-hidden="true"]')) return false;
+    // A chart the page marks as not for figures (the CV sparkline: the pgsteal chart shows more).
+    if (el.closest('[data-export="skip"]')) return false;
     const box = el.getBoundingClientRect();
     return box.width > 0 && box.height > 0;
   });
@@ -129,6 +131,22 @@ function legendSvg(legend: HTMLElement, font: string): { g: SVGGElement; width: 
       const box = key.getBoundingClientRect();
       const w = Math.min(14, Math.max(3, box.width));
       const h = Math.min(14, Math.max(3, box.height));
+      if (box.height < 3 && parseFloat(style.borderTopWidth) > 0) {
+        // A line key (the pgsteal chart's mean): its top border, dashed if the page's is.
+        const line = document.createElementNS(SVG_NS, 'line');
+        line.setAttribute('x1', String(at));
+        line.setAttribute('x2', String(at + w));
+        line.setAttribute('y1', String(y + 6));
+        line.setAttribute('y2', String(y + 6));
+        line.setAttribute('stroke', style.borderTopColor);
+        line.setAttribute('stroke-width', style.borderTopWidth);
+        if (style.borderTopStyle === 'dashed') line.setAttribute('stroke-dasharray', '4 3');
+        g.append(line);
+        at += w + 5;
+        g.append(text(at, y + 10, label, `fill:${muted};font-size:11.5px`));
+        at += textWidth(label, `11.5px ${font}`) + 14;
+        continue;
+      }
       const shape = document.createElementNS(SVG_NS, 'rect');
       shape.setAttribute('x', String(at));
       shape.setAttribute('y', String(y + 6 - h / 2));
@@ -157,6 +175,14 @@ function legendSvg(legend: HTMLElement, font: string): { g: SVGGElement; width: 
 /** The side a chart belongs to (compare mode's "Left: before"), from an enclosing `data-export-prefix`. */
 function sideOf(chart: Element): string {
   return chart.closest('[data-export-prefix]')?.getAttribute('data-export-prefix') ?? '';
+}
+
+/** `content`, cut with an ellipsis to fit `width` in `font` (a caption in its column). */
+function fitText(content: string, width: number, font: string): string {
+  if (textWidth(content, font) <= width) return content;
+  let end = content.length;
+  while (end > 1 && textWidth(`${content.slice(0, end)}…`, font) > width) end--;
+  return `${content.slice(0, end).trimEnd()}…`;
 }
 
 /** How wide `content` is drawn in `font` (for the heading, which must not be cut off). */
@@ -208,7 +234,8 @@ export function composeFigure(container: Element, heading: string): Figure | nul
     let y = PAD + HEADING;
     for (const chart of column) {
       const box = boxes.get(chart)!;
-      const caption = captionOf(chart);
+      // A caption keeps to its column (side by side, two columns' captions would run into each other).
+      const caption = fitText(captionOf(chart), columnWidths[c]!, `600 13px ${font}`);
       if (caption) {
         root.append(text(x, y + 14, caption, `fill:${colour('--text-muted', '#555')};font-size:13px;font-weight:600`));
         y += CAPTION;

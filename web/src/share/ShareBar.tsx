@@ -158,7 +158,8 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
       setStatus('This view has no chart: export its numbers as CSV or JSON');
       return;
     }
-    const name = exportFileName(request, step, kind);
+    // The view in the name too: figures of two tabs at one step do not overwrite each other.
+    const name = exportFileName(request, `${step}-${page.tab}`, kind);
     try {
       const blob = kind === 'svg' ? new Blob([figure.svg], { type: 'image/svg+xml' }) : await figurePng(figure);
       download(blob, name);

@@ -76,3 +76,12 @@ export function formatTimeTick(ns: number, spanNs: number): string {
   if (spanNs >= 2e6) return `${(ns / 1e6).toFixed(spanNs >= 20e6 ? 0 : 1)} ms`;
   return `${(ns / 1e3).toFixed(0)} µs`;
 }
+
+/**
+ * `text` with a number and its unit kept on one line (a no-break space
+ * between "101.6" and "ms", "-42" and "%", "1" and "GiB") and "-EAGAIN"
+ * unbroken at its hyphen: for prose and table cells that wrap.
+ */
+export function keepTogether(text: string): string {
+  return text.replace(/(\d) (%|pp|ms|µs|s|GiB|MiB|KiB|pages)(?=$|[\s),.;:])/g, '$1\u00a0$2').replace(/-EAGAIN/g, '\u2011EAGAIN');
+}

@@ -7,7 +7,7 @@ import { useMemo, type ReactNode } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
 import { sameRun } from '../../scenario/url';
 import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
-import { formatCount } from '../../util/format';
+import { formatCount, keepTogether } from '../../util/format';
 import {
   AFTER,
   DEFAULT_BASELINE,
@@ -241,8 +241,8 @@ function ResultTable({
                   )}
                 </td>
                 {table.seedsChecked && <TallyCell tally={row.seeds} />}
-                <td className="author">{row.headline?.authorBefore}</td>
-                <td className="author">{row.headline?.authorAfter}</td>
+                <td className="author">{row.headline && keepTogether(row.headline.authorBefore)}</td>
+                <td className="author">{row.headline && keepTogether(row.headline.authorAfter)}</td>
               </tr>
             ))}
           </tbody>
@@ -277,7 +277,7 @@ function ResultTable({
           <section className="comparison-limits" aria-label="Where it does not hold">
             <h3>Where it does not hold, and why</h3>
             {experiment.limits.split(/\n\n+/).map((paragraph, i) => (
-              <p key={i}>{withCode(paragraph)}</p>
+              <p key={i}>{withCode(keepTogether(paragraph))}</p>
             ))}
           </section>
         )}

@@ -229,11 +229,19 @@ export function drawGenerations(
     .attr('x', middle)
     .attr('y', innerHeight + 18)
     .text((c) => c.heading);
+  // A detail wider than its column (side by side, narrow windows) gives way to its short form.
+  const room = x.step() - 6;
   merged
     .select<SVGTextElement>('text.gen-label')
     .attr('x', middle)
     .attr('y', innerHeight + 33)
-    .text((c) => c.detail);
+    .text((c) => c.detail)
+    .each(function (c) {
+      if (typeof this.getComputedTextLength === 'function' && this.getComputedTextLength() > room) this.textContent = c.detailShort;
+    })
+    .attr('data-short', function (c) {
+      return this.textContent === c.detailShort && c.detailShort !== c.detail ? '' : null;
+    });
   merged
     .select<SVGTextElement>('text.role-label')
     .attr('x', middle)

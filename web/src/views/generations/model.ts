@@ -42,6 +42,8 @@ export interface GenerationColumn {
   /** The three lines under the column: its name, a detail, its role (may be empty). */
   heading: string;
   detail: string;
+  /** The detail where a column is too narrow for it (its age alone; the gen is seq % 4). */
+  detailShort: string;
   role: string;
   bars: GenerationBar[];
   /** The end reclaim takes folios from (oldest generation, inactive list). */
@@ -140,6 +142,7 @@ export function generationsModel(lruvec: LruvecView): GenerationsModel {
       heading: `seq ${g.seq}`,
       // Its slot in lrugen->folios[] (seq % MAX_NR_GENS) and the time since it was made (lrugen->timestamps).
       detail: `gen ${g.gen} · age ${formatDuration(g.ageNs)}`,
+      detailShort: formatDuration(g.ageNs),
       role: youngest && oldest ? 'only' : youngest ? 'youngest' : oldest ? 'oldest' : '',
       bars: FOLIO_TYPES.map((type) => {
         const live = g.seq >= minSeq[type];
@@ -196,6 +199,7 @@ export function classicListsModel(lruvec: LruvecView): GenerationsModel {
       ageNs: null,
       heading: list,
       detail: list === 'inactive' ? 'shrink_folio_list' : 'shrink_active_list',
+      detailShort: list === 'inactive' ? 'shrink_folio_list' : 'shrink_active_list',
       role: list === 'inactive' ? 'reclaimed first' : 'working set',
       bars: FOLIO_TYPES.map((type) => ({
         column: list,

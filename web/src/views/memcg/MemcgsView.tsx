@@ -19,11 +19,13 @@ export interface MemcgsViewProps {
   cvHistory: readonly TimePoint[];
   /** How long the pgsteal bars take to move to a new frame's values. */
   transitionMs?: number;
+  /** The pgsteal chart's y top, shared with the other side's (side by side). */
+  spreadTop?: number;
 }
 
 const pct = (at: number) => `${(at * 100).toFixed(2)}%`;
 
-export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0 }: MemcgsViewProps) {
+export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0, spreadTop }: MemcgsViewProps) {
   const model = useMemo(() => memcgsModel(memcgs), [memcgs]);
   const noteId = useId();
   return (
@@ -32,9 +34,9 @@ export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0 }: MemcgsVi
         <h2 className="card-title">
           Memcgs <span className="muted">· {formatCount(model.rows.length)}</span>
         </h2>
-        <CvFigure cv={cv} history={cvHistory} leaves={model.leaves} />
+        <CvFigure cv={cv} history={cvHistory} leaves={model.leaves} reclaimed={memcgs.some((m) => m.leaf && m.pgsteal > 0)} />
       </div>
-      <PgstealSpread memcgs={memcgs} transitionMs={transitionMs} />
+      <PgstealSpread memcgs={memcgs} transitionMs={transitionMs} top={spreadTop} />
       <div className="memcg-scroll">
         <table className="memcg-table" aria-label="Memcg usage and reclaim" aria-describedby={noteId}>
           <thead>
@@ -126,7 +128,7 @@ function MemcgRowView({ row: r }: { row: MemcgRow }) {
   );
 }
 
-function CvFigure({ cv, history, leaves }: { cv: number; history: readonly TimePoint[]; leaves: number }) {
+function CvFigure({ cv, history, leaves, reclaimed }: { cv: number; history: readonly TimePoint[]; leaves: number; reclaimed: boolean }) {
   const svgRef = useRef<SVGSVGElement>(null);
   const spark = useMemo(() => sparkline(history, SPARK.width, SPARK.height), [history]);
   useEffect(() => {
@@ -151,25 +153,33 @@ function CvFigure({ cv, history, leaves }: { cv: number; history: readonly TimeP
       .attr('cx', (d) => d[0])
       .attr('cy', (d) => d[1]);
   }, [spark]);
+  // With nothing reclaimed the mean is 0 and the CV undefined (the engine reports 0): a dash, not "0.00 %".
+  const defined = leaves >= 2 && reclaimed;
   const explain =
     leaves < 2
       ? 'Coefficient of variation of pgsteal over the leaf memcgs: needs two leaves or more.'
       : `Coefficient of variation of pgsteal over the ${leaves} leaf memcgs: standard deviation / mean. ` +
-        '0 means every memcg gave back the same; the memcg LRU keeps it low.';
+        '0 means every memcg gave back the same; the memcg LRU keeps it low.' +
+        (reclaimed ? '' : ' Nothing has been reclaimed yet, so it is not defined.');
   return (
     <div className="cv" title={explain}>
       <span className="cv-label">pgsteal CV</span>
       <strong className="cv-value" data-testid="pgsteal-cv">
-        {leaves < 2 ? '–' : formatCv(cv)}
+        {defined ? formatCv(cv) : '–'}
       </strong>
       <svg
         ref={svgRef}
         className="sparkline"
+        data-export="skip"
         width={SPARK.width}
         height={SPARK.height}
         viewBox={`0 0 ${SPARK.width} ${SPARK.height}`}
         role="img"
-        aria-label={`pgsteal CV over the last ${history.length} frames, up to ${formatCv(spark.yMax)}`}
+        aria-label={
+          spark.yMax > 1e-9
+            ? `pgsteal CV over the last ${history.length} frames, up to ${formatCv(spark.yMax)}`
+            : `pgsteal CV over the last ${history.length} frames: 0 or not defined throughout`
+        }
       />
     </div>
   );

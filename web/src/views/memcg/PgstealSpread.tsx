@@ -8,8 +8,15 @@ import { spreadModel } from './spread';
 
 const HEIGHT = 96;
 
-export function PgstealSpread({ memcgs, transitionMs = 0 }: { memcgs: readonly MemcgView[]; transitionMs?: number }) {
-  const model = useMemo(() => spreadModel(memcgs), [memcgs]);
+export interface PgstealSpreadProps {
+  memcgs: readonly MemcgView[];
+  transitionMs?: number;
+  /** A y scale top shared with another chart (side by side). */
+  top?: number;
+}
+
+export function PgstealSpread({ memcgs, transitionMs = 0, top }: PgstealSpreadProps) {
+  const model = useMemo(() => spreadModel(memcgs, top), [memcgs, top]);
   const containerRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const width = useElementWidth(containerRef);
@@ -18,9 +25,17 @@ export function PgstealSpread({ memcgs, transitionMs = 0 }: { memcgs: readonly M
     if (model && svgRef.current && width > 0) drawSpread(svgRef.current, model, { width, height: HEIGHT }, transitionMs);
   }, [model, width, transitionMs]);
   if (!model) return null;
+  // Before any reclaim there is nothing to spread: a line says so where the
+  // chart would be (kept in the page, hidden, so that it is measured when it shows).
+  const empty = model.mean === 0;
   return (
     <div className="spread">
-      <ul className="legend-row" aria-hidden="true">
+      {empty && (
+        <p className="hint spread-empty" data-testid="pgsteal-spread-empty">
+          pgsteal per leaf memcg: none of the {model.bars.length} has been reclaimed from yet.
+        </p>
+      )}
+      <ul className="legend-row" aria-hidden="true" hidden={empty}>
         <li>
           <span className="swatch spread-swatch" /> pgsteal per leaf memcg
         </li>
@@ -31,7 +46,7 @@ export function PgstealSpread({ memcgs, transitionMs = 0 }: { memcgs: readonly M
           <span className="swatch sd-swatch" /> ± 1 standard deviation
         </li>
       </ul>
-      <div ref={containerRef} className="chart spread-chart" style={{ height: HEIGHT }}>
+      <div ref={containerRef} className="chart spread-chart" style={{ height: HEIGHT }} hidden={empty}>
         <svg ref={svgRef} role="img" aria-label="pgsteal per memcg" aria-describedby={summaryId} data-testid="pgsteal-spread" />
       </div>
       <p id={summaryId} className="visually-hidden">

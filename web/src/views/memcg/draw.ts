@@ -14,12 +14,15 @@ export function drawSpread(node: SVGSVGElement, model: SpreadModel, size: { widt
   const { plot, innerWidth, innerHeight } = plotArea(node, size, MARGIN);
 
   const n = model.bars.length;
-  const span = Math.min(innerWidth, n * MAX_BAR);
+  // The bars spread over the whole plot, each at most MAX_BAR wide and
+  // centred in its band; a gap between bars while they are wide enough to keep one.
+  const span = innerWidth;
   const x = scaleBand<number>()
     .domain(model.bars.map((_, i) => i))
     .range([0, span])
-    // A gap between bars while they are wide enough to keep one.
     .paddingInner(span / n >= 4 ? 0.2 : 0);
+  const barWidth = Math.max(0.5, Math.min(MAX_BAR, x.bandwidth()));
+  const barX = (i: number) => (x(i) ?? 0) + (x.bandwidth() - barWidth) / 2;
   const y = scaleLinear().domain([0, model.yMax]).nice(3).range([innerHeight, 0]);
   drawCountAxis(plot, y, 3, innerWidth);
 
@@ -51,8 +54,8 @@ export function drawSpread(node: SVGSVGElement, model: SpreadModel, size: { widt
     )
     .attr('data-testid', 'spread-bar')
     .attr('data-value', (b) => b.pgsteal)
-    .attr('x', (_, i) => x(i) ?? 0)
-    .attr('width', Math.max(0.5, x.bandwidth()))
+    .attr('x', (_, i) => barX(i))
+    .attr('width', barWidth)
     .call((r) => r.select('title').text((b) => `${b.path}: pgsteal ${formatCount(b.pgsteal)}`))
     .transition(t)
     .attr('y', (b) => y(b.pgsteal))
@@ -68,15 +71,17 @@ export function drawSpread(node: SVGSVGElement, model: SpreadModel, size: { widt
     .attr('y1', (m) => y(m.mean))
     .attr('y2', (m) => y(m.mean));
 
-  // The x axis: the first and the last memcg, as the tree orders them.
+  // The x axis: the first and the last memcg, as the tree orders them,
+  // under their bars while those are apart, else at the plot's ends.
   const first = model.bars[0]!.path;
   const last = model.bars[n - 1]!.path;
+  const apart = x.bandwidth() >= 120;
   layer<SVGGElement>(plot, 'g', 'x-axis')
     .attr('transform', `translate(0,${innerHeight})`)
     .selectAll('text.end-label')
     .data([
-      { text: first, x: 0, anchor: 'start' },
-      { text: last, x: span, anchor: 'end' },
+      { text: first, x: apart ? barX(0) + barWidth / 2 : 0, anchor: apart ? 'middle' : 'start' },
+      { text: last, x: apart ? barX(n - 1) + barWidth / 2 : span, anchor: apart ? 'middle' : 'end' },
     ])
     .join('text')
     .attr('class', 'end-label')

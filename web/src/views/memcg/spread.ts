@@ -24,15 +24,19 @@ export interface SpreadModel {
   summary: string;
 }
 
-/** The leaves' pgsteal, its mean and standard deviation; null with fewer than two leaves (no spread to show). */
-export function spreadModel(memcgs: readonly MemcgView[]): SpreadModel | null {
+/**
+ * The leaves' pgsteal, its mean and standard deviation; null with fewer than
+ * two leaves (no spread to show). `top`: a y domain top to draw on instead
+ * of this frame's own (side by side, both sides' charts share one scale).
+ */
+export function spreadModel(memcgs: readonly MemcgView[], top?: number): SpreadModel | null {
   const bars = memcgs.filter((m) => m.leaf).map((m) => ({ path: m.path, pgsteal: m.pgsteal }));
   if (bars.length < 2) return null;
   const values = bars.map((b) => b.pgsteal);
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   const stddev = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / values.length);
   const cv = coefficientOfVariation(values);
-  const yMax = Math.max(1, mean + stddev, ...values);
+  const yMax = Math.max(1, mean + stddev, ...values, top ?? 0);
   let most = bars[0]!;
   let least = bars[0]!;
   for (const b of bars) {
