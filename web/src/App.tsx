@@ -31,6 +31,7 @@ import { useRestoreShared } from './share/useRestoreShared';
 import { ThemeSwitch } from './theme/ThemeSwitch';
 import { COMPARE_PANEL_ID, CompareMode, CompareToggle, isCompareView } from './compare/CompareMode';
 import { useCompareMode } from './compare/useCompareMode';
+import type { CompareViewKey } from './compare/CompareSide';
 import { CustomScenario } from './editor/CustomScenario';
 import { customTitle, isCustomRequest } from './scenario/custom';
 import { StartHere } from './tours/StartHere';
@@ -172,13 +173,22 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
     await sim.apply({ ...request, variant });
     if (at > 0) await sim.seek(at);
   };
+  // Stepping or playing from an experiment's Comparison tab (which the run
+  // does not change) opens the view the run is watched in: its tour's first.
+  const watchTab = useMemo<TabKey>(
+    () => (experiment ? findTour(experiment.name)?.steps.find((s) => s.tab !== 'comparison')?.tab : undefined) ?? 'lru',
+    [experiment],
+  );
+  // The view side by side opens on: the page's tab when it is one of its views, else the watched one.
+  const compareView: CompareViewKey = isCompareView(shownTab) ? shownTab : isCompareView(watchTab) ? watchTab : 'lru';
   const snapshot: PageSnapshot | null =
     frame && request
       ? {
           request,
           frame,
           previous,
-          tab: shownTab,
+          // Side by side, the view its sides show (what a link reopens and an export is named by).
+          tab: compareMode.on ? compareView : shownTab,
           tabLabel: compareMode.on ? 'side by side' : (tabs.find((t) => t.key === shownTab)?.label ?? shownTab),
           panelId: compareMode.on ? COMPARE_PANEL_ID : tabPanelId(TABS_ID, shownTab),
           experiment,
@@ -196,12 +206,6 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
       : null;
   const transitionMs = state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS;
 
-  // Stepping or playing from an experiment's Comparison tab (which the run
-  // does not change) opens the view the run is watched in: its tour's first.
-  const watchTab = useMemo<TabKey>(
-    () => (experiment ? findTour(experiment.name)?.steps.find((s) => s.tab !== 'comparison')?.tab : undefined) ?? 'lru',
-    [experiment],
-  );
   const toWatch = useCallback(() => {
     if (shownTab === 'comparison') setTab(watchTab);
   }, [shownTab, watchTab]);
@@ -426,7 +430,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
                   comparison={comparison.state}
                   seedCheck={seedCheck}
                   transitionMs={STEP_TRANSITION_MS}
-                  initialView={isCompareView(shownTab) ? shownTab : isCompareView(watchTab) ? watchTab : 'lru'}
+                  initialView={compareView}
                   onViewChange={setTab}
                 />
               ) : (
