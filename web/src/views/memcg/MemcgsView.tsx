@@ -24,6 +24,8 @@ export interface MemcgsViewProps {
 }
 
 const pct = (at: number) => `${(at * 100).toFixed(2)}%`;
+/** Up to this many frames in the CV's line, each is marked with a dot. */
+const SPARK_MARKED = 16;
 
 export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0, spreadTop }: MemcgsViewProps) {
   const model = useMemo(() => memcgsModel(memcgs), [memcgs]);
@@ -143,6 +145,16 @@ function CvFigure({ cv, history, leaves, reclaimed }: { cv: number; history: rea
       .attr('data-testid', 'cv-line')
       .attr('data-points', spark.points.length)
       .attr('d', (d) => d);
+    // With few frames seen (after a jump the line joins two of them) each one is marked, so a
+    // straight line between two marks does not pass for a measured trend.
+    select(svg)
+      .selectAll('circle.spark-point')
+      .data(spark.points.length <= SPARK_MARKED ? spark.points.slice(0, -1) : [])
+      .join('circle')
+      .attr('class', 'spark-point')
+      .attr('r', 1.6)
+      .attr('cx', (d) => d[0])
+      .attr('cy', (d) => d[1]);
     const last = spark.points[spark.points.length - 1];
     select(svg)
       .selectAll('circle.spark-now')
