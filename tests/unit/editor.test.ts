@@ -336,8 +336,8 @@ describe('scenario files', () => {
     // A bad value in a workload's target names the target's field, not the target.
     const workloads = doc.workloads as { target: object }[];
     expect(await bad(JSON.stringify({ ...doc, workloads: [{ ...workloads[0], target: { ...workloads[0]!.target, pages: -5 } }] }))).toBe(
-      // The range the field accepts, not the one its type holds.
-      'f.json cannot be opened: workloads[0].target.pages: -5 is not a whole number from 1 to 16777216',
+      // The type's range: the field's own is looked up natively only (check.rs: accepted_range).
+      'f.json cannot be opened: workloads[0].target.pages: -5 is not a whole number from 0 to 4294967295',
     );
     // A file of another format version is not read as this one (the editor writes version 1).
     expect(await bad(JSON.stringify({ ...doc, version: 7 }))).toBe('f.json cannot be opened: version 7 is not supported (expected 1)');

@@ -148,6 +148,17 @@ fn member_with_bad_value(text: &str, path: &serde_path_to_error::Path, message: 
 /// validation's words ("a whole number from 64 to 16777216"): found by
 /// putting 0, then a large number, in its place and reading what the
 /// validation says of it; None when neither is refused with a range.
+///
+/// Native only: writing the probed document back out as JSON costs the
+/// wasm 3.1 KB gzipped (docs/performance.md), for a message the app's
+/// editor rarely shows (it checks a field's type before the engine does).
+/// In the browser a wrongly typed number is answered with its type's range.
+#[cfg(target_arch = "wasm32")]
+fn accepted_range(_text: &str, _field: &str) -> Option<String> {
+    None
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn accepted_range(text: &str, field: &str) -> Option<String> {
     let doc: serde_json::Value = serde_json::from_str(text).ok()?;
     for probe in [serde_json::json!(0), serde_json::json!(1u64 << 53)] {
@@ -163,6 +174,7 @@ fn accepted_range(text: &str, field: &str) -> Option<String> {
 }
 
 /// The value at a field path ("workloads[0].target.pages") of a document.
+#[cfg(not(target_arch = "wasm32"))]
 fn value_at<'a>(doc: &'a mut serde_json::Value, field: &str) -> Option<&'a mut serde_json::Value> {
     let mut node = doc;
     for part in field.split('.') {
