@@ -259,10 +259,12 @@ fn percent_change(b: f64, a: f64) -> Option<f64> {
 /// share, which is a percentage already (1.3 % -> 21 % is "+19.7 pp", not
 /// "+1513 %"); else relative ("+6.6 %").
 fn change_text(metric: &str, b: f64, a: f64) -> Option<String> {
+    // A change that rounds to nothing is "+0.0", never "-0.0".
+    let signed = |x: f64| format!("{:+.1}", if x.abs() < 0.05 { 0.0 } else { x });
     if is_share(metric) {
-        return (b.is_finite() && a.is_finite()).then(|| format!("{:+.1} pp", (a - b) * 100.0));
+        return (b.is_finite() && a.is_finite()).then(|| format!("{} pp", signed((a - b) * 100.0)));
     }
-    percent_change(b, a).map(|c| format!("{c:+.1} %"))
+    percent_change(b, a).map(|c| format!("{} %", signed(c)))
 }
 
 /// `compare` as a table: one row per metric, one column per variant, and
@@ -438,5 +440,9 @@ mod tests {
         assert_eq!(fmt_named("pages_per_sec", 85015.8), "85,016");
         assert_eq!(fmt_named("overreclaim_pages", 3.0), "3");
         assert_eq!(fmt_named("ops_per_sec", 0.5), "0.500");
+        // A change too small to show is +0.0, not -0.0.
+        assert_eq!(super::change_text("reads_per_sec", 112_591.0, 112_575.0).as_deref(), Some("+0.0 %"));
+        assert_eq!(super::change_text("reads_per_sec", 100.0, 106.6).as_deref(), Some("+6.6 %"));
+        assert_eq!(super::change_text("pgsteal_cv", 0.0130, 0.0130001).as_deref(), Some("+0.0 pp"));
     }
 }
