@@ -98,6 +98,7 @@ describe('side by side: the two sides line up', () => {
       expect(l, `${view}: the tops of the left side's cards`).toEqual(r);
     }
     await expect.poll(() => left.getByTestId('no-memcg-lru').textContent()).toMatch(/No memcg LRU on node 0 in before: its reclaim walks the memcg tree/);
+    expect(await right.getByTestId('no-memcg-lru').count()).toBe(0);
     // The labels under the generations do not run into each other in a side's narrower chart.
     await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'LRU', exact: true }).click();
     await right.locator('text.gen-label').first().waitFor({ state: 'attached' });
@@ -107,7 +108,15 @@ describe('side by side: the two sides line up', () => {
     );
     expect(labels.length).toBeGreaterThan(1);
     for (let i = 1; i < labels.length; i++) expect(labels[i]![0], `label ${i} starts before label ${i - 1} ends: ${JSON.stringify(labels)}`).toBeGreaterThanOrEqual(labels[i - 1]![1]!);
-    expect(await right.getByTestId('no-memcg-lru').count()).toBe(0);
+    // Inside the two heads too: each side's step sits level with the other's, whichever description is
+    // longer (classic-incremental's takes more lines than before's).
+    await right.getByLabel('Right variant').selectOption('classic-incremental');
+    await expect.poll(() => right.getAttribute('data-variant')).toBe('classic-incremental');
+    await waitForText(mode.getByTestId('compare-step'), '0');
+    const heads = await mode.locator('.compare-about').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
+    expect(heads[1], 'the right description is the longer').toBeGreaterThan(heads[0]!);
+    const stepTops = await mode.getByTestId('side-step').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+    expect(stepTops[0]).toBe(stepTops[1]);
     expect(problems).toEqual([]);
   });
 });

@@ -136,11 +136,16 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
       style={{ '--rows': rows } as CSSProperties}
     >
       <div className="card compare-side-head">
+        {/* The variant is in the list beside it: on screen the title is the side alone, so it never
+            wraps and the two heads keep their lines level (the name read aloud has the variant). */}
         <h3 className="card-title" id={`${id}-title`}>
-          {place}: <span className="mono">{variant}</span>
+          {place}
+          <span className="visually-hidden">: {variant}</span>
         </h3>
         <label className="compare-variant">
-          <span>{place} variant</span>
+          <span>
+            <span className="visually-hidden">{place} </span>Variant
+          </span>
           <select value={variant} disabled={disabled} onChange={(e) => onVariant(e.target.value)}>
             {variants.map((v) => (
               <option key={v.name} value={v.name}>
