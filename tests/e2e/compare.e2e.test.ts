@@ -262,6 +262,28 @@ describe('side by side: the shadow LRU of each side', () => {
     await picker.selectOption(other!);
     await expect.poll(() => shown(0)).not.toBe(first);
     expect(await shown(0)).toBe(await shown(1));
+    expect(await mode.getByTestId('shadow-note').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('says so on a side where the lruvec chosen has no shadows (the classic LRU keeps them under the reclaim target)', async () => {
+    const { page, problems } = await open('?v=1&scenario=memcg-lru-fairness&seed=1', { ready: 'experiment', reducedMotion: 'reduce' });
+    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Side by side' });
+    await waitForText(mode.getByTestId('compare-step'), '0');
+    const timeline = mode.getByRole('group', { name: 'Compare timeline' });
+    await timeline.getByLabel('Go to step', { exact: true }).fill('300');
+    await timeline.getByRole('button', { name: 'Go', exact: true }).click();
+    await waitForText(mode.getByTestId('compare-step'), '300');
+    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'Shadows', exact: true }).click();
+    // The right side (after, MGLRU) picks a memcg's lruvec; the left (before, classic) has its shadows under /.
+    const right = mode.getByTestId('compare-side-1');
+    await right.getByLabel('Lruvec', { exact: true }).waitFor();
+    await right.getByLabel('Lruvec', { exact: true }).selectOption({ index: 1 });
+    const chosen = await right.getByLabel('Lruvec', { exact: true }).inputValue();
+    const note = mode.getByTestId('compare-side-0').getByTestId('shadow-note');
+    await expect.poll(() => note.textContent()).toContain(`before has no shadows of ${chosen.split('@')[0]} on node 0 at this step; this is / on node 0.`);
+    expect(await right.getByTestId('shadow-note').count()).toBe(0);
     expect(problems).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import { groupEvents } from '../../web/src/views/events/model';
 import { classicListsModel, defaultLruvec, generationsModel, lruvecModel, lruvecOption } from '../../web/src/views/generations/model';
 import { makeRequest as req } from '../../web/src/scenario/params';
 import { completeRequest, defaultRequest, paramProblem } from '../../web/src/scenario/presets';
+import { pagesTicks } from '../../web/src/util/d3';
 import { formatDelta, formatDuration, formatMs, formatPages, keepTogether, secondsColumn } from '../../web/src/util/format';
 
 describe('counters model', () => {
@@ -284,5 +285,15 @@ describe('keepTogether', () => {
     expect(keepTogether('ends in -EAGAIN (59 of 60 writes)')).toBe('ends in \u2011EAGAIN (59 of 60 writes)');
     // "s" only as a unit, not the start of a word.
     expect(keepTogether('2 seeds, 3 s')).toBe('2 seeds, 3\u00a0s');
+  });
+});
+
+describe('pagesTicks', () => {
+  it('writes every tick of an axis in one style: SI suffixes once the largest reaches 10,000', () => {
+    const big = pagesTicks([0, 5000, 10000]);
+    expect([0, 5000, 10000].map((t) => big(t))).toEqual(['0', '5k', '10k']);
+    const small = pagesTicks([0, 500, 1000, 1500]);
+    expect([0, 1000, 1500].map((t) => small(t))).toEqual(['0', '1,000', '1,500']);
+    expect(pagesTicks([0, 200000, 400000])(250000)).toBe('250k');
   });
 });

@@ -420,6 +420,12 @@ describe('memcgs model', () => {
     expect(spark.points[3]![0]).toBe(102);
     expect(spark.last).toBe(0.5);
     expect(sparkline([], 100, 20).points).toEqual([]);
+    // Frames where the CV is not defined (nothing reclaimed yet) keep their place on x and draw nothing.
+    const gap = sparkline([{ step: 0, timeNs: 0, value: Number.NaN }, { step: 1, timeNs: 10, value: 0.5 }, { step: 2, timeNs: 20, value: 0.25 }], 104, 24, 2);
+    expect(gap.points).toHaveLength(2);
+    expect(gap.points[0]![0]).toBeCloseTo(52, 6);
+    expect(gap.yMax).toBe(0.5);
+    expect(gap.last).toBe(0.25);
     // One point: no division by zero.
     expect(sparkline([{ step: 0, timeNs: 5, value: 0 }], 100, 20).points[0]!.every(Number.isFinite)).toBe(true);
   });
@@ -608,6 +614,8 @@ describe('frame histories', () => {
         frame(step, {
           nodes: [node({ zones: [zone({ free: 1000 - step })] })],
           pgstealCv: step / 10,
+          // Some leaf gave back a page (the CV is defined) from step 2 on.
+          memcgs: step >= 2 ? [{ path: '/a', leaf: true, pgsteal: step } as MemcgView] : [],
           events: step === 3 ? [{ step, timeNs: 0, kind: 'kswapd', function: 'balance_pgdat', reason: '' }] : [],
         }),
         5,
@@ -618,6 +626,9 @@ describe('frame histories', () => {
     expect(h.start).toBe(8 * STEP);
     expect(h.zones['0/Normal']!.map((p) => p.value)).toEqual([992, 991, 990, 989, 988]);
     expect(h.cv.map((p) => p.value)).toEqual([0.8, 0.9, 1, 1.1, 1.2]);
+    // Before any leaf gave back a page the CV is not defined: NaN, a gap in its line.
+    const early = advanceHistories(advanceHistories(null, frame(0)), frame(1, { pgstealCv: 0 }));
+    expect(early.cv.map((p) => p.value)).toEqual([Number.NaN, Number.NaN]);
     expect(h.kinds).toEqual(['kswapd']);
     expect(h.kswapd).toHaveLength(1);
 

@@ -2,7 +2,8 @@
 // picked for both sides (the generations or classic lists of an lruvec, the
 // zones and kswapd, the memcgs) and its counters.
 import { useId, type CSSProperties, type ReactNode } from 'react';
-import type { LruvecView, VariantInfo } from '../engine/pkg/reclaim_core';
+import type { LruvecView, ShadowFrame, VariantInfo } from '../engine/pkg/reclaim_core';
+import { chooseLruvec, shadowLruvecKey } from '../views/shadows/model';
 import { SystemPanel } from '../panels';
 import { formatCount } from '../util/format';
 import { CountersTable } from '../views/counters/CountersTable';
@@ -38,6 +39,19 @@ export interface CompareSideProps {
   spreadTop?: number;
   /** The nodes where either side has a memcg LRU: each side gives each of them a row, with its memcg LRU or why it has none. */
   memcgLruNodes: readonly number[];
+}
+
+/**
+ * Why a side's Shadows view shows another lruvec than the one chosen (on
+ * either side): this variant has no shadows there at this step (the classic
+ * LRU, for one, keeps them under the reclaim's target). Undefined when it
+ * shows the chosen one.
+ */
+export function shadowNote(shadow: ShadowFrame, chosen: string | null, variant: string): string | undefined {
+  if (!chosen || shadow.lruvecs.length === 0 || shadow.lruvecs.some((l) => shadowLruvecKey(l) === chosen)) return undefined;
+  const [memcg, node] = chosen.split('@');
+  const shown = chooseLruvec(shadow, null, null);
+  return `${variant} has no shadows of ${memcg} on node ${node} at this step${shown ? `; this is ${shown.memcg} on node ${shown.node}` : ''}.`;
 }
 
 /** The lruvecs a side shows: all of a few, else the chosen one (or the first). */
@@ -86,6 +100,7 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
             transitionMs={transitionMs}
             chosenLruvec={shadowLruvec}
             onChooseLruvec={onShadowLruvec}
+            note={shadowNote(frame.shadow, shadowLruvec, variant)}
           />
         ) : (
           <div key="shadows" className="card empty">No shadow LRU in this frame.</div>

@@ -8,7 +8,7 @@
 // what the histories took from each frame, so the histories at an earlier
 // step are those folded from the frames up to it, exactly what they were
 // when the run was there.
-import type { EventView, Frame, NodeView } from '../engine/pkg/reclaim_core';
+import type { EventView, Frame, MemcgView, NodeView } from '../engine/pkg/reclaim_core';
 import { addKinds } from './events/model';
 import { appendKswapd, type KswapdTrack } from './kswapd/model';
 import { appendCv } from './memcg/model';
@@ -43,6 +43,8 @@ export interface HistorySample {
   timeNs: number;
   nodes: readonly NodeView[];
   pgstealCv: number;
+  /** The memcgs' leaf flags and pgsteal: whether the CV is defined (some leaf has given back a page). */
+  memcgs: readonly Pick<MemcgView, 'leaf' | 'pgsteal'>[];
   events: readonly Pick<EventView, 'kind'>[];
 }
 
@@ -71,7 +73,8 @@ export function advanceHistories(prev: FrameHistories | null, frame: HistorySamp
     times,
     zones: appendZones(base.zones, frame.nodes, at, limit),
     kswapd: frame.nodes.map((n, i) => appendKswapd(fresh ? null : (base.kswapd[i] ?? null), n.kswapd, at, start)),
-    cv: appendCv(base.cv, frame.pgstealCv, at, limit),
+    // Not defined (NaN) while no leaf has given back a page: the line has a gap there, not a 0 %.
+    cv: appendCv(base.cv, frame.memcgs.some((m) => m.leaf && m.pgsteal > 0) ? frame.pgstealCv : Number.NaN, at, limit),
     kinds: addKinds(base.kinds, frame.events),
   };
 }
@@ -98,6 +101,8 @@ export function historySample(frame: Frame | HistorySample): HistorySample {
     timeNs: frame.timeNs,
     nodes: frame.nodes.map((n) => (n.memcgLru === undefined ? n : { ...n, memcgLru: undefined })),
     pgstealCv: frame.pgstealCv,
+    // Only what tells whether the CV is defined: one leaf that has given back a page, if any.
+    memcgs: frame.memcgs.filter((m) => m.leaf && m.pgsteal > 0).slice(0, 1).map(({ leaf, pgsteal }) => ({ leaf, pgsteal })),
     events: kinds.map((kind) => ({ kind })),
   };
 }

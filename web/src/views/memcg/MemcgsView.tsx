@@ -143,9 +143,10 @@ function CvFigure({ cv, history, leaves, reclaimed }: { cv: number; history: rea
       .join('path')
       .attr('class', 'spark')
       .attr('data-testid', 'cv-line')
-      .attr('data-points', spark.points.length)
+      .attr('data-points', history.length)
+      .attr('data-defined', spark.points.length)
       .attr('d', (d) => d);
-    // With few frames seen (after a jump the line joins two of them) each one is marked, so a
+    // With few frames drawn (after a jump the line joins two of them) each one is marked, so a
     // straight line between two marks does not pass for a measured trend.
     select(svg)
       .selectAll('circle.spark-point')
@@ -164,7 +165,7 @@ function CvFigure({ cv, history, leaves, reclaimed }: { cv: number; history: rea
       .attr('r', 2.5)
       .attr('cx', (d) => d[0])
       .attr('cy', (d) => d[1]);
-  }, [spark]);
+  }, [spark, history.length]);
   // With nothing reclaimed the mean is 0 and the CV undefined (the engine reports 0): a dash, not "0.00 %".
   const defined = leaves >= 2 && reclaimed;
   const explain =

@@ -24,7 +24,15 @@ export function PgstealSpread({ memcgs, transitionMs = 0, top }: PgstealSpreadPr
   useEffect(() => {
     if (model && svgRef.current && width > 0) drawSpread(svgRef.current, model, { width, height: HEIGHT }, transitionMs);
   }, [model, width, transitionMs]);
-  if (!model) return null;
+  if (!model) {
+    // One leaf: no spread to draw, but say why the chart is not there.
+    const leaves = memcgs.filter((m) => m.leaf);
+    return leaves.length === 1 ? (
+      <p className="spread hint spread-empty" data-testid="pgsteal-spread-empty">
+        pgsteal per leaf memcg: <span className="mono">{leaves[0]!.path}</span> is the only leaf, so there is no spread to compare.
+      </p>
+    ) : null;
+  }
   // Before any reclaim there is nothing to spread: a line says so where the
   // chart would be (kept in the page, hidden, so that it is measured when it shows).
   const empty = model.mean === 0;

@@ -152,10 +152,12 @@ export function sparkline(series: readonly TimePoint[], width: number, height: n
   if (series.length === 0) return { points: [], yMax: 0, last: null };
   const t0 = series[0]!.timeNs;
   const t1 = series[series.length - 1]!.timeNs;
-  const yMax = Math.max(...series.map((p) => p.value), 1e-9);
+  // Frames where the value is not defined (NaN: nothing reclaimed yet) take their place on x but draw nothing.
+  const defined = series.filter((p) => !Number.isNaN(p.value));
+  const yMax = Math.max(...defined.map((p) => p.value), 1e-9);
   const x = scaleLinear().domain([t0, t1 > t0 ? t1 : t0 + 1]).range([pad, width - pad]);
   const y = scaleLinear().domain([0, yMax]).range([height - pad, pad]);
-  return { points: series.map((p) => [x(p.timeNs), y(p.value)]), yMax, last: series[series.length - 1]!.value };
+  return { points: defined.map((p) => [x(p.timeNs), y(p.value)]), yMax, last: defined[defined.length - 1]?.value ?? null };
 }
 
 /** "173 %": a percentage, as the comparison table shows pgsteal_cv and the patch author gives it (75 %, 20 %). */

@@ -35,6 +35,8 @@ export interface ShadowsViewProps {
    */
   chosenLruvec?: string | null;
   onChooseLruvec?(key: string): void;
+  /** A line under the header (side by side: the lruvec chosen on the other side has no shadows here). */
+  note?: string;
 }
 
 const MODEL_TEXT: Record<RefaultModel, string> = {
@@ -46,7 +48,7 @@ const MODEL_TEXT: Record<RefaultModel, string> = {
     'MGLRU with patch 004: a refault is activated when its refault distance is below the workingset (lru_test_refault); whether its generation is still min_seq decides where the PID feedback goes.',
 };
 
-export function ShadowsView({ shadow, step, selected, onSelect, transitionMs, chosenLruvec, onChooseLruvec }: ShadowsViewProps) {
+export function ShadowsView({ shadow, step, selected, onSelect, transitionMs, chosenLruvec, onChooseLruvec, note }: ShadowsViewProps) {
   const [ownChoice, setOwnChoice] = useState<string | null>(null);
   const chosen = onChooseLruvec ? (chosenLruvec ?? null) : ownChoice;
   const setChosen = onChooseLruvec ?? setOwnChoice;
@@ -104,6 +106,11 @@ export function ShadowsView({ shadow, step, selected, onSelect, transitionMs, ch
           </span>
         )}
       </div>
+      {note && (
+        <p className="hint shadow-note" data-testid="shadow-note">
+          {note}
+        </p>
+      )}
       <p className="shadow-intro">
         <code>{shadow.model}</code> {MODEL_TEXT[refaultModel(shadow)]}
       </p>
