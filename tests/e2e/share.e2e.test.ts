@@ -392,6 +392,12 @@ describe('Export', () => {
     expect(await overrun(memcgsSvg)).toEqual({ columns: 2, bad: [] });
     expect(memcgsSvg).toContain('data-testid="spread-bar"');
     expect(memcgsSvg).not.toContain('class="sparkline"');
+    // CSV on the Memcgs view: both sides' memcgs tables.
+    const memcgsCsv = await exported(page, 'Export CSV');
+    expect(memcgsCsv.download.suggestedFilename()).toBe('multi-memcg-kswapd-before-vs-after-1-40-memcgs.csv');
+    const csvRows = memcgsCsv.bytes.toString('utf8').trimEnd().split('\n').map((l) => l.split(','));
+    expect(csvRows[0]!.slice(0, 2)).toEqual(['variant', 'memcg']);
+    expect(csvRows.slice(1).map((r) => `${r[0]} ${r[1]}`)).toEqual(['before /', 'before /memcached', 'before /fio', 'after /', 'after /memcached', 'after /fio']);
     expect(problems).toEqual([]);
   });
 });

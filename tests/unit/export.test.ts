@@ -2,7 +2,7 @@
 import { csvParseRows } from 'd3';
 import { describe, expect, it } from 'vitest';
 import type { Comparison, Counter, ExperimentInfo, MemcgView } from '../../web/src/engine/pkg/reclaim_core';
-import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, memcgsCsv, rangesCsv, type ExportedRun, type ExportedSide } from '../../web/src/export/tables';
+import { compareCountersCsv, compareJson, compareMemcgsCsv, comparisonCsv, countersCsv, exportFileName, exportJson, memcgsCsv, rangesCsv, type ExportedRun, type ExportedSide } from '../../web/src/export/tables';
 import { makeRequest } from '../../web/src/scenario/params';
 import { comparisonTable, withSeedCheck } from '../../web/src/views/comparison/model';
 
@@ -81,6 +81,20 @@ describe('memcgs CSV', () => {
       ['/c', '1', '100', '', '128', '0', '8', '0', '40', '20', '2', '0', '1', '1'],
     ]);
     expect(csv.endsWith('\n')).toBe(true);
+  });
+
+  it('side by side: each side\'s rows after a column naming its variant', () => {
+    const csv = compareMemcgsCsv([
+      { variant: 'before', step: 3, counters: [], memcgs: [memcg('/a', { pgsteal: 7 })] },
+      { variant: 'after', step: 3, counters: [], memcgs: [memcg('/a', { pgsteal: 9 })] },
+    ]);
+    const rows = csvParseRows(csv.trimEnd());
+    expect(rows[0]!.slice(0, 3)).toEqual(['variant', 'memcg', 'leaf']);
+    const pgsteal = rows[0]!.indexOf('pgsteal');
+    expect(rows.slice(1).map((r) => [r[0], r[1], r[pgsteal]])).toEqual([
+      ['before', '/a', '7'],
+      ['after', '/a', '9'],
+    ]);
   });
 });
 

@@ -199,7 +199,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
           lruvec: chosenLruvec,
           compare: compareMode.view,
           compareSides: compareMode.on
-            ? compareMode.lockstep.state.sides?.map((side) => ({ variant: side.request.variant ?? '', step: side.frame.step, counters: side.frame.counters }))
+            ? compareMode.lockstep.state.sides?.map((side) => ({ variant: side.request.variant ?? '', step: side.frame.step, counters: side.frame.counters, memcgs: side.frame.memcgs }))
             : undefined,
           tour: tour.open && !tour.open.moving ? { experiment: tour.open.tour.experiment, step: tour.open.index + 1 } : undefined,
         }

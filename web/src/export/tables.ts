@@ -68,7 +68,17 @@ const MEMCG_COLUMNS = [
  * and the memory.events counts.
  */
 export function memcgsCsv(memcgs: readonly MemcgView[]): string {
-  const rows = memcgs.map((m) => [
+  return `${csvFormatRows([[...MEMCG_COLUMNS], ...memcgRows(memcgs)])}\n`;
+}
+
+/** Side by side's Memcgs view as CSV: memcgsCsv's rows of each side, after a column naming its variant. */
+export function compareMemcgsCsv(sides: readonly ExportedSide[]): string {
+  const rows = sides.flatMap((side) => memcgRows(side.memcgs ?? []).map((row) => [side.variant, ...row]));
+  return `${csvFormatRows([['variant', ...MEMCG_COLUMNS], ...rows])}\n`;
+}
+
+function memcgRows(memcgs: readonly MemcgView[]): string[][] {
+  return memcgs.map((m) => [
     m.path,
     m.leaf ? '1' : '0',
     String(m.usage),
@@ -84,7 +94,6 @@ export function memcgsCsv(memcgs: readonly MemcgView[]): string {
     String(m.eventsOom),
     String(m.eventsOomKill),
   ]);
-  return `${csvFormatRows([[...MEMCG_COLUMNS], ...rows])}\n`;
 }
 
 /**
@@ -227,6 +236,8 @@ export interface ExportedSide {
   variant: string;
   step: number;
   counters: readonly Counter[];
+  /** The side's memcgs, as its Memcgs view shows them. */
+  memcgs?: readonly MemcgView[];
 }
 
 /** Compare mode's counters as CSV: a row per counter (kernel order), a column per side's variant. */

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ExperimentInfo, Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { errorMessage } from '../engine/host';
 import { composeFigure, download, figurePng } from '../export/figure';
-import { compareCountersCsv, compareJson, comparisonCsv, countersCsv, exportFileName, exportJson, memcgsCsv, type ExportedRanges, type ExportedRun, type ExportedSide } from '../export/tables';
+import { compareCountersCsv, compareJson, compareMemcgsCsv, comparisonCsv, countersCsv, exportFileName, exportJson, memcgsCsv, type ExportedRanges, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
 import { encodePageUrl } from '../scenario/pageUrl';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
@@ -174,11 +174,13 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
     const table = tableOf(page, recorded);
     if (page.compare && page.compareSides) {
       const pair = { ...page.request, variant: page.compare.variants.join('-vs-') };
-      const name = exportFileName(pair, page.compare.step, kind);
+      // On the Memcgs view, CSV is both sides' memcgs tables (as on the single view's Memcgs tab).
+      const memcgs = kind === 'csv' && page.tab === 'memcgs' && page.compareSides.some((side) => (side.memcgs?.length ?? 0) > 0);
+      const name = exportFileName(pair, memcgs ? `${page.compare.step}-memcgs` : page.compare.step, kind);
       const blob =
         kind === 'json'
           ? new Blob([compareJson(page.request, page.compareSides, table)], { type: 'application/json' })
-          : new Blob([compareCountersCsv(page.compareSides)], { type: 'text/csv' });
+          : new Blob([memcgs ? compareMemcgsCsv(page.compareSides) : compareCountersCsv(page.compareSides)], { type: 'text/csv' });
       download(blob, name);
       setStatus(`Saved ${name}`);
       return;
@@ -226,7 +228,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
         </button>
         <button type="button" className="button small" aria-label="Export CSV" disabled={disabled}
           onClick={() => exportData('csv')}
-          title="The counters as CSV (on the Comparison tab, the comparison table; on the Memcgs tab, every memcg; side by side, both sides' counters)">
+          title="The counters as CSV (on the Comparison tab, the comparison table; on the Memcgs tab, every memcg; side by side, both sides')">
           CSV
         </button>
         <button type="button" className="button small" aria-label="Export JSON" disabled={disabled}
