@@ -43,6 +43,20 @@ async function bothSides(mode: Locator): Promise<{ steps: string[]; left: Record
   };
 }
 
+/** Side by side on `search` (an experiment), both sides at `step`, on the Shadows view. */
+async function shadowsAt(search: string, step: number): Promise<{ page: Page; mode: Locator; problems: string[] }> {
+  const { page, problems } = await open(search, { ready: 'experiment', reducedMotion: 'reduce' });
+  await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+  const mode = page.getByRole('region', { name: 'Side by side' });
+  await waitForText(mode.getByTestId('compare-step'), '0');
+  const timeline = mode.getByRole('group', { name: 'Compare timeline' });
+  await timeline.getByLabel('Go to step', { exact: true }).fill(String(step));
+  await timeline.getByRole('button', { name: 'Go', exact: true }).click();
+  await waitForText(mode.getByTestId('compare-step'), String(step));
+  await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'Shadows', exact: true }).click();
+  return { page, mode, problems };
+}
+
 async function openCompare(): Promise<{ page: Page; mode: Locator; problems: string[] }> {
   const { page, problems } = await open(EXPERIMENT, { ready: 'experiment' });
   await page.getByRole('button', { name: 'Side by side', exact: true }).click();
@@ -242,15 +256,7 @@ describe('side by side: stopping a long move', () => {
 
 describe('side by side: the shadow LRU of each side', () => {
   it('shows one lruvec on both sides, the one chosen on either side (multi-memcg-kswapd)', async () => {
-    const { page, problems } = await open(EXPERIMENT, { ready: 'experiment', reducedMotion: 'reduce' });
-    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
-    const mode = page.getByRole('region', { name: 'Side by side' });
-    await waitForText(mode.getByTestId('compare-step'), '0');
-    const timeline = mode.getByRole('group', { name: 'Compare timeline' });
-    await timeline.getByLabel('Go to step', { exact: true }).fill('300');
-    await timeline.getByRole('button', { name: 'Go', exact: true }).click();
-    await waitForText(mode.getByTestId('compare-step'), '300');
-    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'Shadows', exact: true }).click();
+    const { mode, problems } = await shadowsAt(EXPERIMENT, 300);
     const shown = (i: number) => mode.getByTestId(`compare-side-${i}`).getByRole('region', { name: 'Shadow LRU' }).locator('.card-title .mono').textContent();
     await mode.getByTestId('compare-side-1').getByRole('region', { name: 'Shadow LRU' }).waitFor();
     const first = await shown(0);
@@ -267,15 +273,7 @@ describe('side by side: the shadow LRU of each side', () => {
   });
 
   it('says so on a side where the lruvec chosen has no shadows (the classic LRU keeps them under the reclaim target)', async () => {
-    const { page, problems } = await open('?v=1&scenario=memcg-lru-fairness&seed=1', { ready: 'experiment', reducedMotion: 'reduce' });
-    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
-    const mode = page.getByRole('region', { name: 'Side by side' });
-    await waitForText(mode.getByTestId('compare-step'), '0');
-    const timeline = mode.getByRole('group', { name: 'Compare timeline' });
-    await timeline.getByLabel('Go to step', { exact: true }).fill('300');
-    await timeline.getByRole('button', { name: 'Go', exact: true }).click();
-    await waitForText(mode.getByTestId('compare-step'), '300');
-    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'Shadows', exact: true }).click();
+    const { mode, problems } = await shadowsAt('?v=1&scenario=memcg-lru-fairness&seed=1', 300);
     // The right side (after, MGLRU) picks a memcg's lruvec; the left (before, classic) has its shadows under /.
     const right = mode.getByTestId('compare-side-1');
     await right.getByLabel('Lruvec', { exact: true }).waitFor();
@@ -288,15 +286,7 @@ describe('side by side: the shadow LRU of each side', () => {
   });
 
   it('shows the refault test each variant uses, side by side (refault-distance-mglru)', async () => {
-    const { page, problems } = await open('?v=1&scenario=refault-distance-mglru&seed=1', { ready: 'experiment', reducedMotion: 'reduce' });
-    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
-    const mode = page.getByRole('region', { name: 'Side by side' });
-    await waitForText(mode.getByTestId('compare-step'), '0');
-    const timeline = mode.getByRole('group', { name: 'Compare timeline' });
-    await timeline.getByLabel('Go to step', { exact: true }).fill('30');
-    await timeline.getByRole('button', { name: 'Go', exact: true }).click();
-    await waitForText(mode.getByTestId('compare-step'), '30');
-    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'Shadows', exact: true }).click();
+    const { page, mode, problems } = await shadowsAt('?v=1&scenario=refault-distance-mglru&seed=1', 30);
     const left = mode.getByTestId('compare-side-0').getByRole('region', { name: 'Shadow LRU' });
     const right = mode.getByTestId('compare-side-1').getByRole('region', { name: 'Shadow LRU' });
     await left.waitFor();

@@ -42,12 +42,8 @@ enum Cmd {
     Compare {
         /// An experiment name (see `reclaim-sim list`).
         name: String,
-        /// A parameter of the experiment, k=v (repeatable).
-        #[arg(long = "param", value_name = "K=V")]
-        params: Vec<String>,
-        /// The run's seed (a whole number, 0 or more).
-        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
-        seed: u64,
+        #[command(flatten)]
+        choice: Choice,
         /// Print one JSON object instead of a table.
         #[arg(long)]
         json: bool,
@@ -106,12 +102,8 @@ enum Cmd {
     Scenario {
         /// A built-in scenario or experiment name (see `reclaim-sim list`).
         name: String,
-        /// A parameter, k=v (repeatable).
-        #[arg(long = "param", value_name = "K=V")]
-        params: Vec<String>,
-        /// The seed written into the file (a whole number, 0 or more).
-        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
-        seed: u64,
+        #[command(flatten)]
+        choice: Choice,
         /// For an experiment: the variant (default: after).
         #[arg(long)]
         variant: Option<String>,
@@ -136,6 +128,18 @@ const MAX_STEPS: u64 = 10_000_000;
 /// `--seed`: any u64, with a message that states the range.
 fn parse_seed(s: &str) -> Result<u64, String> {
     s.trim().parse().map_err(|_| format!("not a seed: a whole number from 0 to {}", u64::MAX))
+}
+
+/// The parameters and the seed of an experiment's or a scenario's run
+/// (`compare`, `scenario`).
+#[derive(clap::Args)]
+struct Choice {
+    /// A parameter, k=v (repeatable; see `reclaim-sim list --params`).
+    #[arg(long = "param", value_name = "K=V")]
+    params: Vec<String>,
+    /// The seed (a whole number, 0 or more).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = parse_seed)]
+    seed: u64,
 }
 
 /// A whole-number option from MIN to MAX; anything else (a word, a
@@ -231,7 +235,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
     let mut out = String::new();
     match cli.cmd {
         Cmd::Replay(args) => out = replay_cmd::replay(&args).map_err(UsageError)?,
-        Cmd::Scenario { name, params, seed, variant } => {
+        Cmd::Scenario { name, choice: Choice { params, seed }, variant } => {
             if name.ends_with(".json") {
                 return Err(UsageError(format!("{name}: already a scenario file; `scenario` prints a built-in scenario or experiment as one")));
             }
@@ -239,7 +243,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             out = serde_json::to_string_pretty(&s).expect("serialisable") + "\n";
         }
         Cmd::GenTrace(args) => replay_cmd::gen_trace(&args).map_err(UsageError)?,
-        Cmd::Compare { name, params, seed, json } => {
+        Cmd::Compare { name, choice: Choice { params, seed }, json } => {
             let exp = find_experiment(&name)?;
             let params = parse_params(&name, &params)?;
             let cmp = exp.compare(&params, seed).map_err(|e| UsageError(e.to_string()))?;
