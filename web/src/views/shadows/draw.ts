@@ -78,10 +78,14 @@ export function drawShadows(node: SVGSVGElement, model: ShadowLruvecModel, optio
     genLayer.attr('display', 'none');
   }
   // Between the first strip's two rows, clear of the threshold labels above them.
+  // A narrow chart (side by side) gets the short wording, so the note stays between the row labels.
   layer<SVGTextElement>(root, 'text', 'empty-note')
     .attr('x', MARGIN.left + inner / 2)
     .attr('y', STRIP_TOP + ROW + 4)
-    .text(model.dots.length === 0 ? 'No tracked page of this lruvec is out of memory' : '');
+    .text(model.dots.length === 0 ? 'No tracked page of this lruvec is out of memory' : '')
+    .each(function () {
+      if (typeof this.getComputedTextLength === 'function' && this.getComputedTextLength() > inner * 0.7) this.textContent = 'No tracked page out of memory';
+    });
 
   // The first strip's dots are the keyboard's listbox; the second repeats them for the eye.
   for (const [i, strip] of strips.entries()) {
