@@ -440,6 +440,10 @@ mod tests {
         assert_eq!(fmt_named("pages_per_sec", 85015.8), "85,016");
         assert_eq!(fmt_named("overreclaim_pages", 3.0), "3");
         assert_eq!(fmt_named("ops_per_sec", 0.5), "0.500");
+        assert_eq!(super::group(0), "0");
+        assert_eq!(super::group(999), "999");
+        assert_eq!(super::group(1000), "1,000");
+        assert_eq!(super::group(1_234_567), "1,234,567");
         // A change too small to show is +0.0, not -0.0.
         assert_eq!(super::change_text("reads_per_sec", 112_591.0, 112_575.0).as_deref(), Some("+0.0 %"));
         assert_eq!(super::change_text("reads_per_sec", 100.0, 106.6).as_deref(), Some("+6.6 %"));

@@ -8,6 +8,7 @@
 //! `reclaim-sim sweep NAME` prints one experiment's table; `npm run
 //! experiments` puts every table in docs/experiments.md.
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
@@ -62,6 +63,7 @@ pub fn sweep_with_progress(e: &Experiment, seeds: &[u64], threads: usize, progre
     let pts = points(e);
     let jobs: Vec<(usize, u64)> = (0..pts.len()).flat_map(|i| seeds.iter().map(move |&s| (i, s))).collect();
     let next = Mutex::new(0usize);
+    let finished = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Comparison, ScenarioError>>>> = Mutex::new(vec![None; jobs.len()]);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
@@ -74,12 +76,8 @@ pub fn sweep_with_progress(e: &Experiment, seeds: &[u64], threads: usize, progre
                 };
                 let Some(&(i, seed)) = jobs.get(j) else { break };
                 let r = e.compare_headlines(&pts[i].params, seed);
-                let done = {
-                    let mut results = results.lock().unwrap_or_else(|p| p.into_inner());
-                    results[j] = Some(r);
-                    results.iter().filter(|r| r.is_some()).count()
-                };
-                progress(done, jobs.len());
+                results.lock().unwrap_or_else(|p| p.into_inner())[j] = Some(r);
+                progress(finished.fetch_add(1, Ordering::Relaxed) + 1, jobs.len());
             });
         }
     });

@@ -21,7 +21,7 @@ use reclaim_core::experiment;
 use reclaim_core::report;
 use reclaim_core::scenario::{self, Scenario};
 use reclaim_core::sim::Simulation;
-use reclaim_core::view::ScenarioRequest;
+use reclaim_core::view::{ParamInfo, ScenarioRequest};
 
 #[derive(Parser)]
 #[command(name = "reclaim-sim", version, about = "Simulate Linux memory reclaim (MGLRU, classic LRU, memcgs, kswapd)")]
@@ -159,25 +159,22 @@ fn parse_steps(s: &str) -> Result<u64, String> {
     }
 }
 
-/// The accepted range of parameter `key` of the experiment or built-in
-/// scenario `name`, written as the engine writes it.
-fn param_range(name: &str, key: &str) -> Option<String> {
-    if let Some(e) = experiment::find(name) {
-        return e.params.iter().find(|p| p.name == key).map(|p| p.range());
-    }
+/// The parameters of the experiment or built-in scenario `name`, as
+/// `list --params` shows them (None: no such name).
+fn param_infos(name: &str) -> Option<Vec<ParamInfo>> {
     let list = scenario::list();
-    let s = list.scenarios.iter().find(|s| s.name == name)?;
-    s.params.iter().find(|p| p.name == key).map(|p| scenario::range_text(p.min, p.max))
+    let experiments = list.experiments.into_iter().map(|e| (e.name, e.params));
+    experiments.chain(list.scenarios.into_iter().map(|s| (s.name, s.params))).find(|(n, _)| n == name).map(|(_, p)| p)
 }
 
-/// The names of scenario or experiment `name`'s parameters, comma-separated.
+/// The accepted range of parameter `key` of `name`, written as the engine writes it.
+fn param_range(name: &str, key: &str) -> Option<String> {
+    param_infos(name)?.into_iter().find(|p| p.name == key).map(|p| scenario::range_text(p.min, p.max))
+}
+
+/// The names of `name`'s parameters, comma-separated.
 fn param_names(name: &str) -> Option<String> {
-    if let Some(e) = experiment::find(name) {
-        return Some(e.params.iter().map(|p| p.name).collect::<Vec<_>>().join(", "));
-    }
-    let list = scenario::list();
-    let s = list.scenarios.iter().find(|s| s.name == name)?;
-    Some(s.params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "))
+    Some(param_infos(name)?.into_iter().map(|p| p.name).collect::<Vec<_>>().join(", "))
 }
 
 /// The `--param k=v` list of scenario or experiment `name`: each key once,
@@ -202,9 +199,10 @@ fn parse_params(name: &str, raw: &[String]) -> Result<BTreeMap<String, f64>, Usa
     Ok(out)
 }
 
-/// The scenario `run` runs: a scenario file (its own seed unless `--seed`
-/// is given) or a built-in scenario or experiment with its parameters.
-fn load(name: &str, params: &[String], seed: Option<u64>, variant: Option<String>) -> Result<Scenario, UsageError> {
+/// The scenario `run` and `scenario` use: a scenario file (its own seed
+/// unless `--seed` is given) or a built-in scenario or experiment, with the
+/// parameters given (none for a file).
+fn load(name: &str, params: &[String], seed: Option<u64>, variant: Option<String>) -> Result<(Scenario, BTreeMap<String, f64>), UsageError> {
     if name.ends_with(".json") {
         if !params.is_empty() {
             return Err(UsageError("--param applies to built-in scenarios, not to scenario files".into()));
@@ -217,10 +215,11 @@ fn load(name: &str, params: &[String], seed: Option<u64>, variant: Option<String
         if let Some(seed) = seed {
             s.seed = seed;
         }
-        return Ok(s);
+        return Ok((s, BTreeMap::new()));
     }
     let req = ScenarioRequest { name: name.to_string(), seed: seed.unwrap_or(1), params: parse_params(name, params)?, variant };
-    scenario::build(&req).map_err(|e| UsageError(e.to_string()))
+    let s = scenario::build(&req).map_err(|e| UsageError(e.to_string()))?;
+    Ok((s, req.params))
 }
 
 fn find_experiment(name: &str) -> Result<&'static experiment::Experiment, UsageError> {
@@ -239,7 +238,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             if name.ends_with(".json") {
                 return Err(UsageError(format!("{name}: already a scenario file; `scenario` prints a built-in scenario or experiment as one")));
             }
-            let s = load(&name, &params, Some(seed), variant)?;
+            let (s, _) = load(&name, &params, Some(seed), variant)?;
             out = serde_json::to_string_pretty(&s).expect("serialisable") + "\n";
         }
         Cmd::GenTrace(args) => replay_cmd::gen_trace(&args).map_err(UsageError)?,
@@ -301,8 +300,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             }
         }
         Cmd::Run { name, params, seed, steps, json, lru_gen, variant } => {
-            let given = if name.ends_with(".json") { BTreeMap::new() } else { parse_params(&name, &params)? };
-            let s = load(&name, &params, seed, variant.clone())?;
+            let (s, given) = load(&name, &params, seed, variant.clone())?;
             let steps = match steps {
                 Some(n) => n,
                 None => {
@@ -354,9 +352,9 @@ fn run_label(name: &str, given: &BTreeMap<String, f64>, variant: Option<&str>, s
             params: Some(p.0),
         };
     }
-    match scenario::list().scenarios.iter().find(|s| s.name == name) {
-        Some(s) => {
-            let mut p: BTreeMap<String, f64> = s.params.iter().map(|i| (i.name.clone(), i.default)).collect();
+    match param_infos(name) {
+        Some(infos) => {
+            let mut p: BTreeMap<String, f64> = infos.into_iter().map(|i| (i.name, i.default)).collect();
             p.extend(given.iter().map(|(k, v)| (k.clone(), *v)));
             report::RunLabel { params: Some(p), ..Default::default() }
         }

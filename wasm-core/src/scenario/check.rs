@@ -90,15 +90,16 @@ fn parse_with(text: &str, ranges: bool) -> Result<Scenario, ScenarioError> {
             (Some(f), p) if p != f && !p.ends_with(&format!(".{f}")) => format!("{p}.{f}"),
             _ => path,
         };
-        // A number of the wrong type or size: the range the field accepts,
-        // not only the one its type holds.
-        let message = match (ranges, bad_value(message)) {
-            (true, Some(value)) if plain != message || message.ends_with(", expected u64") || message.ends_with(", expected u32") => {
-                match accepted_range(text, &field) {
-                    Some(range) => format!("{value} is not {range}"),
-                    None => plain,
+        // A number of the wrong type or size (plain_number_message put it in
+        // words): the range the field accepts, not only the one its type holds.
+        let message = match (ranges && plain != message, bad_value(message)) {
+            (true, Some(value)) => match accepted_range(text, &field) {
+                Some(range) => {
+                    let kind = if message.ends_with(", expected f64") { "a number" } else { "a whole number" };
+                    format!("{value} is not {kind} from {range}")
                 }
-            }
+                None => plain,
+            },
             _ => plain,
         };
         ScenarioError::new(field, message)
@@ -145,7 +146,7 @@ fn member_with_bad_value(text: &str, path: &serde_path_to_error::Path, message: 
 }
 
 /// What `field` (a path such as "nodes[0].zones[0].pages") accepts, in the
-/// validation's words ("a whole number from 64 to 16777216"): found by
+/// validation's words ("64 to 16777216", "0 to 5 (0 excluded)"): found by
 /// putting 0, then a large number, in its place and reading what the
 /// validation says of it; None when neither is refused with a range.
 ///
@@ -167,7 +168,7 @@ fn accepted_range(text: &str, field: &str) -> Option<String> {
         let Ok(s) = parse_with(&doc.to_string(), false) else { continue };
         let problem = s.problems().into_iter().find(|p| p.field == field)?;
         if let Some((_, range)) = problem.message.split_once("accepted from ") {
-            return Some(format!("a whole number from {range}"));
+            return Some(range.to_string());
         }
     }
     None
@@ -324,6 +325,9 @@ mod tests {
         let null_rate = GOOD.replace("\"memcg\": \"/a\",", "\"memcg\": \"/a\", \"rate\": null,");
         assert_eq!(check(&null_rate).problems[0].message, format!("null is not a whole number from 0 to {}", u64::MAX));
         assert_eq!(check("  ").problems[0].message, "the file is empty: a scenario file is a JSON object");
+        // A fraction's field is "a number", not "a whole number".
+        let zipf = GOOD.replace("{\"kind\": \"uniform\"}", "{\"kind\": \"zipf\", \"s\": \"x\"}");
+        assert_eq!(check(&zipf).problems[0].message, "\"x\" is not a number from 0 to 5 (0 excluded)");
         let fraction = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": 1.5");
         assert_eq!(fields(&check(&fraction)), ["workloads[0].target.pages"]);
         let text = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": \"many\"");
