@@ -49,7 +49,9 @@ export interface CompareSideProps {
  */
 export function shadowNote(shadow: ShadowFrame, chosen: string | null, variant: string): string | undefined {
   if (!chosen || shadow.lruvecs.length === 0 || shadow.lruvecs.some((l) => shadowLruvecKey(l) === chosen)) return undefined;
-  const [memcg, node] = chosen.split('@');
+  // The key is memcg@node (shadowLruvecKey); a cgroup's name may hold an '@', the node cannot.
+  const at = chosen.lastIndexOf('@');
+  const [memcg, node] = [chosen.slice(0, at), chosen.slice(at + 1)];
   const shown = chooseLruvec(shadow, null, null);
   return `${variant} has no shadows of ${memcg} on node ${node} at this step${shown ? `; this is ${shown.memcg} on node ${shown.node}` : ''}.`;
 }

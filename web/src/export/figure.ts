@@ -117,6 +117,40 @@ function legendOf(chart: Element): HTMLElement | null {
   return found;
 }
 
+/** A line key (the pgsteal chart's mean) from `x`, `w` long at height `y`: the key's top border, dashed if the page's is. */
+function lineKey(style: CSSStyleDeclaration, x: number, y: number, w: number): SVGLineElement {
+  const line = document.createElementNS(SVG_NS, 'line');
+  line.setAttribute('x1', String(x));
+  line.setAttribute('x2', String(x + w));
+  line.setAttribute('y1', String(y));
+  line.setAttribute('y2', String(y));
+  line.setAttribute('stroke', style.borderTopColor);
+  line.setAttribute('stroke-width', style.borderTopWidth);
+  if (style.borderTopStyle === 'dashed') line.setAttribute('stroke-dasharray', '4 3');
+  return line;
+}
+
+/** A box key `w` × `h` from `x`, centred on height `y`: the key's colours, round if the page's is. */
+function boxKey(style: CSSStyleDeclaration, x: number, y: number, w: number, h: number): SVGRectElement {
+  const shape = document.createElementNS(SVG_NS, 'rect');
+  shape.setAttribute('x', String(x));
+  shape.setAttribute('y', String(y - h / 2));
+  shape.setAttribute('width', String(w));
+  shape.setAttribute('height', String(h));
+  if (style.borderRadius.startsWith('50%')) shape.setAttribute('rx', String(w / 2));
+  const fill = style.backgroundColor;
+  shape.setAttribute('fill', fill && fill !== 'rgba(0, 0, 0, 0)' ? fill : 'none');
+  // Its edge: a border, or an outline (the rounds' "batch asked" key).
+  if (parseFloat(style.borderTopWidth) > 0) {
+    shape.setAttribute('stroke', style.borderTopColor);
+    shape.setAttribute('stroke-width', style.borderTopWidth);
+  } else if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) {
+    shape.setAttribute('stroke', style.outlineColor);
+    shape.setAttribute('stroke-width', style.outlineWidth);
+  }
+  return shape;
+}
+
 /** A legend as one SVG line at the origin: each item's swatch (its colours, round if the page's is) and its label; and its width. */
 function legendSvg(legend: HTMLElement, font: string): { g: SVGGElement; width: number } {
   const g = document.createElementNS(SVG_NS, 'g');
@@ -131,39 +165,7 @@ function legendSvg(legend: HTMLElement, font: string): { g: SVGGElement; width: 
       const box = key.getBoundingClientRect();
       const w = Math.min(14, Math.max(3, box.width));
       const h = Math.min(14, Math.max(3, box.height));
-      if (box.height < 3 && parseFloat(style.borderTopWidth) > 0) {
-        // A line key (the pgsteal chart's mean): its top border, dashed if the page's is.
-        const line = document.createElementNS(SVG_NS, 'line');
-        line.setAttribute('x1', String(at));
-        line.setAttribute('x2', String(at + w));
-        line.setAttribute('y1', String(y + 6));
-        line.setAttribute('y2', String(y + 6));
-        line.setAttribute('stroke', style.borderTopColor);
-        line.setAttribute('stroke-width', style.borderTopWidth);
-        if (style.borderTopStyle === 'dashed') line.setAttribute('stroke-dasharray', '4 3');
-        g.append(line);
-        at += w + 5;
-        g.append(text(at, y + 10, label, `fill:${muted};font-size:11.5px`));
-        at += textWidth(label, `11.5px ${font}`) + 14;
-        continue;
-      }
-      const shape = document.createElementNS(SVG_NS, 'rect');
-      shape.setAttribute('x', String(at));
-      shape.setAttribute('y', String(y + 6 - h / 2));
-      shape.setAttribute('width', String(w));
-      shape.setAttribute('height', String(h));
-      if (style.borderRadius.startsWith('50%')) shape.setAttribute('rx', String(w / 2));
-      const fill = style.backgroundColor;
-      shape.setAttribute('fill', fill && fill !== 'rgba(0, 0, 0, 0)' ? fill : 'none');
-      // Its edge: a border, or an outline (the rounds' "batch asked" key).
-      if (parseFloat(style.borderTopWidth) > 0) {
-        shape.setAttribute('stroke', style.borderTopColor);
-        shape.setAttribute('stroke-width', style.borderTopWidth);
-      } else if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) {
-        shape.setAttribute('stroke', style.outlineColor);
-        shape.setAttribute('stroke-width', style.outlineWidth);
-      }
-      g.append(shape);
+      g.append(box.height < 3 && parseFloat(style.borderTopWidth) > 0 ? lineKey(style, at, y + 6, w) : boxKey(style, at, y + 6, w, h));
       at += w + 5;
     }
     g.append(text(at, y + 10, label, `fill:${muted};font-size:11.5px`));

@@ -46,21 +46,21 @@ export function uniqueId(prefix: string): string {
 
 /** The tick format of an axis of page counts: SI suffixes on every tick once the largest reaches 10,000 (0, 5k, 10k, not 0, 5,000, 10k). */
 export function pagesTicks(ticks: readonly number[]): (value: { valueOf(): number }) => string {
-  const si = ticks.some((t) => t >= 10_000);
-  return (value) => (si ? format('.3~s')(value.valueOf()) : formatCount(value.valueOf()));
+  const si = ticks.some((t) => t >= 10_000) ? format('.3~s') : null;
+  return (value) => (si ? si(value.valueOf()) : formatCount(value.valueOf()));
 }
 
 /**
  * The y axis of a count (pages, folios) in `plot`: at most about `count`
  * whole-number ticks (d3's nice ticks, fractions dropped), each with a grid
- * line across `width`, written by `format` (default: pagesTicks, one style
+ * line across `width`, written by `tickFormat` (default: pagesTicks, one style
  * for the whole axis). Drawn at once: an interrupted axis transition would
  * leave its exiting ticks behind.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function drawCountAxis(plot: Selection<any, unknown, null, undefined>, y: ScaleLinear<number, number>, count: number, width: number, format?: (value: { valueOf(): number }) => string): void {
+export function drawCountAxis(plot: Selection<any, unknown, null, undefined>, y: ScaleLinear<number, number>, count: number, width: number, tickFormat?: (value: { valueOf(): number }) => string): void {
   const ticks = y.ticks(count).filter(Number.isInteger);
-  const tick = format ?? pagesTicks(ticks);
+  const tick = tickFormat ?? pagesTicks(ticks);
   layer<SVGGElement>(plot, 'g', 'grid').call(
     axisLeft(y)
       .tickValues(ticks)

@@ -11,7 +11,7 @@
 import type { EventView, Frame, MemcgView, NodeView } from '../engine/pkg/reclaim_core';
 import { addKinds } from './events/model';
 import { appendKswapd, type KswapdTrack } from './kswapd/model';
-import { appendCv } from './memcg/model';
+import { appendCv, reclaimedLeaf } from './memcg/model';
 import { appendZones, timeOfStep, trailSteps, type TimePoint, type ZoneSeries } from './zones/model';
 
 /** How many frames the series keep. */
@@ -74,7 +74,7 @@ export function advanceHistories(prev: FrameHistories | null, frame: HistorySamp
     zones: appendZones(base.zones, frame.nodes, at, limit),
     kswapd: frame.nodes.map((n, i) => appendKswapd(fresh ? null : (base.kswapd[i] ?? null), n.kswapd, at, start)),
     // Not defined (NaN) while no leaf has given back a page: the line has a gap there, not a 0 %.
-    cv: appendCv(base.cv, frame.memcgs.some((m) => m.leaf && m.pgsteal > 0) ? frame.pgstealCv : Number.NaN, at, limit),
+    cv: appendCv(base.cv, frame.memcgs.some(reclaimedLeaf) ? frame.pgstealCv : Number.NaN, at, limit),
     kinds: addKinds(base.kinds, frame.events),
   };
 }
@@ -102,7 +102,7 @@ export function historySample(frame: Frame | HistorySample): HistorySample {
     nodes: frame.nodes.map((n) => (n.memcgLru === undefined ? n : { ...n, memcgLru: undefined })),
     pgstealCv: frame.pgstealCv,
     // Only what tells whether the CV is defined: one leaf that has given back a page, if any.
-    memcgs: frame.memcgs.filter((m) => m.leaf && m.pgsteal > 0).slice(0, 1).map(({ leaf, pgsteal }) => ({ leaf, pgsteal })),
+    memcgs: frame.memcgs.filter(reclaimedLeaf).slice(0, 1).map(({ leaf, pgsteal }) => ({ leaf, pgsteal })),
     events: kinds.map((kind) => ({ kind })),
   };
 }

@@ -238,9 +238,6 @@ export function drawGenerations(
     .text((c) => c.detail)
     .each(function (c) {
       if (typeof this.getComputedTextLength === 'function' && this.getComputedTextLength() > room) this.textContent = c.detailShort;
-    })
-    .attr('data-short', function (c) {
-      return this.textContent === c.detailShort && c.detailShort !== c.detail ? '' : null;
     });
   merged
     .select<SVGTextElement>('text.role-label')

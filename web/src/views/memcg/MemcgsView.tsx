@@ -8,7 +8,7 @@ import { useEffect, useId, useMemo, useRef } from 'react';
 import type { MemcgView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 import type { TimePoint } from '../zones/model';
-import { formatCv, memcgsModel, sparkline, type MemcgRow } from './model';
+import { formatCv, memcgsModel, reclaimedLeaf, sparkline, type MemcgRow } from './model';
 import { PgstealSpread } from './PgstealSpread';
 
 const SPARK = { width: 120, height: 28 };
@@ -36,7 +36,7 @@ export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0, spreadTop 
         <h2 className="card-title">
           Memcgs <span className="muted">· {formatCount(model.rows.length)}</span>
         </h2>
-        <CvFigure cv={cv} history={cvHistory} leaves={model.leaves} reclaimed={memcgs.some((m) => m.leaf && m.pgsteal > 0)} />
+        <CvFigure cv={cv} history={cvHistory} leaves={model.leaves} reclaimed={memcgs.some(reclaimedLeaf)} />
       </div>
       <PgstealSpread memcgs={memcgs} transitionMs={transitionMs} top={spreadTop} />
       <div className="memcg-scroll">

@@ -125,6 +125,11 @@ export function memcgsModel(memcgs: readonly MemcgView[]): MemcgsModel {
   return { rows, usageMax, reclaimMax, leaves: leaves.length, scaleNote };
 }
 
+/** A leaf memcg that has given back a page: with one, pgsteal_cv is defined (its mean is not 0). */
+export function reclaimedLeaf(m: Pick<MemcgView, 'leaf' | 'pgsteal'>): boolean {
+  return m.leaf && m.pgsteal > 0;
+}
+
 /** The same statistic as the engine's pgstealCv: population stddev / mean (0 with fewer than two, or a zero mean). */
 export function coefficientOfVariation(values: readonly number[]): number {
   if (values.length < 2) return 0;

@@ -34,8 +34,9 @@ export function spreadModel(memcgs: readonly MemcgView[], top?: number): SpreadM
   if (bars.length < 2) return null;
   const values = bars.map((b) => b.pgsteal);
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const stddev = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / values.length);
   const cv = coefficientOfVariation(values);
+  // cv is stddev / mean; with a mean of 0 every value is 0, and so is the deviation.
+  const stddev = cv * mean;
   const yMax = Math.max(1, mean + stddev, ...values, top ?? 0);
   let most = bars[0]!;
   let least = bars[0]!;
