@@ -272,6 +272,32 @@ describe('side by side: the shadow LRU of each side', () => {
     expect(problems).toEqual([]);
   });
 
+  it('fits the tables and the lruvec picker of each side in its half of a 1280-pixel screen (multi-memcg-kswapd)', async () => {
+    const { mode, problems } = await shadowsAt(EXPERIMENT, 60);
+    const sides = [mode.getByTestId('compare-side-0'), mode.getByTestId('compare-side-1')];
+    // Sideways overflow of a scrolling table, and how far a picker reaches past its card.
+    const overflow = (box: Locator) => box.evaluate((e) => e.scrollWidth - e.clientWidth);
+    const pickerPast = (side: Locator) =>
+      side.getByRole('region', { name: 'Shadow LRU' }).evaluate((card) => {
+        const select = card.querySelector('.shadow-picker select')!;
+        return Math.round(select.getBoundingClientRect().right - card.getBoundingClientRect().right);
+      });
+    for (const side of sides) {
+      // The before side's refaults come from two lruvecs: the widest table, with its lruvec column.
+      await side.locator('.refaults-scroll').waitFor();
+      expect(await overflow(side.locator('.refaults-scroll'))).toBeLessThanOrEqual(0);
+      expect(await pickerPast(side)).toBeLessThanOrEqual(0);
+    }
+    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'Memcgs', exact: true }).click();
+    for (const side of sides) {
+      // Before the patch /memcached holds swap: its usage caption is the longest and wraps.
+      await side.locator('.memcg-scroll').waitFor();
+      expect(await overflow(side.locator('.memcg-scroll'))).toBeLessThanOrEqual(0);
+    }
+    expect(await sides[0]!.locator('tr[data-memcg="/memcached"] .bar-text').first().textContent()).toContain('swap');
+    expect(problems).toEqual([]);
+  });
+
   it('says so on a side where the lruvec chosen has no shadows (the classic LRU keeps them under the reclaim target)', async () => {
     const { mode, problems } = await shadowsAt('?v=1&scenario=memcg-lru-fairness&seed=1', 300);
     // The right side (after, MGLRU) picks a memcg's lruvec; the left (before, classic) has its shadows under /.

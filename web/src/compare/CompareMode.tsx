@@ -2,7 +2,7 @@
 // parameters, stepped together by one set of controls, each side with the
 // same views and its counters; which counters differ; and below, the
 // experiment's table of metrics (what `reclaim-sim compare` prints).
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { ExperimentInfo, Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { PauseIcon, PlayIcon, ResetIcon, StepBackIcon, StepIcon } from '../controls/icons';
 import { SpeedSelect } from '../controls/StepControls';
@@ -91,7 +91,12 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
   const leftPick = leftShadow ? chooseLruvec(leftShadow, null, null) : undefined;
   const shownShadowLruvec = shadowLruvec ?? (leftPick ? shadowLruvecKey(leftPick) : null);
   // One y scale for both sides' pgsteal charts, so that bars of one height mean one number.
-  const spreadTop = sides ? Math.max(0, ...sides.map((s) => spreadModel(s.frame.memcgs)?.yMax ?? 0)) : undefined;
+  // Only while the memcgs view is shown: the other views have no pgsteal chart.
+  const showsSpread = view === 'memcgs';
+  const spreadTop = useMemo(
+    () => (sides && showsSpread ? Math.max(0, ...sides.map((s) => spreadModel(s.frame.memcgs)?.yMax ?? 0)) : undefined),
+    [sides, showsSpread],
+  );
   // Both sides show the same lruvec: the one chosen, else the left side's default.
   const fallback = defaultLruvec(lruvecs);
   const shownLruvec = lruvec ?? (fallback ? lruvecKey(fallback) : null);

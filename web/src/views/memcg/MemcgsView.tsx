@@ -100,11 +100,28 @@ function MemcgRowView({ row: r }: { row: MemcgRow }) {
           {r.usageOffScale && <span className="off-scale">›</span>}
         </div>
         <div className="bar-text">
+          {/* <wbr>: where a narrow column (side by side) may break the caption. */}
           <strong data-testid="memcg-usage">{formatCount(r.usage)}</strong>
+          <wbr />
           <span className="muted"> · {limitText(r)}</span>
-          {r.low > 0 && <span className="muted"> · low {formatCount(r.low)}</span>}
-          {r.min > 0 && <span className="muted"> · min {formatCount(r.min)}</span>}
-          {r.swapUsage > 0 && <span className="muted"> · swap {formatCount(r.swapUsage)}</span>}
+          {r.low > 0 && (
+            <>
+              <wbr />
+              <span className="muted"> · low {formatCount(r.low)}</span>
+            </>
+          )}
+          {r.min > 0 && (
+            <>
+              <wbr />
+              <span className="muted"> · min {formatCount(r.min)}</span>
+            </>
+          )}
+          {r.swapUsage > 0 && (
+            <>
+              <wbr />
+              <span className="muted"> · swap {formatCount(r.swapUsage)}</span>
+            </>
+          )}
         </div>
       </td>
       <td className="bar-col">

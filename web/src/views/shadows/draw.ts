@@ -77,11 +77,12 @@ export function drawShadows(node: SVGSVGElement, model: ShadowLruvecModel, optio
   } else {
     genLayer.attr('display', 'none');
   }
-  // Between the first strip's two rows, clear of the threshold labels above them.
-  // A narrow chart (side by side) gets the short wording, so the note stays between the row labels.
+  // At the foot of the first strip's second row: the min_seq labels and the
+  // threshold labels sit at the tops of the rows. A narrow chart (side by
+  // side) gets the short wording.
   layer<SVGTextElement>(root, 'text', 'empty-note')
     .attr('x', MARGIN.left + inner / 2)
-    .attr('y', STRIP_TOP + ROW + 4)
+    .attr('y', STRIP_TOP + 2 * ROW - 8)
     .text(model.dots.length === 0 ? 'No tracked page of this lruvec is out of memory' : '')
     .each(function () {
       if (typeof this.getComputedTextLength === 'function' && this.getComputedTextLength() > inner * 0.7) this.textContent = 'No tracked page out of memory';
