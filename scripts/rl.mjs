@@ -189,11 +189,14 @@ async function main() {
       await buildWasm();
       run('vite', ['build']);
       break;
-    case 'sim':
+    case 'sim': {
       setup({ browser: false });
       cargo(['build', '--release', '--quiet', '--bin', 'reclaim-sim']);
-      run(path.join(CORE, 'target', 'release', 'reclaim-sim'), args);
-      break;
+      // reclaim-sim's streams and exit status as they are: its usage errors are one line on stderr and status 2.
+      const r = spawnSync(path.join(CORE, 'target', 'release', 'reclaim-sim'), args, { stdio: 'inherit', cwd: ROOT });
+      if (r.error) throw new Error(`reclaim-sim: ${r.error.message}`);
+      process.exit(r.status ?? 1);
+    }
     case 'experiments': {
       setup({ browser: false });
       cargo(['build', '--release', '--quiet', '--bin', 'reclaim-sim']);

@@ -542,7 +542,10 @@ describe('Reclaim Lab in a browser', () => {
     }
     // By step 12 file folios were evicted from tier 0, so its rate is a number.
     expect(rows[0]![4]).toMatch(/%$/);
-    expect(await page.getByText('The PID controller protects tiers that refault more than tier 0').count()).toBe(1);
+    expect(await page.getByText('sort_folio protects the tiers above tier_idx').count()).toBe(1);
+    // The bold tiers are the engine's: those above the tier_idx of the type's last scan, never tier 0.
+    const marked = await tiers.locator('td[data-protected]').evaluateAll((tds) => tds.map((td) => td.closest('tr')!.getAttribute('data-tier')));
+    expect(marked).not.toContain('0');
     expect(problems).toEqual([]);
   });
 

@@ -159,6 +159,37 @@ describe('side by side in a link', () => {
   });
 });
 
+describe('side by side in the address bar', () => {
+  it('keeps side by side and its step in the address bar, so that a reload opens both sides there', async () => {
+    const { page, problems } = await open(EXPERIMENT, { ready: 'experiment' });
+    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Side by side' });
+    await waitForText(mode.getByTestId('compare-step'), '0');
+    for (let i = 0; i < 3; i++) await mode.getByRole('button', { name: 'Step forward', exact: true }).click();
+    await waitForText(mode.getByTestId('compare-step'), '3');
+    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'System', exact: true }).click();
+    // A readable link, written once the sides are still: the variants as written, their step and view.
+    await expect.poll(() => new URL(page.url()).search).toContain('&compare=before,after&step=3&tab=system');
+    const before = await bothSides(mode);
+    await page.reload();
+    const again = page.getByRole('region', { name: 'Side by side' });
+    await waitForText(again.getByTestId('compare-step'), '3');
+    expect(await again.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'System', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await bothSides(again)).toEqual(before);
+    expect(await page.getByTestId('page-link-problem').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('names a variant the experiment does not have, and opens the page without side by side', async () => {
+    const { page, problems } = await open(`${EXPERIMENT}&compare=before,sideways&step=3`, { ready: 'experiment' });
+    const notice = page.getByTestId('page-link-problem');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('compare: "sideways" is not a variant of multi-memcg-kswapd (before, after); ignored');
+    expect(await page.getByRole('region', { name: 'Side by side' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('side by side: step back and seek, in lock step', () => {
   it('steps both sides back to the step they showed before, with the same counters', async () => {
     const { page, mode, problems } = await openCompare();

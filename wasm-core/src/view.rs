@@ -178,6 +178,10 @@ pub struct TierView {
     pub evicted: u64,
     /// Protected by sort_folio (tier >= 1 only).
     pub protected: u64,
+    /// sort_folio protects this tier now: it is above the tier_idx its type
+    /// was last scanned with (get_type_to_scan's for the type it picked,
+    /// get_tier_idx's otherwise). False before the type's first scan.
+    pub above_tier_idx: bool,
 }
 
 /// One engine decision, named after the kernel function that makes it.

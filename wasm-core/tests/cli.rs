@@ -146,6 +146,34 @@ fn run_says_what_ran_and_an_experiments_metrics() {
     assert!(!text.contains("experiment metrics"), "{text}");
 }
 
+/// A run cut short reports what it measured so far: no figure for what has
+/// not happened yet (an allocation not begun, a ratio of nothing requested).
+#[test]
+fn run_cut_short_reports_only_what_happened() {
+    // At 200 steps (2 s) kswapd-classzone's first bursts are over and later ones not begun:
+    // the latencies are those of the allocations made, a few ms, not whole bursts.
+    let (code, out, err) = sim(&["run", "kswapd-classzone", "--variant", "before", "--steps", "200", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let p95 = v["experiment_metrics"]["alloc_latency_p95"].as_f64().unwrap();
+    assert!(p95 > 1.0 && p95 < 50.0, "p95 {p95} ms");
+    // Before any allocator started: no latency at all.
+    let (_, out, _) = sim(&["run", "kswapd-classzone", "--variant", "before", "--steps", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["experiment_metrics"]["alloc_latency_p95"].is_null(), "{}", v["experiment_metrics"]);
+    // memcg-lru-fairness before its first memory.reclaim write: the ratio and the CV are n/a, not 0.
+    let (_, out, _) = sim(&["run", "memcg-lru-fairness", "--steps", "5", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["experiment_metrics"]["reclaim_ratio"].is_null(), "{}", v["experiment_metrics"]);
+    assert!(v["experiment_metrics"]["pgsteal_cv"].is_null(), "{}", v["experiment_metrics"]);
+    let (_, text, _) = sim(&["run", "memcg-lru-fairness", "--steps", "5"]);
+    assert!(text.lines().any(|l| l.contains("reclaim_ratio") && l.contains("n/a")), "{text}");
+    // A parameter at the low end of its range runs: global-pressure without its heap.
+    let (code, out, err) = sim(&["run", "global-pressure", "--param", "anon_pages=0", "--steps", "3", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"vmstat\""));
+}
+
 #[test]
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
     for (args, needle) in [
@@ -169,6 +197,11 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         (vec!["sweep", "kswapd-classzone", "--threads", "0"], "not a whole number from 1 to 64"),
         (vec!["gen-trace", "/tmp/never-written.bin", "--seed", "-1"], "a whole number from 0 to"),
         (vec!["replay", "/tmp/never-read.bin", "--cache-pages", "99999999999999999999"], "not a whole number from 1 to 8388608"),
+        // Each in range, too large together: the message names the parameters given, not a scenario field.
+        (
+            vec!["run", "proactive-root", "--param", "memcgs=512", "--param", "pages_per_memcg=32768"],
+            "memcgs=512, pages_per_memcg=32768: each is in range, but together they make a scenario the engine cannot run",
+        ),
     ] {
         let (code, out, err) = sim(&args);
         assert_eq!(code, 2, "{args:?}");

@@ -176,6 +176,36 @@ fn tier_idx_protects_tiers_that_refault_more() {
     assert_eq!(s.mm.get_tier_idx(lv, LRU_GEN_FILE), 1, "tier 2 refaults 2.5x tier 0: tiers >= 2 protected");
 }
 
+/// The Tiers view marks the tiers sort_folio protects: those above the
+/// tier_idx their type was last scanned with (here get_tier_idx's: at
+/// swappiness 0 isolate_folios scans file without asking get_type_to_scan).
+#[test]
+fn the_tiers_view_marks_the_tiers_above_the_last_scans_tier_idx() {
+    let mut s = machine(true, None);
+    for i in 0..600 {
+        s.mm.access(A, 0, FILE, i, Op::Read).unwrap();
+    }
+    let lv = s.mm.lruvec_id(A, 0);
+    let marked = |s: &Simulation, kind: &str| -> Vec<bool> {
+        let path = &s.mm.memcgs[A as usize].path;
+        let frame = s.frame();
+        let view = frame.lruvecs.iter().find(|l| &l.memcg == path && l.node == 0).unwrap();
+        view.tiers.iter().filter(|t| t.kind == kind).map(|t| t.above_tier_idx).collect()
+    };
+    assert_eq!(marked(&s, "file"), [false; 4], "no tier is marked before the first scan");
+    let g = &mut s.mm.lruvecs[lv as usize].lrugen;
+    for t in 0..4 {
+        g.avg_total[LRU_GEN_FILE][t] = 10_000;
+        g.avg_refaulted[LRU_GEN_FILE][t] = 1_000;
+    }
+    g.avg_refaulted[LRU_GEN_FILE][2] = 2_500;
+    let mut sc = ScanControl::new(32, Some(A));
+    assert!(s.mm.evict_folios(lv, &mut sc, 0) > 0, "a batch was scanned");
+    assert_eq!(s.mm.lruvecs[lv as usize].lrugen.tier_idx[LRU_GEN_FILE], Some(1), "tier 2 refaults 2.5x tier 0");
+    assert_eq!(marked(&s, "file"), [false, false, true, true]);
+    assert_eq!(marked(&s, "anon"), [false; 4], "anon was not scanned");
+}
+
 /// MGLRU refault: recent only while the eviction generation is still the oldest.
 #[test]
 fn lru_gen_refault_is_recent_only_within_the_oldest_generation() {

@@ -121,7 +121,20 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
   // The guided tour of an experiment (web/src/tours): it moves the run and picks the tab itself.
   const leaveCompareMode = compareMode.on ? compareMode.toggle : () => {};
   const tour = useTour({ sim, scenarios, comparison, setTab, tab: shownTab, leaveCompareMode });
-  const linkProblems = usePageLink(page, sim, setTab, tour);
+  // A readable link's side by side (compare=LEFT,RIGHT): its variants must be the experiment's.
+  const { restore: restoreCompare } = compareMode;
+  const openCompare = useCallback(
+    (variants: [string, string], step: number): string | null => {
+      if (!experiment) return `compare: ${request?.name ?? 'this scenario'} is not an experiment, so it has no variants to put side by side; ignored`;
+      const names = experiment.variants.map((v) => v.name);
+      const unknown = variants.find((v) => !names.includes(v));
+      if (unknown !== undefined) return `compare: ${JSON.stringify(unknown)} is not a variant of ${experiment.name} (${names.join(', ')}); ignored`;
+      restoreCompare({ variants, step });
+      return null;
+    },
+    [experiment, request?.name, restoreCompare],
+  );
+  const linkProblems = usePageLink(page, sim, setTab, tour, openCompare);
   // An experiment's page opens on its comparison; switching its variant keeps the tab.
   const experimentName = experiment?.name;
   const tourOpen = tour.isOpen;
@@ -147,8 +160,11 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
     step: frame?.step ?? null,
     tab: shownTab,
     firstTab: experiment ? 'comparison' : 'lru',
-    still: running && !state.playing && state.busy === null,
-    elsewhere: tour.open !== null || compareMode.on,
+    compare: compareMode.view,
+    still: compareMode.on
+      ? !compareMode.lockstep.state.playing && compareMode.lockstep.state.inFlight === 0
+      : running && !state.playing && state.busy === null,
+    elsewhere: tour.open !== null,
   });
   const wide = shownTab === 'comparison' || compareMode.on;
   const [chosenLruvec, setChosenLruvec] = useState<string | null>(null);

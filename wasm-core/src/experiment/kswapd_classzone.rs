@@ -111,11 +111,13 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
 /// Each allocator's allocation, timed as simoop times one (from its start
 /// until its whole region had been touched, in ns): reclaim stalls count in
 /// it, as they do in simoop's. An allocator whose burst ended first counts
-/// with the whole burst, a lower bound.
+/// with the whole burst, a lower bound. On a run cut short (`run --steps`)
+/// an allocation still under way, or not begun, is not counted.
 fn allocation_latencies(sim: &Simulation) -> Vec<u32> {
+    let now = sim.mm.now_ns;
     sim.tasks
         .iter()
-        .filter(|t| t.name.contains("-alloc"))
+        .filter(|t| t.name.contains("-alloc") && (t.first_pass_ns > 0 || (t.stop_ns != 0 && t.stop_ns <= now)))
         .map(|t| {
             let end = if t.first_pass_ns > 0 { t.first_pass_ns } else { t.stop_ns };
             (end - t.start_ns).min(u64::from(u32::MAX)) as u32

@@ -92,8 +92,9 @@ fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
     let requested: u64 = sim.reclaim_log.iter().map(|r| r.requested).sum();
     let total: f64 = steal.iter().sum();
     vec![
-        ("pgsteal_cv", super::coefficient_of_variation(&steal)),
-        ("reclaim_ratio", if requested > 0 { total / requested as f64 } else { 0.0 }),
+        // Undefined (n/a) before anything is reclaimed or requested: not an even 0 % or no overshoot.
+        ("pgsteal_cv", if total > 0.0 { super::coefficient_of_variation(&steal) } else { f64::NAN }),
+        ("reclaim_ratio", if requested > 0 { total / requested as f64 } else { f64::NAN }),
         ("pgsteal_total", total),
         ("requested_total", requested as f64),
         ("eagain_writes", sim.reclaim_log.iter().filter(|r| !r.ok).count() as f64),

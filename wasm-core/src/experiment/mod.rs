@@ -127,7 +127,7 @@ impl Experiment {
         self.variant(variant)?;
         let p = Params::resolve(self.params, params)?;
         let s = (self.build)(&p, seed, variant);
-        s.validate()?;
+        s.validate().map_err(|e| crate::scenario::not_together(e, params))?;
         Ok(s)
     }
 
@@ -203,10 +203,11 @@ pub fn coefficient_of_variation(v: &[f64]) -> f64 {
     var.sqrt() / mean
 }
 
-/// The p-th percentile (0..=100) of a sample, nearest-rank.
+/// The p-th percentile (0..=100) of a sample, nearest-rank; NaN (n/a) for
+/// an empty sample.
 pub fn percentile(sorted: &[u32], p: f64) -> f64 {
     if sorted.is_empty() {
-        return 0.0;
+        return f64::NAN;
     }
     let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
     f64::from(sorted[rank.clamp(1, sorted.len()) - 1])

@@ -91,7 +91,7 @@ fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
     let hits: u64 = readers.iter().map(|t| t.hits).sum();
     vec![
         ("ops_per_sec", acc as f64 / secs),
-        ("hit_ratio", if acc > 0 { hits as f64 / acc as f64 } else { 0.0 }),
+        ("hit_ratio", if acc > 0 { hits as f64 / acc as f64 } else { f64::NAN }),
         ("workingset_refault_file", v.get(Item::WorkingsetRefaultFile) as f64),
         ("workingset_activate_file", v.get(Item::WorkingsetActivateFile) as f64),
         ("pswpout", v.get(Item::Pswpout) as f64),

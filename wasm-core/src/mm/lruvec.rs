@@ -57,6 +57,10 @@ pub struct LruGenFolio {
     /// memcg LRU membership: generation (0/1) and segment (0, HEAD, TAIL).
     pub gen: u8,
     pub seg: u8,
+    /// The tier_idx isolate_folios last scanned each type with: sort_folio
+    /// protects the tiers above it. None until the type is first scanned.
+    /// Not in the kernel (a local of isolate_folios there); kept for the views.
+    pub tier_idx: [Option<u8>; ANON_AND_FILE],
 }
 
 impl LruGenFolio {
@@ -76,6 +80,7 @@ impl LruGenFolio {
             refaulted: Default::default(),
             gen: 0,
             seg: 0,
+            tier_idx: [None; ANON_AND_FILE],
         }
     }
 

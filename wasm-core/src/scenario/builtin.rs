@@ -48,7 +48,7 @@ Builtin {
     params: &[
         ParamSpec { name: "normal_pages", default: 16_384.0, min: 2048.0, max: 1_048_576.0, integer: true, help: "pages of ZONE_NORMAL" },
         ParamSpec { name: "dma32_pages", default: 4096.0, min: 1024.0, max: 1_048_576.0, integer: true, help: "pages of ZONE_DMA32" },
-        ParamSpec { name: "anon_pages", default: 8192.0, min: 0.0, max: 4_194_304.0, integer: true, help: "size of /app's heap, in pages" },
+        ParamSpec { name: "anon_pages", default: 8192.0, min: 0.0, max: 4_194_304.0, integer: true, help: "size of /app's heap, in pages (0 = no heap)" },
         ParamSpec { name: "file_pages", default: 65_536.0, min: 16.0, max: 4_194_304.0, integer: true, help: "size of the file /batch streams, in pages" },
         ParamSpec { name: "anon_rate", default: 200_000.0, min: 1_000.0, max: 10_000_000.0, integer: true, help: "heap accesses per simulated second" },
         ParamSpec { name: "watermark_scale_factor", default: 10.0, min: 1.0, max: 3000.0, integer: true, help: "vm.watermark_scale_factor: the gap between min, low and high watermarks, in 1/10000 of a zone" },
@@ -95,13 +95,15 @@ fn global_pressure(p: &Params, seed: u64) -> Scenario {
         swap_pages: 16_384,
         machine: Default::default(),
         memcgs: vec![MemcgSpec { path: "/app".into(), ..Default::default() }, MemcgSpec { path: "/batch".into(), ..Default::default() }],
-        workloads: vec![
-            WorkloadSpec {
+        // anon_pages=0: no heap, the streamer alone.
+        workloads: (p.u32("anon_pages") > 0)
+            .then(|| WorkloadSpec {
                 rate: anon_rate,
                 ..WorkloadSpec::new("heap", "/app", Pattern::Zipf { s: 0.8 }, Target::Anon { pages: p.u32("anon_pages"), write_percent: 30 })
-            },
-            WorkloadSpec::new("streamer", "/batch", Pattern::Uniform, Target::File { pages: p.u32("file_pages"), op: FileOp::Read, file: None, write_percent: 0 }),
-        ],
+            })
+            .into_iter()
+            .chain([WorkloadSpec::new("streamer", "/batch", Pattern::Uniform, Target::File { pages: p.u32("file_pages"), op: FileOp::Read, file: None, write_percent: 0 })])
+            .collect(),
         proactive: Vec::new(),
         knobs: Knobs::default(),
     }

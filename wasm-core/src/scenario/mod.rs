@@ -20,7 +20,7 @@ mod check;
 pub use check::{check as check_json, ScenarioCheck, ScenarioProblem};
 mod params;
 
-pub use params::{range_text, ParamSpec, Params};
+pub use params::{not_together, range_text, ParamSpec, Params};
 
 #[cfg(target_arch = "wasm32")]
 use tsify::Tsify;
@@ -400,6 +400,6 @@ pub fn build(req: &ScenarioRequest) -> Result<Scenario, ScenarioError> {
     })?;
     let params = Params::resolve(b.params, &req.params)?;
     let s = (b.build)(&params, req.seed);
-    s.validate()?;
+    s.validate().map_err(|e| params::not_together(e, &req.params))?;
     Ok(s)
 }

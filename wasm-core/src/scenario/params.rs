@@ -65,6 +65,18 @@ impl ParamSpec {
     }
 }
 
+/// The error of a scenario that parameters, each in its range, built but
+/// the engine cannot run (memcgs x pages_per_memcg past the pages a machine
+/// may have): it names the parameters given, not the scenario field that
+/// overflowed, which the reader never set.
+pub fn not_together(e: ScenarioError, given: &BTreeMap<String, f64>) -> ScenarioError {
+    if given.is_empty() {
+        return e;
+    }
+    let list = given.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ");
+    ScenarioError::new("params", format!("{list}: each is in range, but together they make a scenario the engine cannot run ({e}); make them smaller"))
+}
+
 /// An accepted range as the messages and `reclaim-sim list` write it, in
 /// words ("from 256 to 262144"), as the app's messages do.
 pub fn range_text(min: f64, max: f64) -> String {

@@ -386,6 +386,7 @@ impl Simulation {
                     refaulted: g.refaulted[hist][t][tier],
                     evicted: g.evicted[hist][t][tier],
                     protected: if tier > 0 { g.protected[hist][t][tier - 1] } else { 0 },
+                    above_tier_idx: g.tier_idx[t].is_some_and(|idx| tier > usize::from(idx)),
                 });
             }
         }

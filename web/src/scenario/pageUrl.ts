@@ -3,7 +3,10 @@
 //
 //   ?v=1&scenario=kswapd-classzone&seed=1&variant=before&step=105&tab=system
 //   ?v=1&scenario=kswapd-classzone&seed=1&variant=before&tour=kswapd-classzone&tourStep=3
+//   ?v=1&scenario=kswapd-classzone&seed=1&variant=after&compare=before,after&step=40&tab=system
 //
+//   compare   side by side: the left and the right variant, comma-separated; `step`
+//             is then the step both sides are at (the page's own run stays at 0)
 //   step      the step the engine is moved to (a whole number, at most MAX_SHARED_STEP)
 //   tab       the view: comparison, lru, system or memcgs (SHARE_TABS)
 //   tour      a guided tour to open (its name, as web/src/tours lists them)
@@ -20,10 +23,12 @@
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { formatCount } from '../util/format';
 import { MAX_SHARED_STEP, SHARE_TABS, type ShareTab } from './share';
-import { SCENARIO_NAME_PATTERN, encodeScenarioUrl } from './url';
+import { PAGE_KEYS, SCENARIO_NAME_PATTERN, encodeScenarioUrl } from './url';
 
 /** What a readable link asks the page to show besides the run. */
 export interface PageView {
+  /** Side by side: the left and the right variant. */
+  compare?: [string, string];
   step?: number;
   tab?: ShareTab;
   tour?: string;
@@ -59,6 +64,12 @@ export function decodePageView(search: string): PageViewResult {
     }
     return all[0];
   };
+  const compare = single('compare');
+  if (compare !== undefined) {
+    const names = compare.split(',');
+    if (names.length === 2 && names.every((n) => SCENARIO_NAME_PATTERN.test(n))) view.compare = [names[0]!, names[1]!];
+    else errors.push(`compare: ${JSON.stringify(compare)} is not two variant names with a comma between them (compare=before,after); ignored`);
+  }
   const step = single('step');
   if (step !== undefined) view.step = wholeNumber(step, 'step', 0, MAX_SHARED_STEP, errors);
   const tab = single('tab');
@@ -83,13 +94,13 @@ export function decodePageView(search: string): PageViewResult {
 /** Whether a query string has any page key (so the page has more to do than start the run). */
 export function hasPageKeys(search: string): boolean {
   const query = new URLSearchParams(search);
-  return ['step', 'tab', 'tour', 'tourStep'].some((key) => query.has(key));
+  return PAGE_KEYS.some((key) => query.has(key));
 }
 
 /** The query string without its page keys (what the address bar keeps once they are applied). */
 export function withoutPageKeys(search: string): string {
   const query = new URLSearchParams(search);
-  for (const key of ['step', 'tab', 'tour', 'tourStep']) query.delete(key);
+  for (const key of PAGE_KEYS) query.delete(key);
   const rest = query.toString();
   return rest ? `?${rest}` : '';
 }
@@ -101,6 +112,10 @@ export function withoutPageKeys(search: string): string {
  */
 export function encodePageUrl(request: ScenarioRequest, view: PageView = {}): string {
   const query = new URLSearchParams(encodeScenarioUrl(request));
+  if (view.compare !== undefined) {
+    if (!view.compare.every((n) => SCENARIO_NAME_PATTERN.test(n))) throw new RangeError(`variants ${JSON.stringify(view.compare)} cannot be written to a URL`);
+    query.set('compare', view.compare.join(','));
+  }
   if (view.step !== undefined) {
     if (!Number.isSafeInteger(view.step) || view.step < 0 || view.step > MAX_SHARED_STEP) {
       throw new RangeError(`step must be a whole number from 0 to ${MAX_SHARED_STEP}, got ${view.step}`);
@@ -117,5 +132,6 @@ export function encodePageUrl(request: ScenarioRequest, view: PageView = {}): st
     if (!Number.isSafeInteger(view.tourStep) || view.tourStep < 1) throw new RangeError(`tourStep must be a whole number from 1, got ${view.tourStep}`);
     query.set('tourStep', String(view.tourStep));
   }
-  return `?${query.toString()}`;
+  // The comma between the two variants stays a comma (a variant name has none), so the link reads as written.
+  return `?${query.toString().replace(/(^|&)compare=([^&]*)%2C/, '$1compare=$2,')}`;
 }

@@ -10,7 +10,7 @@
 // `v` is this codec's version, `scenario`, `seed` and `variant` (which side
 // of an experiment is stepped; absent for a plain scenario, and in URLs
 // written before experiments existed) are reserved keys, and so are the
-// page keys `step`, `tab`, `tour` and `tourStep` (what the page shows of the
+// page keys `step`, `tab`, `tour`, `tourStep` and `compare` (what the page shows of the
 // run: pageUrl.ts reads them); every other key is a scenario parameter. The codec checks syntax only (versions,
 // integers, numbers); the engine checks names and ranges. Decoding never
 // throws: a bad value is reported (the message starts with the key) and
@@ -32,7 +32,7 @@ export const URL_CODEC_VERSION = 1;
 export const DEFAULT_SEED = 1;
 
 /** Keys that say what the page shows of the run rather than which run it is (pageUrl.ts reads them). */
-export const PAGE_KEYS = ['step', 'tab', 'tour', 'tourStep'] as const;
+export const PAGE_KEYS = ['step', 'tab', 'tour', 'tourStep', 'compare'] as const;
 /** Keys of the query string that are not scenario parameters. */
 export const RESERVED_KEYS = new Set<string>(['v', 'scenario', 'seed', 'variant', ...PAGE_KEYS]);
 const SEED_PATTERN = /^\d+$/;

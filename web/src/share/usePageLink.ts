@@ -1,5 +1,6 @@
 // Opening a readable link's page keys (scenario/pageUrl.ts: step, tab, tour,
-// tourStep) once its run is up: a tour opens at its step (the tour then
+// tourStep, compare) once its run is up: side by side opens with its
+// variants at the step; a tour opens at its step (the tour then
 // takes the run where the step says), otherwise the engine goes to the step
 // and the tab is selected. The run itself was started from the same URL by
 // useSimulation; if the engine refused it and runs the default scenario,
@@ -17,7 +18,10 @@ export interface PageLink extends PageViewResult {
   scenario: string | null;
 }
 
-export function usePageLink(link: PageLink | null, sim: Simulation, setTab: (tab: ShareTab) => void, tour: TourController): string[] {
+/** Opens side by side with these variants at this step; returns what was wrong with them, or null. */
+export type OpenCompare = (variants: [string, string], step: number) => string | null;
+
+export function usePageLink(link: PageLink | null, sim: Simulation, setTab: (tab: ShareTab) => void, tour: TourController, openCompare: OpenCompare): string[] {
   const pending = useRef(link);
   const [problems, setProblems] = useState<string[]>(() => link?.errors ?? []);
   const { phase, frame, request } = sim.state;
@@ -42,12 +46,23 @@ export function usePageLink(link: PageLink | null, sim: Simulation, setTab: (tab
       tour.start(found.experiment, asked);
       return;
     }
-    if (view.step === undefined && view.tab === undefined) return;
     if (p.scenario !== null && p.scenario !== request.name) return;
+    if (view.compare !== undefined) {
+      // Side by side: its own engines go to the step; the page's run stays where it is. After the
+      // engine's answer, as below, so that the experiment page's own first tab is set before the link's.
+      const { compare, tab } = view;
+      void seek(frame.step).then(() => {
+        if (tab) setTab(tab);
+        const problem = openCompare(compare, view.step ?? 0);
+        if (problem) setProblems((list) => [...list, problem]);
+      });
+      return;
+    }
+    if (view.step === undefined && view.tab === undefined) return;
     const tab = view.tab;
     void seek(view.step ?? frame.step).then(() => {
       if (tab) setTab(tab);
     });
-  }, [phase, frame, request, seek, setTab, tour]);
+  }, [phase, frame, request, seek, setTab, tour, openCompare]);
   return problems;
 }

@@ -90,6 +90,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
       check: (f) =>
         all(
           expect([0, 1, 2].every((t) => tierRate(f, 'file', t) > 0.9), 'a file tier refaults at 90 % or less'),
+          expect(lruvec(f, '/db')?.tiers.some((t) => t.kind === 'file' && t.aboveTierIdx) === false, 'a file tier is protected'),
           expect(counter(f, 'pswpout') === 0, 'the idle heap was swapped out'),
           expect(lruvec(f, '/db')?.maxSeq === 3, 'the generations have moved'),
         ),

@@ -190,6 +190,7 @@ impl Mm {
         for _ in usize::from(swappiness == 0)..ANON_AND_FILE {
             let t = tier.unwrap_or_else(|| self.get_tier_idx(lv, type_));
             used_tier = t;
+            self.lruvecs[lv as usize].lrugen.tier_idx[type_] = Some(t as u8);
             scanned = self.scan_folios(lv, sc, type_, t, list);
             if scanned > 0 {
                 break;

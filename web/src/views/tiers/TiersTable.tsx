@@ -51,10 +51,11 @@ export function TiersTable({ tiers }: TiersTableProps) {
                   </td>,
                   <td
                     key={`${kind}-rate`}
-                    className={`num rate${cell.aboveTier0 ? ' above' : ''}`}
+                    className={`num rate${cell.protectedTier ? ' above' : ''}`}
                     data-kind={kind}
                     data-rate={cell.rate ?? ''}
-                    title={cell.aboveTier0 ? 'refaults more than tier 0' : undefined}
+                    data-protected={cell.protectedTier || undefined}
+                    title={cell.protectedTier ? 'protected by sort_folio: above tier_idx' : undefined}
                   >
                     {formatRate(cell.rate)}
                   </td>,
@@ -65,8 +66,10 @@ export function TiersTable({ tiers }: TiersTableProps) {
         </tbody>
       </table>
       <p className="hint">
-        Rate = refaulted / (evicted + protected), per tier. The PID controller protects tiers that refault more than
-        tier 0 <span className="above-key">(bold)</span>.
+        Rate = refaulted / (evicted + protected), per tier. sort_folio protects the tiers above tier_idx{' '}
+        <span className="above-key">(bold)</span>: the last tier whose rate stays below a tier 0 with a margin, the
+        other type&apos;s for the type get_type_to_scan picks, else its own (get_tier_idx, gains 1:2). Tier 0 is never
+        protected.
       </p>
     </div>
   );

@@ -2,7 +2,7 @@
 // tier (what /sys/kernel/debug/lru_gen_full prints), as refaulted / total
 // and a refault rate. DOM-free.
 import type { TierView } from '../../engine/pkg/reclaim_core';
-import { FOLIO_TYPES, type FolioType } from '../generations/model';
+import type { FolioType } from '../generations/model';
 
 export interface TierCell {
   /** Refaults of folios evicted from this tier: the running average plus the current generation's. */
@@ -13,8 +13,8 @@ export interface TierCell {
   rate: number | null;
   /** Folios sort_folio protected in this tier in the current generation. */
   protected: number;
-  /** The tier refaults more than tier 0 of its type (what the PID controller protects). */
-  aboveTier0: boolean;
+  /** sort_folio protects the tier: it is above the tier_idx its type was last scanned with (the engine's). */
+  protectedTier: boolean;
 }
 
 export interface TierRow {
@@ -22,12 +22,12 @@ export interface TierRow {
   cells: Record<FolioType, TierCell>;
 }
 
-const EMPTY: TierCell = { refaulted: 0, total: 0, rate: null, protected: 0, aboveTier0: false };
+const EMPTY: TierCell = { refaulted: 0, total: 0, rate: null, protected: 0, protectedTier: false };
 
 function cellOf(t: TierView): TierCell {
   const refaulted = t.avgRefaulted + t.refaulted;
   const total = t.avgTotal + t.evicted + t.protected;
-  return { refaulted, total, rate: total > 0 ? refaulted / total : null, protected: t.protected, aboveTier0: false };
+  return { refaulted, total, rate: total > 0 ? refaulted / total : null, protected: t.protected, protectedTier: t.aboveTierIdx };
 }
 
 /** One row per tier (0 up to the highest the engine reports), anon and file side by side. */
@@ -37,13 +37,6 @@ export function tiersModel(tiers: readonly TierView[]): TierRow[] {
   for (const t of tiers) {
     const kind: FolioType = t.kind === 'anon' ? 'anon' : 'file';
     rows[t.tier]!.cells[kind] = cellOf(t);
-  }
-  for (const kind of FOLIO_TYPES) {
-    const base = rows[0]?.cells[kind].rate ?? null;
-    for (const row of rows.slice(1)) {
-      const cell = row.cells[kind];
-      if (base !== null && cell.rate !== null && cell.rate > base) row.cells[kind] = { ...cell, aboveTier0: true };
-    }
   }
   return rows;
 }
