@@ -189,6 +189,22 @@ describe('Copy link', () => {
   });
 });
 
+describe('the hash of a link', () => {
+  it('reads a link whose "?" became "#" as the link it was, and says so; drops a hash the page does not know', async () => {
+    const { page, problems } = await open('#v=1&scenario=global-pressure&seed=2&step=20');
+    await waitForStep(page, 20, 60_000);
+    expect(new URL(page.url()).search).toContain('scenario=global-pressure&seed=2');
+    expect(new URL(page.url()).hash).toBe('');
+    expect(await page.getByTestId('page-link-problem').textContent()).toContain('they were read as ?v=1&scenario=global-pressure&seed=2&step=20');
+    const other = await open('#garbage');
+    await other.page.getByTestId('page-link-problem').getByText('the page has no part called "#garbage"').waitFor();
+    expect(new URL(other.page.url()).hash).toBe('');
+    await stepForward(other.page, 2);
+    expect(await stepCount(other.page)).toBe(2);
+    expect([...problems, ...other.problems]).toEqual([]);
+  });
+});
+
 describe('Export', () => {
   it('saves the view as SVG and PNG, and the counters as CSV and JSON', async () => {
     const { page, problems } = await open('?v=1&scenario=mglru-basic&seed=4');

@@ -3,7 +3,7 @@
 // scenario parameters; malformed values named and ignored.
 import { describe, expect, it } from 'vitest';
 import { makeRequest as req } from '../../web/src/scenario/params';
-import { decodePageView, encodePageUrl, hasPageKeys, withoutPageKeys } from '../../web/src/scenario/pageUrl';
+import { readHash, decodePageView, encodePageUrl, hasPageKeys, withoutPageKeys } from '../../web/src/scenario/pageUrl';
 import { MAX_SHARED_STEP } from '../../web/src/scenario/share';
 import { decodeScenarioUrl } from '../../web/src/scenario/url';
 import { addressFor } from '../../web/src/share/useAddressBar';
@@ -90,9 +90,40 @@ describe('the address bar (addressFor)', () => {
     expect(decodePageView(query)).toEqual({ view: { step: 42, tab: 'memcgs' }, errors: [] });
   });
 
+  it('side by side: the two variants as written, and the step of the sides, not of the page', () => {
+    const query = addressFor({ request: run, step: 0, tab: 'system', firstTab: 'comparison', compare: { variants: ['merged-v4.12', 'after'], step: 40 } })!;
+    expect(query).toBe(`${base}&compare=merged-v4.12,after&step=40&tab=system`);
+    expect(decodePageView(query)).toEqual({ view: { compare: ['merged-v4.12', 'after'], step: 40, tab: 'system' }, errors: [] });
+    expect(decodePageView(`${base}&compare=before`).errors).toEqual([
+      'compare: "before" is not two variant names with a comma between them (compare=before,after); ignored',
+    ]);
+    expect(decodePageView(`${base}&compare=a,b,c`).view.compare).toBeUndefined();
+  });
+
   it('says nothing without a run or a frame, or for a view no link names', () => {
     expect(addressFor({ request: null, step: 3, tab: 'lru', firstTab: 'lru' })).toBeNull();
     expect(addressFor({ request: run, step: null, tab: 'lru', firstTab: 'lru' })).toBeNull();
     expect(addressFor({ request: run, step: 3, tab: 'trace', firstTab: 'lru' })).toBe(`${base}&step=3`);
+  });
+});
+
+describe('the hash (readHash)', () => {
+  it('leaves no hash and #trace (the trace replay page) to the page', () => {
+    expect(readHash('', '?v=1&scenario=mglru-basic')).toEqual({ message: null, drop: false });
+    expect(readHash('#trace', '')).toEqual({ message: null, drop: false });
+  });
+
+  it("reads a link's keys put after # as the query they were meant to be", () => {
+    const r = readHash('#v=1&scenario=kswapd-classzone&step=20', '');
+    expect(r.query).toBe('?v=1&scenario=kswapd-classzone&step=20');
+    expect(r.drop).toBe(true);
+    expect(r.message).toContain('they were read as ?v=1&scenario=kswapd-classzone&step=20');
+    // Not when the link has a query of its own: that one is the run.
+    expect(readHash('#scenario=kswapd-classzone', '?v=1&scenario=mglru-basic').query).toBeUndefined();
+  });
+
+  it('names any other hash and drops it', () => {
+    const r = readHash('#garbage', '');
+    expect(r).toEqual({ message: 'the page has no part called "#garbage" (only #trace, the trace replay page); ignored', drop: true });
   });
 });

@@ -62,7 +62,7 @@ const NO_LINK: SharedLink = { kind: 'none' };
  * `shared`: the shared link the page was opened with (main.tsx has read it);
  * `page`: a readable link's page keys (step, tab, tour), when it has any.
  */
-export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; page?: PageLink | null }) {
+export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared?: SharedLink; page?: PageLink | null; hashNote?: string | null }) {
   const [speed, setSpeed] = useState(1);
   const sim = useSimulation(speed);
   const { state } = sim;
@@ -387,7 +387,7 @@ export function App({ shared = NO_LINK, page = null }: { shared?: SharedLink; pa
       )}
 
       <SharedLinkNotice link={shared} />
-      <PageLinkNotice problems={linkProblems} />
+      <PageLinkNotice problems={hashNote ? [hashNote, ...linkProblems] : linkProblems} />
 
       <main className={`workspace${wide ? ' wide' : ''}`}>
         <aside className="sidebar" aria-label="Scenario">

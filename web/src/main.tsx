@@ -3,10 +3,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { decodeSharedLink, type SharedLink } from './scenario/share';
 import { encodeScenarioUrl } from './scenario/url';
-import { decodePageView, hasPageKeys } from './scenario/pageUrl';
+import { decodePageView, hasPageKeys, readHash } from './scenario/pageUrl';
 import type { PageLink } from './share/usePageLink';
 import { applyTheme, storedTheme } from './theme/theme';
-import { replaceAddressQuery } from './share/address';
+import { replaceAddressHash, replaceAddressQuery } from './share/address';
 import './styles.css';
 
 // The theme first, so the page never flashes in the other one.
@@ -48,12 +48,22 @@ function readPageLink(search: string): PageLink | null {
   return { ...decodePageView(search), scenario: new URLSearchParams(search).get('scenario') };
 }
 
+/** The URL's hash: a link's keys put after "#" are moved to the query first; another unknown hash goes. */
+function readAddressHash(): string | null {
+  const { pathname, search: query, hash } = window.location;
+  const reading = readHash(hash, query);
+  if (reading.query !== undefined) window.history.replaceState(window.history.state, '', `${pathname}${reading.query}`);
+  else if (reading.drop) replaceAddressHash('');
+  return reading.message;
+}
+
+const hashNote = readAddressHash();
 const search = window.location.search;
 void openSharedLink().then(
   (shared) =>
     root.render(
       <StrictMode>
-        <App shared={shared} page={shared.kind === 'none' ? readPageLink(search) : null} />
+        <App shared={shared} page={shared.kind === 'none' ? readPageLink(search) : null} hashNote={hashNote} />
       </StrictMode>,
     ),
   (error: unknown) => {

@@ -135,3 +135,29 @@ export function encodePageUrl(request: ScenarioRequest, view: PageView = {}): st
   // The comma between the two variants stays a comma (a variant name has none), so the link reads as written.
   return `?${query.toString().replace(/(^|&)compare=([^&]*)%2C/, '$1compare=$2,')}`;
 }
+
+/** What the page makes of its URL's hash (readHash). */
+export interface HashReading {
+  /** What to tell the reader, or null when the hash is one the page uses (or none). */
+  message: string | null;
+  /** The query string to open instead (with its `?`), when the hash held a link's keys. */
+  query?: string;
+  /** Whether to take the hash out of the address bar. */
+  drop: boolean;
+}
+
+/**
+ * A URL's hash: #trace opens the trace replay page (trace/TraceEntry.tsx);
+ * a link's keys after "#" instead of "?" (a mail client or a hand edit can do
+ * this) are read as the query they were meant to be, when there is none;
+ * any other hash is named and dropped.
+ */
+export function readHash(hash: string, search: string): HashReading {
+  const body = hash.replace(/^#/, '');
+  if (body === '' || body === 'trace') return { message: null, drop: false };
+  const keys = new URLSearchParams(body);
+  if (search.replace(/^\?/, '') === '' && (keys.has('v') || keys.has('scenario'))) {
+    return { message: `the link's keys came after "#", where "?" belongs; they were read as ?${body}`, query: `?${body}`, drop: true };
+  }
+  return { message: `the page has no part called "#${body}" (only #trace, the trace replay page); ignored`, drop: true };
+}

@@ -11,7 +11,7 @@ export function PageLinkNotice({ problems }: { problems: string[] }) {
       <ul>
         <li>
           <span>
-            <strong>Part of this link was ignored</strong> — {shown.join('; ')}.
+            <strong>Part of this link was not used as written</strong> — {shown.join('; ')}.
           </span>
           <button type="button" className="link-button" onClick={() => setDismissed(problems.length)} aria-label="Dismiss">
             ✕
