@@ -100,18 +100,23 @@ describe('engine host', () => {
     let fa: Frame | undefined;
     const transitionsA: [number, string][] = [];
     const freeA: [number, number][] = [];
+    const cvA: [number, number][] = [];
     for (let i = 0; i < 40; i++) {
       fa = frameOf(a, { type: 'step', n: 1 });
       transitionsA.push(...fa.nodes[0]!.kswapd.transitions);
       freeA.push([fa.step, fa.nodes[0]!.zones[0]!.free]);
+      cvA.push([fa.step, fa.memcgs.some((m) => m.leaf && m.pgsteal > 0) ? fa.pgstealCv : Number.NaN]);
     }
     const fb = frameOf(b, { type: 'step', n: 40 });
     // A 40-step frame reports kswapd's transitions over all 40 steps, and the
     // free pages at each earlier step: what the single steps reported one by one.
     expect(fb.nodes[0]!.kswapd.transitions).toEqual(transitionsA);
     expect(fb.nodes[0]!.zones[0]!.freeTrail).toEqual(freeA.slice(0, -1));
+    // And the pgsteal CV at each earlier step (NaN until a leaf memcg is reclaimed from).
+    expect(fb.pgstealCvTrail).toEqual(cvA.slice(0, -1));
     const perStep = (f: Frame) => ({
       ...f,
+      pgstealCvTrail: [],
       nodes: f.nodes.map((n) => ({ ...n, zones: n.zones.map((z) => ({ ...z, freeTrail: [] })), kswapd: { ...n.kswapd, transitions: [] } })),
     });
     expect(perStep(fb)).toEqual(perStep(fa!));

@@ -40,6 +40,7 @@ function frame(step: number, counters: [string, number][] = [['pgfault', step]])
     nodes: [],
     memcgs: [],
     pgstealCv: 0,
+    pgstealCvTrail: [],
     reclaims: [],
   } as unknown as Frame;
 }

@@ -6,7 +6,7 @@ import { initialState, reducer, type SimulationState } from '../../web/src/simul
 import { makeRequest } from '../../web/src/scenario/params';
 import { advanceHistories } from '../../web/src/views/history';
 
-const frame = (step: number) => ({ scenario: 's', seed: 1, step, timeNs: step * 10, nodes: [], memcgs: [], pgstealCv: 0, events: [] }) as unknown as Frame;
+const frame = (step: number) => ({ scenario: 's', seed: 1, step, timeNs: step * 10, nodes: [], memcgs: [], pgstealCv: 0, pgstealCvTrail: [], events: [] }) as unknown as Frame;
 const histories = (step: number) => advanceHistories(null, frame(step));
 
 function started(step = 0): SimulationState {

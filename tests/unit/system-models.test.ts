@@ -79,6 +79,7 @@ function frame(step: number, extra: Partial<Frame> = {}): Frame {
     nodes: [node()],
     memcgs: [],
     pgstealCv: 0,
+    pgstealCvTrail: [],
     reclaims: [],
     ...extra,
   };
@@ -410,9 +411,18 @@ describe('memcgs model', () => {
     expect(formatCv(0.2382)).toBe('23.8 %');
   });
 
+  it('takes the CV of every step a jump brings (the trail of the frame), each once, at its time', () => {
+    let series = appendCv([], [], Number.NaN, { step: 1, timeNs: 10 }, 300);
+    // A jump from step 1 to step 5: the trail has steps 1 to 4 (1 is already in).
+    series = appendCv(series, [[1, Number.NaN], [2, 0.9], [3, 0.7], [4, 0.6]], 0.5, { step: 5, timeNs: 50 }, 300);
+    expect(series.map((p) => [p.step, p.timeNs, p.value])).toEqual([[1, 10, Number.NaN], [2, 20, 0.9], [3, 30, 0.7], [4, 40, 0.6], [5, 50, 0.5]]);
+    // The last `limit` points are kept.
+    expect(appendCv(series, [], 0.4, { step: 6, timeNs: 60 }, 3).map((p) => p.step)).toEqual([4, 5, 6]);
+  });
+
   it('draws the CV history as a small line', () => {
     let series: TimePoint[] = [];
-    for (const [i, v] of [0, 0, 1.5, 1, 0.5].entries()) series = appendCv(series, v, { step: i, timeNs: i * 100 }, 4);
+    for (const [i, v] of [0, 0, 1.5, 1, 0.5].entries()) series = appendCv(series, [], v, { step: i, timeNs: i * 100 }, 4);
     expect(series.map((p) => p.value)).toEqual([0, 1.5, 1, 0.5]);
     const spark = sparkline(series, 104, 24, 2);
     expect(spark.points[0]).toEqual([2, 22]);

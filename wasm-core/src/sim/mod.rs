@@ -76,11 +76,12 @@ pub struct Simulation {
     proactive: Vec<(MemcgId, usize, u64)>,
     /// Every memory.reclaim write so far (the last RECLAIM_LOG_LEN).
     pub reclaim_log: VecDeque<MemoryReclaim>,
-    /// Each zone's free pages at the end of each of the last
-    /// FREE_TRAIL_STEPS steps: (step, free per zone, nodes in order, every
-    /// zone of a node). Kept only while the event log is on (the views);
-    /// a frame sends the part in its window (ZoneView::free_trail).
-    free_trail: VecDeque<(u64, Vec<u64>)>,
+    /// Each zone's free pages and the pgsteal CV at the end of each of the
+    /// last FREE_TRAIL_STEPS steps: (step, free per zone, nodes in order,
+    /// every zone of a node; the CV, NaN while no leaf has been reclaimed
+    /// from). Kept only while the event log is on (the views); a frame sends
+    /// the part in its window (ZoneView::free_trail, Frame::pgsteal_cv_trail).
+    free_trail: VecDeque<(u64, Vec<u64>, f64)>,
 }
 
 /// How many steps of zone free pages a simulation keeps for the views (the
@@ -331,7 +332,7 @@ impl Simulation {
         let reclaims: usize = self.reclaim_log.iter().map(|r| size_of::<MemoryReclaim>() + r.rounds.len() * 16).sum();
         let tasks = self.tasks.len() * (size_of::<Task>() + 32) + self.queue.len() * 16;
         let events = mm.events.events.len() * 64 + mm.traces.len() * size_of::<FolioTrace>();
-        let trail: usize = self.free_trail.iter().map(|(_, f)| 32 + f.len() * 8).sum();
+        let trail: usize = self.free_trail.iter().map(|(_, f, _)| 40 + f.len() * 8).sum();
         size_of::<Simulation>() + folios + slots + swap + history + lruvecs + memcgs + nodes + writeback + reclaims + tasks + events + trail
     }
 
@@ -348,7 +349,8 @@ impl Simulation {
                 self.free_trail.pop_front();
             }
             let free = self.mm.nodes.iter().flat_map(|p| p.zones.iter().map(|z| z.free_pages())).collect();
-            self.free_trail.push_back((step, free));
+            let cv = self.reclaimed_pgsteal_cv();
+            self.free_trail.push_back((step, free, cv));
             for t in &self.mm.traces {
                 let h = self.history.entry((t.mapping, t.index)).or_default();
                 if h.len() == HISTORY_LEN {

@@ -252,18 +252,28 @@ impl Simulation {
             nodes: self.node_views(),
             memcgs: self.memcg_views(),
             pgsteal_cv: self.pgsteal_cv(),
+            pgsteal_cv_trail: self.trail_window().map(|(s, _, cv)| (*s, *cv)).collect(),
             reclaims: self.reclaim_log.iter().rev().take(64).rev().map(|r| reclaim_view(r, &mm.memcgs[r.memcg as usize].path)).collect(),
             shadow: Some(self.shadow_frame()),
         }
     }
 
+    /// Where the frame's window began: since begin_frame, or the last step.
+    fn frame_start(&self) -> u64 {
+        self.frame_start_ns.unwrap_or(self.step.saturating_sub(1) * self.scenario.step_ns)
+    }
+
+    /// The trail's steps in the frame's window before the current step.
+    fn trail_window(&self) -> impl Iterator<Item = &(u64, Vec<u64>, f64)> {
+        let since_step = self.frame_start() / self.scenario.step_ns;
+        self.free_trail.iter().filter(move |(s, _, _)| *s > since_step && *s < self.step)
+    }
+
     fn node_views(&self) -> Vec<NodeView> {
         let mm = &self.mm;
         // Transitions since the frame began (begin_frame), or during the last step.
-        let step_start = self.frame_start_ns.unwrap_or(self.step.saturating_sub(1) * self.scenario.step_ns);
-        // The steps of the window before the current one: (since, step).
-        let since_step = step_start / self.scenario.step_ns;
-        let trail: Vec<&(u64, Vec<u64>)> = self.free_trail.iter().filter(|(s, _)| *s > since_step && *s < self.step).collect();
+        let step_start = self.frame_start();
+        let trail: Vec<&(u64, Vec<u64>, f64)> = self.trail_window().collect();
         let mut zone_base = 0;
         mm.nodes
             .iter()
@@ -288,7 +298,7 @@ impl Simulation {
                             low: z.watermark[1],
                             high: z.watermark[2],
                             lowmem_reserve: z.lowmem_reserve,
-                            free_trail: trail.iter().filter_map(|(s, f)| f.get(base + zi).map(|&v| (*s, v))).collect(),
+                            free_trail: trail.iter().filter_map(|(s, f, _)| f.get(base + zi).map(|&v| (*s, v))).collect(),
                         })
                         .collect(),
                     kswapd: KswapdView {
@@ -340,6 +350,17 @@ impl Simulation {
                 leaf: cg.children.is_empty() && cg.id != 0,
             })
             .collect()
+    }
+
+    /// pgsteal_cv, or NaN while no leaf memcg has been reclaimed from (the
+    /// CV is not defined yet: the views draw a gap, not 0 %).
+    pub fn reclaimed_pgsteal_cv(&self) -> f64 {
+        let reclaimed = self.mm.memcgs.iter().any(|cg| cg.children.is_empty() && cg.id != 0 && cg.stat.get(Item::PgstealKswapd) + cg.stat.get(Item::PgstealDirect) > 0);
+        if reclaimed {
+            self.pgsteal_cv()
+        } else {
+            f64::NAN
+        }
     }
 
     /// stddev(pgsteal) / mean(pgsteal) over the leaf memcgs (the fairness

@@ -43,6 +43,8 @@ export interface HistorySample {
   timeNs: number;
   nodes: readonly NodeView[];
   pgstealCv: number;
+  /** The CV at the earlier steps of the frame's window (a jump brings them all): [step, CV or NaN]. */
+  pgstealCvTrail: readonly (readonly [number, number])[];
   /** The memcgs' leaf flags and pgsteal: whether the CV is defined (some leaf has given back a page). */
   memcgs: readonly Pick<MemcgView, 'leaf' | 'pgsteal'>[];
   events: readonly Pick<EventView, 'kind'>[];
@@ -74,7 +76,7 @@ export function advanceHistories(prev: FrameHistories | null, frame: HistorySamp
     zones: appendZones(base.zones, frame.nodes, at, limit),
     kswapd: frame.nodes.map((n, i) => appendKswapd(fresh ? null : (base.kswapd[i] ?? null), n.kswapd, at, start)),
     // Not defined (NaN) while no leaf has given back a page: the line has a gap there, not a 0 %.
-    cv: appendCv(base.cv, frame.memcgs.some(reclaimedLeaf) ? frame.pgstealCv : Number.NaN, at, limit),
+    cv: appendCv(base.cv, frame.pgstealCvTrail, frame.memcgs.some(reclaimedLeaf) ? frame.pgstealCv : Number.NaN, at, limit),
     kinds: addKinds(base.kinds, frame.events),
   };
 }
@@ -101,6 +103,7 @@ export function historySample(frame: Frame | HistorySample): HistorySample {
     timeNs: frame.timeNs,
     nodes: frame.nodes.map((n) => (n.memcgLru === undefined ? n : { ...n, memcgLru: undefined })),
     pgstealCv: frame.pgstealCv,
+    pgstealCvTrail: frame.pgstealCvTrail,
     // Only what tells whether the CV is defined: one leaf that has given back a page, if any.
     memcgs: frame.memcgs.filter(reclaimedLeaf).slice(0, 1).map(({ leaf, pgsteal }) => ({ leaf, pgsteal })),
     events: kinds.map((kind) => ({ kind })),

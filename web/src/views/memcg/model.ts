@@ -4,7 +4,7 @@
 import { scaleLinear } from 'd3';
 import type { MemcgView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
-import { appendPoint, type TimePoint } from '../zones/model';
+import { appendPoints, timeOfStep, type TimePoint } from '../zones/model';
 import { formatMetric } from '../comparison/model';
 
 export interface Mark {
@@ -140,8 +140,22 @@ export function coefficientOfVariation(values: readonly number[]): number {
 }
 
 /** The CV series with this frame's value appended. */
-export function appendCv(series: readonly TimePoint[], cv: number, at: { step: number; timeNs: number }, limit: number): TimePoint[] {
-  return appendPoint(series, { step: at.step, timeNs: at.timeNs, value: cv }, limit);
+/**
+ * The CV series with a frame's values appended: first those of the earlier
+ * steps of its window (a jump brings every step: Frame.pgstealCvTrail), then
+ * its own; a step the series has already is not added again.
+ */
+export function appendCv(
+  series: readonly TimePoint[],
+  trail: readonly (readonly [number, number])[],
+  cv: number,
+  at: { step: number; timeNs: number },
+  limit: number,
+): TimePoint[] {
+  const last = series.at(-1)?.step ?? -1;
+  const points = trail.filter(([step]) => step > last && step < at.step).map(([step, value]) => ({ step, timeNs: timeOfStep(step, at), value }));
+  points.push({ step: at.step, timeNs: at.timeNs, value: cv });
+  return appendPoints(series, points, limit);
 }
 
 export interface SparkModel {
