@@ -110,6 +110,8 @@ describe('Experiments', () => {
       const after = await value('after');
       const expected = after < before ? '✓ lower' : after === before ? '✗ no change' : '✗ not lower';
       expect(await tr.locator('[data-verdict]').textContent(), metric).toBe(expected);
+      // A headline that did not hold offers the way to why; one that held does not.
+      expect(await tr.getByRole('button', { name: 'why?' }).count(), metric).toBe(expected.startsWith('✗') ? 1 : 0);
     }
     const direct = (await table.locator('tr[data-metric="pgscan_direct"] td.author').allTextContents()).map((t) => t.trim());
     expect(direct).toEqual(['6,579,706', '6,256,811']);
@@ -118,6 +120,8 @@ describe('Experiments', () => {
     expect(await page.locator('.comparison code.command').textContent()).toBe(`npm run sim -- compare ${NAME} --seed 1`);
     // Why the headlines that do not hold do not, in paragraphs (the limits' blank lines).
     const limits = page.getByRole('region', { name: 'Where it does not hold' });
+    await table.locator('tr[data-metric="alloc_latency_p95"]').getByRole('button', { name: 'why?' }).click();
+    await expect.poll(() => limits.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await limits.locator('p').count()).toBe(5);
     expect(await limits.locator('p').first().textContent()).toMatch(/^Only the premature sleeps reproduce/);
     await limits.screenshot({ path: path.join(SHOTS, 'experiment-limits.png') });

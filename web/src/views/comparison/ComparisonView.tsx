@@ -3,7 +3,7 @@
 // itself is asked for from the form ("Run comparison"); this view shows its
 // state and its result, and offers to check it on seeds 1 to 5 ("Check
 // seeds 1–5"), which adds a column counting where each headline held.
-import { useMemo, type ReactNode } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
 import { sameRun } from '../../scenario/url';
 import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
@@ -172,6 +172,13 @@ function ResultTable({
   children?: ReactNode;
 }) {
   const otherBaselines = table.rows.some((r) => r.baseline !== DEFAULT_BASELINE);
+  // A headline that did not hold points to the text that says why (below the table).
+  const whyId = useId();
+  const showWhy = () => {
+    const why = document.getElementById(whyId);
+    why?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    why?.focus({ preventScroll: true });
+  };
   return (
     <>
       <div className={`table-scroll comparison-scroll${busy ? ' busy' : ''}`} aria-busy={busy || undefined}>
@@ -239,6 +246,11 @@ function ResultTable({
                       {row.headline.baseline !== DEFAULT_BASELINE && ` than ${row.headline.baseline}`}
                     </span>
                   )}
+                  {row.headline?.verdict === 'not-held' && experiment.limits && (
+                    <button type="button" className="link-button why-link" onClick={showWhy} title="Where it does not hold, and why (below the table)">
+                      why?
+                    </button>
+                  )}
                 </td>
                 {table.seedsChecked && <TallyCell tally={row.seeds} />}
                 <td className="author">{row.headline && keepTogether(row.headline.authorBefore)}</td>
@@ -274,7 +286,7 @@ function ResultTable({
         </p>
         <code className="command">{compareCommand(experiment, table.seed, table.params)}</code>
         {experiment.limits && (
-          <section className="comparison-limits" aria-label="Where it does not hold">
+          <section className="comparison-limits" aria-label="Where it does not hold" id={whyId} tabIndex={-1}>
             <h3>Where it does not hold, and why</h3>
             {experiment.limits.split(/\n\n+/).map((paragraph, i) => (
               <p key={i}>{withCode(keepTogether(paragraph))}</p>
