@@ -40,7 +40,8 @@ export function PgstealSpread({ memcgs, transitionMs = 0, top }: PgstealSpreadPr
     <div className="spread">
       {empty && (
         <p className="hint spread-empty" data-testid="pgsteal-spread-empty">
-          pgsteal per leaf memcg: none of the {model.bars.length} has been reclaimed from yet.
+          pgsteal per leaf memcg: none of the {model.bars.length} has been reclaimed from yet. Step on, or stop at the
+          next reclaim round (<em>Stop at</em>, <em>Run to next</em>) to see the first.
         </p>
       )}
       <ul className="legend-row" aria-hidden="true" hidden={empty}>
