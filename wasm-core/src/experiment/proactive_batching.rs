@@ -32,9 +32,9 @@ pub static EXPERIMENT: Experiment = Experiment {
         ParamSpec { name: "target", default: 0.0, min: 0.0, max: 1.0, integer: true, help: "where the full reclaim (the speed measurement) writes: 0 = the root, served by the memcg LRU; 1 = /uid_0, served by walking its children" },
     ],
     variants: &[
-        Variant { name: "before", description: "at most SWAP_CLUSTER_MAX (32) pages a round (0388536ac291, v6.6-v6.8)" },
-        Variant { name: "after", description: "(request - reclaimed) / 4 a round (the patch, v6.9+)" },
-        Variant { name: "whole", description: "the whole remaining request a round (before 0388536ac291, up to v6.5)" },
+        Variant { name: "before", description: "each round asks for at most 32 pages, SWAP_CLUSTER_MAX (0388536ac291, v6.6-v6.8)" },
+        Variant { name: "after", description: "each round asks for a quarter of what is left to reclaim, (request - reclaimed) / 4 (the patch, v6.9+)" },
+        Variant { name: "whole", description: "each round asks for all that is left to reclaim (before 0388536ac291, up to v6.5)" },
     ],
     headlines: &[
         Headline { metric: "pages_per_sec", direction: Direction::Higher, author_before: "105,174 (1 GiB), 13,742 (root, full)", author_after: "233,396 (1 GiB), 67,352 (root, full)", baseline: "before" },
