@@ -9,7 +9,7 @@ import init, { Engine, compareExperiment, listScenarios, type Comparison, type F
 import { RUN_KINDS } from '../../web/src/engine/protocol';
 import { SHARE_TABS } from '../../web/src/scenario/share';
 import { ANCHORS, TOURS, findTour } from '../../web/src/tours';
-import { markScroll, panelSide, scrollBlock } from '../../web/src/tours/highlight';
+import { headFirst, markScroll, panelSide, scrollBlock } from '../../web/src/tours/highlight';
 import { hasRunEvent, type TourStep } from '../../web/src/tours/types';
 
 const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
@@ -156,6 +156,21 @@ describe('where the tour panel sits', () => {
     // A panel below the views leaves them all free; no marks, no margin.
     expect(markScroll(rows, main, 760)).toEqual({ block: 'center', marginBottom: 49 });
     expect(markScroll([], main, 329)).toEqual({ block: 'center', marginBottom: 0 });
+  });
+
+  it('brings marked table rows in under their header row when both fit in the views', () => {
+    const main = { left: 300, right: 900, top: 228, bottom: 700 };
+    const rows = [
+      { left: 300, right: 900, top: 900, bottom: 949 },
+      { left: 300, right: 900, top: 949, bottom: 998 },
+    ];
+    // The header 120 px above the first row: header and rows span 218 px of the views' 472 (less the 12 px gap).
+    expect(headFirst(rows, { left: 300, right: 900, top: 780, bottom: 810 }, main)).toBe(true);
+    // 400 px above: 498 px, more than the views hold: the rows are centred instead.
+    expect(headFirst(rows, { left: 300, right: 900, top: 500, bottom: 530 }, main)).toBe(false);
+    // No header (not a table), or nothing marked: the rows are centred as before.
+    expect(headFirst(rows, null, main)).toBe(false);
+    expect(headFirst([], { left: 300, right: 900, top: 840, bottom: 870 }, main)).toBe(false);
   });
 
   it('brings a marked row to the middle, a tall card to its top, a small one as little as it takes', () => {

@@ -80,6 +80,20 @@ export function markScroll(marks: readonly Box[], scrollport: Box, panelTop: num
   return { block: 'center', marginBottom: Math.round(bottom - first.bottom + covered) };
 }
 
+/**
+ * Whether marked table rows come into view under their table's header row
+ * (`head`): when the header and the rows fit together in the views' height,
+ * the header goes to the top, so that the rows' numbers are seen with the
+ * columns they are in. The panel (380 pixels wide) then sits beside the
+ * rows' names and values, on the side panelSide picks, and may cover the
+ * ends of the last rows.
+ */
+export function headFirst(marks: readonly Box[], head: Box | null, scrollport: Box): boolean {
+  if (!head || marks.length === 0) return false;
+  const bottom = Math.max(...marks.map((m) => m.bottom));
+  return bottom - head.top <= scrollport.bottom - scrollport.top - MARK_GAP;
+}
+
 /** What names a marked element: a table row's first cell, else the element itself. */
 function keyOf(mark: Element): Element {
   return mark instanceof HTMLTableRowElement && mark.cells.length > 0 ? mark.cells[0]! : mark;
@@ -141,12 +155,20 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
       // The views may scroll past their end by the panel's height (tour.css).
       if (column instanceof HTMLElement) column.style.setProperty('--tour-panel-height', `${Math.round(window.innerHeight - panelTop)}px`);
       let block = scrollBlock(target, marks.length > 0);
+      let into: Element = target;
       if (marks[0] instanceof HTMLElement && column) {
-        const how = markScroll(marks.map((m) => m.getBoundingClientRect()), column.getBoundingClientRect(), panelTop);
-        marks[0].style.scrollMarginBottom = `${how.marginBottom}px`;
-        block = how.block;
+        const boxes = marks.map((m) => m.getBoundingClientRect());
+        const head = marks[0].closest('table')?.tHead ?? null;
+        if (head && headFirst(boxes, head.getBoundingClientRect(), column.getBoundingClientRect())) {
+          into = head;
+          block = 'start';
+        } else {
+          const how = markScroll(boxes, column.getBoundingClientRect(), panelTop);
+          marks[0].style.scrollMarginBottom = `${how.marginBottom}px`;
+          block = how.block;
+        }
       }
-      target.scrollIntoView({ block, inline: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
+      into.scrollIntoView({ block, inline: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
     }
     if (anchor && shown) {
       const panel = document.querySelector('[data-testid="tour-panel"]');

@@ -36,7 +36,7 @@ export const MULTI_MEMCG_KSWAPD_TOUR: Tour = {
     {
       title: 'Global pressure wakes kswapd',
       text:
-        'In this step, with fio\'s page cache filling memory, allocations found ZONE_NORMAL below its low watermark, and wakeup_kswapd() started balance_pgdat(): kswapd ran five times within the step ("runs 5"), each pass calling lru_gen_age_node() and then shrink_node(), which visits both memcgs. By the step\'s end that reclaim has put ZONE_NORMAL back above its high watermark (the Normal chart below: 500 pages free, high 474), and the badge shows kswapd running once more.',
+        'In this step, with fio\'s page cache filling memory, allocations found ZONE_NORMAL below its low watermark, and wakeup_kswapd() started balance_pgdat(): kswapd ran five times within the step ("runs in window 5"), each pass calling lru_gen_age_node() and then shrink_node(), which visits both memcgs. By the step\'s end that reclaim has put ZONE_NORMAL back above its high watermark (the Normal chart below: 500 pages free, high 474), and the badge shows kswapd running once more.',
       variant: 'before',
       at: { from: 0, until: 'kswapd-wake' },
       tab: 'system',

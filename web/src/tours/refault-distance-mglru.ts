@@ -98,7 +98,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
     {
       title: 'With the patch: the refault distance',
       text:
-        'With the patch, lru_gen_eviction() also stores a nonresident_age timestamp in the shadow, and workingset_age_nonresident() advances that clock on every eviction. On a refault, lru_test_refault() compares the distance SP (evictions since this one) with the workingset, the two youngest generations counting as active: SP < NR_ACTIVE, or SP < NR_INACTIVE once active is the larger. Only qualified refaults count as workingset_activate_file now, each also as a restore (a few more restores come from pages read five times or more, whose PG_workingset comes back even when they do not qualify).',
+        'With the patch, lru_gen_eviction() also stores a nonresident_age timestamp in the shadow, and workingset_age_nonresident() advances that clock on every eviction. On a refault, lru_test_refault() compares the distance SP (evictions since this one) with the workingset, the two youngest generations counting as active: for a file page SP < NR_ACTIVE + NR_INACTIVE_ANON while active is the smaller (inactive anon is 0 here), or SP < NR_INACTIVE once active is the larger. Only qualified refaults count as workingset_activate_file now, each also as a restore (a few more restores come from pages read five times or more, whose PG_workingset comes back even when they do not qualify).',
       variant: 'after',
       at: { step: 30 },
       tab: 'lru',
@@ -110,6 +110,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
         return all(
           expect(activations > 0 && activations < refaults, 'activations are not a part of the refaults'),
           expect(counter(f, 'workingset_restore_file') >= activations && counter(f, 'workingset_restore_file') < 1.05 * activations, 'restores are not about the activations'),
+          expect(lruvec(f, '/db')?.lists[0] === 0, 'inactive anon is not 0'),
         );
       },
     },
