@@ -133,6 +133,31 @@ describe('trace replay page', () => {
     }
   });
 
+  it('stops a long replay on Cancel, keeping the figures up to where it stopped; the next replay runs whole', { timeout: 120_000 }, async () => {
+    const file = path.join(tmpdir(), `reclaim-trace-cancel-${process.pid}.oracleGeneral.bin`);
+    execFileSync(SIM, ['gen-trace', file, '--requests', '8000000', '--pages', '1000000', '--seed', '5']);
+    try {
+      const { page, problems } = await open();
+      await openTracePage(page);
+      await page.getByTestId('trace-file-input').setInputFiles(file);
+      await page.getByTestId('trace-cache-pages').fill('65536');
+      await page.getByTestId('trace-run').click();
+      await page.getByTestId('trace-progress').waitFor();
+      await page.getByTestId('trace-cancel').click();
+      await page.getByText('Cancelled; the figures below are up to where it stopped.').waitFor({ timeout: 15_000 });
+      expect(await page.getByText(/replayed in/).count()).toBe(0);
+      expect(await page.getByTestId('trace-cancel').isDisabled()).toBe(true);
+      // The page still replays: the small bundled trace, to its end.
+      await page.getByTestId('trace-file-input').setInputFiles(DATA('small.csv'));
+      await expect.poll(() => page.getByTestId('trace-file-name').textContent()).toContain('small.csv');
+      await replay(page, 40);
+      expect(await rows(page)).toEqual(native(DATA('small.csv'), 40));
+      expect(problems).toEqual([]);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
   it('opens from the address #trace, in the dark theme too', async () => {
     const { page } = await open('#trace', { colorScheme: 'dark' });
     await page.getByRole('dialog', { name: 'Trace replay' }).waitFor();

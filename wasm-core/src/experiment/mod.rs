@@ -74,7 +74,7 @@ pub struct Experiment {
     pub build: fn(&Params, u64, &str) -> Scenario,
     /// Metrics of a finished run, in display order; NaN for one that is not
     /// defined in this run (a ratio of nothing): "n/a" in tables, null in
-    /// JSON, left out of medians, never held or tied.
+    /// JSON, left out of medians, never held; n/a on both sides is a tie.
     pub metrics: fn(&Simulation, &Params) -> Vec<(&'static str, f64)>,
 }
 
@@ -184,9 +184,10 @@ impl Comparison {
     }
 
     /// Whether the headline's metric came out equal in the baseline and
-    /// `after`: the patch made no difference either way.
+    /// `after`, or undefined in both (no allocation to time, nothing
+    /// reclaimed): the patch made no difference either way.
     pub fn tied(&self, h: &Headline) -> bool {
-        matches!((self.metric(h.baseline, h.metric), self.metric("after", h.metric)), (Some(b), Some(a)) if b == a)
+        matches!((self.metric(h.baseline, h.metric), self.metric("after", h.metric)), (Some(b), Some(a)) if b == a || (b.is_nan() && a.is_nan()))
     }
 }
 
@@ -211,4 +212,25 @@ pub fn percentile(sorted: &[u32], p: f64) -> f64 {
     }
     let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
     f64::from(sorted[rank.clamp(1, sorted.len()) - 1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn comparison(before: f64, after: f64) -> Comparison {
+        let v = |name: &str, x: f64| VariantResult { variant: name.into(), metrics: vec![("m".into(), x)], work: 0 };
+        Comparison { experiment: "e".into(), params: BTreeMap::new(), seed: 1, variants: vec![v("before", before), v("after", after)] }
+    }
+
+    /// n/a on both sides (nothing to measure in either run) is no effect
+    /// either way, like equal values; n/a on one side is neither.
+    #[test]
+    fn a_headline_undefined_in_both_variants_ties() {
+        let h = Headline { metric: "m", direction: Direction::Lower, author_before: "", author_after: "", baseline: "before" };
+        for (before, after, held, tied) in [(2.0, 1.0, true, false), (1.0, 1.0, false, true), (f64::NAN, f64::NAN, false, true), (1.0, f64::NAN, false, false)] {
+            let c = comparison(before, after);
+            assert_eq!((c.held(&h), c.tied(&h)), (held, tied), "{before} -> {after}");
+        }
+    }
 }

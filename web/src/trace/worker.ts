@@ -14,13 +14,17 @@ interface WorkerScope {
 }
 const scope = self as unknown as WorkerScope;
 const ready = init();
-/** The id of the replay that may run; others stop at their next chunk. */
+/** The id of the replay that may run (0: none); others stop at their next chunk. */
 let current = 0;
 
 scope.addEventListener('message', (event) => {
   const command = event.data;
+  if (command.type === 'cancel') {
+    // The replay it names (the page's current one) stops at its next chunk, if it is still running.
+    if (current === command.id) current = 0;
+    return;
+  }
   current = command.id;
-  if (command.type === 'cancel') return;
   const { id, file, options } = command;
   const began = performance.now();
   ready

@@ -235,7 +235,9 @@ export function comparisonTable(experiment: ExperimentInfo, comparison: Comparis
     if (info) {
       const dir = direction(info);
       const verdict = verdictOf(dir, after, base);
-      const tied = after !== null && after === base;
+      // Equal, or undefined on both sides (n/a: nothing to measure): no effect either way, as the native sweep counts it.
+      const undefinedBoth = (after === null || Number.isNaN(after)) && (base === null || Number.isNaN(base));
+      const tied = (after !== null && after === base) || undefinedBoth;
       if (verdict === 'held') held++;
       else if (verdict === 'not-held') notHeld++;
       headline = {
