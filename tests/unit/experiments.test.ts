@@ -179,8 +179,13 @@ describe('comparison table', () => {
     expect(tally.get('pages_per_sec')).toEqual({ held: 2, tied: 0, seeds: 3 });
     expect(tally.get('overreclaim_pages')).toEqual({ held: 2, tied: 1, seeds: 3 });
     expect(tally.get('time_s')).toEqual({ held: 0, tied: 3, seeds: 3 });
-    // A headline no variant reports is neither held nor tied.
+    // A headline no variant reports is neither held nor tied; one both report as n/a (NaN: nothing to measure) ties.
     expect(tally.get('not_reported')).toEqual({ held: 0, tied: 0, seeds: 3 });
+    const undefinedBoth: Comparison = {
+      ...result,
+      variants: result.variants.map((v) => ({ ...v, metrics: v.metrics.map(([k, x]) => [k, k === 'time_s' ? Number.NaN : x] as [string, number]) })),
+    };
+    expect(seedTally(batching, [undefinedBoth]).get('time_s')).toEqual({ held: 0, tied: 1, seeds: 1 });
     expect(tally.has('full_reclaim_rounds')).toBe(false);
     expect(formatTally({ held: 5, tied: 0, seeds: 5 })).toBe('5/5');
     expect(formatTally({ held: 3, tied: 0, seeds: 5 })).toBe('3/5');

@@ -235,8 +235,9 @@ export function comparisonTable(experiment: ExperimentInfo, comparison: Comparis
     if (info) {
       const dir = direction(info);
       const verdict = verdictOf(dir, after, base);
-      // Equal, or undefined on both sides (n/a: nothing to measure): no effect either way, as the native sweep counts it.
-      const undefinedBoth = (after === null || Number.isNaN(after)) && (base === null || Number.isNaN(base));
+      // Equal, or n/a on both sides (reported, but nothing to measure): no effect either way, as the native
+      // sweep counts it. A metric a variant does not report is neither.
+      const undefinedBoth = after !== null && base !== null && Number.isNaN(after) && Number.isNaN(base);
       const tied = (after !== null && after === base) || undefinedBoth;
       if (verdict === 'held') held++;
       else if (verdict === 'not-held') notHeld++;
