@@ -18,7 +18,7 @@ import {
 } from '../../web/src/editor/checks';
 import { readScenarioFile, scenarioFileName, scenarioFileText } from '../../web/src/editor/file';
 import { docOf, draftOf, newMemcg, nextZone } from '../../web/src/editor/draft';
-import { renameMemcg } from '../../web/src/editor/tasks';
+import { removeMemcg, renameMemcg } from '../../web/src/editor/tasks';
 import { templateDoc, type Draft, type ScenarioDoc } from '../../web/src/editor/model';
 import { customRequest, customTitle } from '../../web/src/scenario/custom';
 
@@ -68,6 +68,18 @@ describe('draft and document', () => {
     for (const path of ['/we', '/w', '/', '', '/', '/d', '/db']) d = renameMemcg(d, 0, path);
     expect(d.workloads.map((w) => w.memcg)).toEqual(['/db', '/db']);
     expect(draftProblems(d)).toEqual([]);
+  });
+
+  it('memory.reclaim writers kept from a file follow a renamed memcg, and go with a removed one', () => {
+    const writer = { memcg: '/job', pages: 256, startNs: 1_000_000_000, intervalNs: 1_000_000_000, count: 3 };
+    let d = draftOf({ ...templateDoc(1), proactive: [writer, { ...writer, memcg: '/' }] });
+    d = renameMemcg(d, 0, '/web');
+    expect(docOf(d).proactive!.map((p) => p.memcg)).toEqual(['/web', '/']);
+    expect(validateScenario(JSON.stringify(docOf(d))).problems).toEqual([]);
+    d = removeMemcg(d, 0);
+    expect(docOf(d).proactive!.map((p) => p.memcg)).toEqual(['/']);
+    // The workloads stay, for the reader to move: the engine names them.
+    expect(validateScenario(JSON.stringify(docOf(d))).problems.map((p) => p.field)).toEqual(['workloads[0].memcg', 'workloads[1].memcg']);
   });
 
   it('the title is edited too, and an empty one is the name', () => {
@@ -216,6 +228,7 @@ describe("where messages go (the engine's fields mapped to the inputs)", () => {
       d.memcgs[0]!.path = 'job';
       d.workloads[0]!.zipfS = '9';
       d.knobs.swappiness = '300';
+      d.workloads[1]!.name = d.workloads[0]!.name;
     });
     expect(draftProblems(d)).toEqual([]);
     const result = validateScenario(JSON.stringify(docOf(d)));
@@ -228,6 +241,8 @@ describe("where messages go (the engine's fields mapped to the inputs)", () => {
     expect(messages.get('workloads[1].memcg')).toBe('memcg "/job" is not defined');
     expect(messages.get('workloads[0].pattern.s')).toBe('9 is out of range: accepted from 0 to 5 (0 excluded)');
     expect(messages.get('knobs.swappiness')).toBe('300 is out of range: accepted from 0 to 200');
+    // A workload named like another: its tasks' pages and figures would be told apart by name.
+    expect(messages.get('workloads[1].name')).toMatch(/^"[^"]+" is used twice: give each workload a name of its own$/);
     // Every problem has a place of its own: none is left for the form.
     expect(messages.has(FORM_KEY)).toBe(false);
   });

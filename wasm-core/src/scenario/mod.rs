@@ -256,8 +256,15 @@ impl Scenario {
         if self.workloads.is_empty() {
             errs.push(ScenarioError::new("workloads", "a scenario needs at least one workload"));
         }
+        let mut names: Vec<&str> = Vec::new();
         for (i, w) in self.workloads.iter().enumerate() {
             let f = |s: &str| format!("workloads[{i}].{s}");
+            // Tasks are told apart by name: their pages (file:NAME#index) and their figures (NAME_ops_per_sec).
+            if names.contains(&w.name.as_str()) {
+                errs.push(ScenarioError::new(f("name"), format!("\"{}\" is used twice: give each workload a name of its own", w.name)));
+            } else {
+                names.push(&w.name);
+            }
             if !paths.contains(&w.memcg.as_str()) {
                 errs.push(ScenarioError::new(f("memcg"), format!("memcg \"{}\" is not defined", w.memcg)));
             }

@@ -15,16 +15,29 @@ const LIMITS: readonly { key: keyof Omit<MemcgDraft, 'path' | 'base'>; label: st
 
 /**
  * A memcg's new path, and the workloads that ran in it follow it (they
- * would name a memcg that is gone). Typed over a keystroke at a time, the
- * path may be empty on the way: then the workloads that name no memcg of
- * the draft are the ones that follow.
+ * would name a memcg that is gone), as do the memory.reclaim writers kept
+ * from a file (which the editor does not show). Typed over a keystroke at a
+ * time, the path may be empty on the way: then the workloads and writers
+ * that name no memcg of the draft are the ones that follow.
  */
 export function renameMemcg(d: Draft, index: number, path: string): Draft {
   const old = d.memcgs[index]?.path ?? '';
   const known = new Set(['/', ...d.memcgs.map((m) => m.path)]);
   const follows = (memcg: string) => (old.trim() !== '' ? memcg === old : memcg.trim() === '' || !known.has(memcg));
   const workloads = d.workloads.map((w) => (follows(w.memcg) ? { ...w, memcg: path } : w));
-  return { ...d, memcgs: replaceAt(d.memcgs, index, { ...d.memcgs[index]!, path }), workloads };
+  const proactive = d.base.proactive?.map((p) => (follows(p.memcg) ? { ...p, memcg: path } : p));
+  return { ...d, memcgs: replaceAt(d.memcgs, index, { ...d.memcgs[index]!, path }), workloads, base: { ...d.base, proactive } };
+}
+
+/**
+ * Without the memcg at `index`: the memory.reclaim writers kept from a file
+ * that wrote to it go too (the editor cannot show them to be changed); its
+ * workloads stay, for the reader to move (the engine names them).
+ */
+export function removeMemcg(d: Draft, index: number): Draft {
+  const path = d.memcgs[index]?.path;
+  const proactive = d.base.proactive?.filter((p) => p.memcg !== path);
+  return { ...d, memcgs: removeAt(d.memcgs, index), base: { ...d.base, proactive } };
 }
 
 function MemcgItem({ index, memcg, update }: { index: number; memcg: MemcgDraft; update: Update }) {
@@ -35,7 +48,7 @@ function MemcgItem({ index, memcg, update }: { index: number; memcg: MemcgDraft;
       field={key}
       legend={<span className="mono">{memcg.path || `memcg ${index}`}</span>}
       className="grid-2"
-      actions={<ItemButton label={`Remove memcg ${memcg.path || index}`} onClick={() => update((d) => ({ ...d, memcgs: removeAt(d.memcgs, index) }))} />}
+      actions={<ItemButton label={`Remove memcg ${memcg.path || index}`} onClick={() => update((d) => removeMemcg(d, index))} />}
     >
       <TextField
         field={`${key}.path`}
