@@ -219,7 +219,7 @@ fn malformed_text_lines_are_rejected_with_their_line_number() {
         ("0,1,2,3,4\n", "line 1: more than 4 fields"),
         ("0,1,4096,7\n", "line 1: op \"7\" is not a word"),
         ("1\nobj_id\n", "line 2: obj_id \"obj_id\" is not a whole number"),
-        ("# comment\n\n1\n2\n99999999999999999999999\n", "line 5: obj_id \"99999999999999999999999\" is not a whole number"),
+        ("# comment\n\n1\n2\n99999999999999999999999\n", "line 5: obj_id \"99999999999999999999999\" is too large: at most 18446744073709551615"),
     ];
     for (text, want) in cases {
         for chunk in [1, 3, 1000] {

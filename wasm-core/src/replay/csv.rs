@@ -27,6 +27,16 @@ pub struct CsvParser {
 
 /// A whole number of ASCII digits (u64), or None.
 #[inline]
+/// Why a field that parse_u64 refused is no id or size: digits past
+/// u64::MAX are too large, anything else is not a whole number.
+fn not_whole(f: &[u8]) -> String {
+    if !f.is_empty() && f.iter().all(u8::is_ascii_digit) {
+        format!("is too large: at most {}", u64::MAX)
+    } else {
+        "is not a whole number".into()
+    }
+}
+
 fn parse_u64(f: &[u8]) -> Option<u64> {
     if f.is_empty() || f.len() > 20 {
         return None;
@@ -121,7 +131,7 @@ impl CsvParser {
                 self.header = true;
                 return Ok(());
             }
-            return Err(TraceError::new(at, format!("obj_id {} is not a whole number", show(id_field))));
+            return Err(TraceError::new(at, format!("obj_id {} {}", show(id_field), not_whole(id_field))));
         };
         if n == 1 {
             sink(Request { obj_id, size: 0 });
@@ -133,7 +143,7 @@ impl CsvParser {
         let size = match n {
             2 => 0,
             3 if !is_number(fields[2]) => 0,
-            _ => parse_u64(fields[2]).ok_or_else(|| TraceError::new(at, format!("size {} is not a whole number of bytes", show(fields[2]))))?,
+            _ => parse_u64(fields[2]).ok_or_else(|| TraceError::new(at, format!("size {} {} of bytes", show(fields[2]), not_whole(fields[2]))))?,
         };
         if n == 4 && (fields[3].is_empty() || is_number(fields[3])) {
             return Err(TraceError::new(at, format!("op {} is not a word (get, set, read, write, ...)", show(fields[3]))));
@@ -167,7 +177,7 @@ impl CsvParser {
         if len > MAX_LINE {
             return Err(TraceError::new(
                 Location::Line(self.line + 1),
-                format!("longer than {MAX_LINE} bytes: not a text trace (for a binary trace use --format oracleGeneral)"),
+                format!("longer than {MAX_LINE} bytes: not a text trace (a binary trace is read with the format oracleGeneral: --format on the command line, Format on the page)"),
             ));
         }
         Ok(())

@@ -26,7 +26,8 @@ function draftOf(request: ScenarioRequest): Draft {
 }
 
 function seedProblem(text: string): string | null {
-  return /^\d+$/.test(text.trim()) && Number.isSafeInteger(Number(text)) ? null : 'a whole number ≥ 0';
+  if (!/^\d+$/.test(text.trim())) return 'a whole number ≥ 0';
+  return Number.isSafeInteger(Number(text)) ? null : `at most ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')}`;
 }
 
 function valueProblem(param: ParamInfo, text: string | undefined): string | null {

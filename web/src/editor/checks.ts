@@ -42,7 +42,8 @@ export function msProblem(text: string, optional = true): string | null {
   if (t === '') return optional ? null : 'required';
   if (!DECIMAL.test(t)) return 'a number of milliseconds ≥ 0';
   const ns = Number(t) * 1_000_000;
-  if (!Number.isSafeInteger(Math.round(ns))) return 'too large';
+  // Past 2^53 ns (about 104 days) a time is no longer whole nanoseconds; the fields' own limits are far below.
+  if (!Number.isSafeInteger(Math.round(ns))) return `too large: at most ${Math.floor(Number.MAX_SAFE_INTEGER / 1_000_000).toLocaleString('en-US')} ms`;
   if (Math.abs(ns - Math.round(ns)) > 1e-6 * Math.max(1, ns)) return 'at most 6 decimals (whole nanoseconds)';
   return null;
 }
@@ -60,10 +61,15 @@ function durationProblem(ms: number, stepMs: number | null): string | null {
   return ms > 3_600_000 ? 'at most 3,600,000 ms (one hour)' : null;
 }
 
-function decimalProblem(text: string): string | null {
+/**
+ * Why `text` cannot be given to the engine as a zipf exponent; the range
+ * is the engine's to check (Scenario::validate), but a text that is no
+ * number at all (a sign, a letter) is told it too.
+ */
+function zipfProblem(text: string): string | null {
   const t = text.trim();
   if (t === '') return 'required';
-  return DECIMAL.test(t) && Number.isFinite(Number(t)) ? null : 'a number';
+  return DECIMAL.test(t) && Number.isFinite(Number(t)) ? null : 'a number from 0 to 5 (0 excluded)';
 }
 
 /** The page's checks of a draft: every field whose text the engine could not be given. */
@@ -96,7 +102,7 @@ export function draftProblems(draft: Draft): Problem[] {
     add(f('name'), w.name.trim() === '' ? 'required' : null);
     add(f('memcg'), w.memcg.trim() === '' ? 'required' : null);
     if (shows.node) add(f('node'), wholeProblem(w.node, U32_MAX, true));
-    if (shows.zipf) add(f('pattern.s'), decimalProblem(w.zipfS));
+    if (shows.zipf) add(f('pattern.s'), zipfProblem(w.zipfS));
     add(f('target.pages'), wholeProblem(w.pages, U32_MAX));
     if (shows.writePercent) add(f('target.writePercent'), wholeProblem(w.writePercent, U32_MAX, true));
     add(f('rate'), wholeProblem(w.rate, Number.MAX_SAFE_INTEGER, true));
