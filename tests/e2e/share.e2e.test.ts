@@ -282,7 +282,7 @@ describe('Export', () => {
     // Each legend once.
     expect(memcgs.split('>batch asked</text>').length).toBe(2);
     // The pgsteal chart goes in with its legend: a bar per leaf memcg.
-    expect(memcgs).toContain('>pgsteal per leaf memcg</text>');
+    expect(memcgs).toContain('>pgsteal per leaf memcg, in pages</text>');
     const leaves = await round.page.locator('.memcg-table tbody tr.leaf').count();
     expect(memcgs.split('data-testid="spread-bar"').length - 1).toBe(leaves);
     // On the Memcgs tab, CSV is the memcgs table: a row per memcg, pgsteal as the table shows it.

@@ -138,8 +138,12 @@ impl Event {
                         "kswapd{node} runs: reclaiming until a zone up to {} is above its high watermark (kswapd_highest_zoneidx)",
                         ZONE_NAMES[(*highest_zoneidx).min(3)]
                     ),
+                    // prepare_kswapd_sleep: balanced, or kswapd gave up (kswapd_failures >= MAX_RECLAIM_RETRIES).
+                    (_, KswapdMode::Napping) if *failures >= crate::mm::MAX_RECLAIM_RETRIES => format!(
+                        "kswapd{node}: gave up after {failures} runs that reclaimed nothing (kswapd_failures >= MAX_RECLAIM_RETRIES): napping HZ/10 before sleeping"
+                    ),
                     (_, KswapdMode::Napping) => format!(
-                        "kswapd{node}: pgdat_balanced for zones up to {} (or {failures} failures): napping HZ/10 before sleeping",
+                        "kswapd{node}: pgdat_balanced for zones up to {}: napping HZ/10 before sleeping",
                         ZONE_NAMES[(*highest_zoneidx).min(3)]
                     ),
                     (_, KswapdMode::Asleep) => format!("kswapd{node}: still balanced after the nap: asleep until wakeup_kswapd"),
@@ -291,6 +295,19 @@ mod tests {
 
     fn refault() -> EventKind {
         EventKind::Refault { lruvec: 0, type_: 1, recent: true, tier: 0, restore: false, function: "lru_gen_refault" }
+    }
+
+    /// kswapd naps before sleeping when the node is balanced, or when it has
+    /// given up (prepare_kswapd_sleep): the event says which.
+    #[test]
+    fn kswapd_says_why_it_naps() {
+        let nap = |failures| {
+            let e = Event { time_ns: 0, kind: EventKind::Kswapd { node: 0, from: KswapdMode::Running, to: KswapdMode::Napping, highest_zoneidx: 2, failures } };
+            e.describe(&|_| String::new()).2
+        };
+        assert_eq!(nap(0), "kswapd0: pgdat_balanced for zones up to Normal: napping HZ/10 before sleeping");
+        assert_eq!(nap(3), nap(0), "a few failures are no reason to sleep");
+        assert!(nap(16).starts_with("kswapd0: gave up after 16 runs that reclaimed nothing (kswapd_failures >= MAX_RECLAIM_RETRIES)"), "{}", nap(16));
     }
 
     #[test]

@@ -46,7 +46,7 @@ export function PgstealSpread({ memcgs, transitionMs = 0, top }: PgstealSpreadPr
       )}
       <ul className="legend-row" aria-hidden="true" hidden={empty}>
         <li>
-          <span className="swatch spread-swatch" /> pgsteal per leaf memcg
+          <span className="swatch spread-swatch" /> pgsteal per leaf memcg, in pages
         </li>
         <li>
           <span className="swatch mean-swatch" /> mean

@@ -66,10 +66,10 @@ export function TiersTable({ tiers }: TiersTableProps) {
         </tbody>
       </table>
       <p className="hint">
-        Rate = refaulted / (evicted + protected), per tier. sort_folio protects the tiers above tier_idx{' '}
-        <span className="above-key">(bold)</span>: the last tier whose rate stays below a tier 0 with a margin, the
-        other type&apos;s for the type get_type_to_scan picks, else its own (get_tier_idx, gains 1:2). Tier 0 is never
-        protected.
+        Rate = refaulted / (evicted + protected), per tier. sort_folio protects the tiers above tier_idx, their rates
+        in <span className="above-key">bold</span>; tier_idx is the last tier whose rate stays below a tier 0 with a
+        margin, the other type&apos;s for the type get_type_to_scan picks, else its own (get_tier_idx, gains 1:2). Tier
+        0 is never protected.
       </p>
     </div>
   );
