@@ -85,8 +85,11 @@ describe('Timeline controls', () => {
     // The run goes on from there, and stepping there again gives the same counters.
     const at = await counters(page);
     await press(page, 'Step forward');
+    expect(await page.locator('.counters .card-footnote').textContent()).toBe('Δ: change over the last step');
     await press(page, 'Step back');
     expect(await counters(page)).toEqual(at);
+    // Back there, no change is shown, and the caption says why.
+    expect(await page.locator('.counters .card-footnote').textContent()).toMatch(/^Δ: no earlier frame to compare with \(at the start, or after going back\)/);
 
     await far();
     await page.keyboard.press('Escape');

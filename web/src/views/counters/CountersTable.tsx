@@ -21,9 +21,11 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
   const rows = useMemo(() => counterRows(counters, previous), [counters, previous]);
   const shown = hideZero ? rows.filter((r) => r.value !== 0 || (r.delta ?? 0) !== 0) : rows;
   const deltaNote =
-    stepsSincePrevious === null
-      ? 'Δ: change since the previous step'
-      : `Δ: change over the last ${stepsSincePrevious === 1 ? 'step' : `${formatCount(stepsSincePrevious)} steps`}`;
+    previous === null
+      ? 'Δ: no earlier frame to compare with (at the start, or after going back); step forward to see each step’s change'
+      : stepsSincePrevious === null
+        ? 'Δ: change since the previous step'
+        : `Δ: change over the last ${stepsSincePrevious === 1 ? 'step' : `${formatCount(stepsSincePrevious)} steps`}`;
 
   return (
     <section className="card counters" aria-labelledby={headingId} data-tour="counters">
