@@ -12,6 +12,11 @@ export interface VariantSwitchProps {
   onSelect(variant: string): void;
 }
 
+/** What a variant is to the patch: the kernel before it, with it, or another one shown for comparison. */
+export function roleOf(variant: string): string {
+  return variant === 'before' ? 'Before the patch:' : variant === 'after' ? 'With the patch:' : 'For comparison:';
+}
+
 export function VariantSwitch({ variants, selected, disabled, onSelect }: VariantSwitchProps) {
   const id = useId();
   // The choice shows at once, before the engine has restarted on it.
@@ -48,7 +53,13 @@ export function VariantSwitch({ variants, selected, disabled, onSelect }: Varian
         ))}
       </div>
       <p className="variant-about" id={`${id}-about`}>
-        {current ? current.description : `"${shown}" is not a variant of this experiment`}
+        {current ? (
+          <>
+            <strong>{roleOf(current.name)}</strong> {current.description}
+          </>
+        ) : (
+          `"${shown}" is not a variant of this experiment`
+        )}
       </p>
     </div>
   );
