@@ -94,6 +94,21 @@ export function headFirst(marks: readonly Box[], head: Box | null, scrollport: B
   return bottom - head.top <= scrollport.bottom - scrollport.top - MARK_GAP;
 }
 
+/** The nearest box around `el` that scrolls up and down, else `fallback`. */
+function scrollportOf(el: Element, fallback: Element | null): Element | null {
+  for (let e = el.parentElement; e; e = e.parentElement) {
+    const overflow = getComputedStyle(e).overflowY;
+    if ((overflow === 'auto' || overflow === 'scroll') && e.scrollHeight > e.clientHeight) return e;
+  }
+  return fallback;
+}
+
+/** A header row that stays in view as its table scrolls (position: sticky): it needs no scrolling to. */
+function stickyHead(head: HTMLTableSectionElement): boolean {
+  const cell = head.rows[0]?.cells[0];
+  return cell !== undefined && getComputedStyle(cell).position === 'sticky';
+}
+
 /** What names a marked element: a table row's first cell, else the element itself. */
 function keyOf(mark: Element): Element {
   return mark instanceof HTMLTableRowElement && mark.cells.length > 0 ? mark.cells[0]! : mark;
@@ -156,14 +171,20 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
       if (column instanceof HTMLElement) column.style.setProperty('--tour-panel-height', `${Math.round(window.innerHeight - panelTop)}px`);
       let block = scrollBlock(target, marks.length > 0);
       let into: Element = target;
-      if (marks[0] instanceof HTMLElement && column) {
+      // The rows scroll in their own box where it scrolls (the counters' table), else in the views' column.
+      const port = marks[0] ? scrollportOf(marks[0], column) : null;
+      if (marks[0] instanceof HTMLElement && port) {
         const boxes = marks.map((m) => m.getBoundingClientRect());
+        const portBox = port.getBoundingClientRect();
+        // The panel covers the rows' band only where it is over their box.
+        const panelBox = panel?.getBoundingClientRect();
+        const over = panelBox ? panelBox.left < portBox.right && panelBox.right > portBox.left : true;
         const head = marks[0].closest('table')?.tHead ?? null;
-        if (head && headFirst(boxes, head.getBoundingClientRect(), column.getBoundingClientRect())) {
+        if (head && !stickyHead(head) && headFirst(boxes, head.getBoundingClientRect(), portBox)) {
           into = head;
           block = 'start';
         } else {
-          const how = markScroll(boxes, column.getBoundingClientRect(), panelTop);
+          const how = markScroll(boxes, portBox, over ? panelTop : window.innerHeight);
           marks[0].style.scrollMarginBottom = `${how.marginBottom}px`;
           block = how.block;
         }
