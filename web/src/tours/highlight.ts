@@ -12,7 +12,7 @@ export type PanelSide = 'left' | 'right';
 const HIGHLIGHT = 'data-tour-highlight';
 const MARK = 'data-tour-mark';
 /** Where the panel sits when it is on the left: its width and height, as tour.css places it. */
-const PANEL_BOX = { left: 16, width: 380, height: 280 };
+const PANEL_BOX = { left: 16, width: 372, height: 280 };
 
 function reducedMotion(): boolean {
   return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -84,7 +84,7 @@ export function markScroll(marks: readonly Box[], scrollport: Box, panelTop: num
  * Whether marked table rows come into view under their table's header row
  * (`head`): when the header and the rows fit together in the views' height,
  * the header goes to the top, so that the rows' numbers are seen with the
- * columns they are in. The panel (380 pixels wide) then sits beside the
+ * columns they are in. The panel (372 pixels wide) then sits beside the
  * rows' names and values, on the side panelSide picks, and may cover the
  * ends of the last rows.
  */
