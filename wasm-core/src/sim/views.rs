@@ -355,9 +355,9 @@ impl Simulation {
     /// pgsteal_cv, or NaN while no leaf memcg has been reclaimed from (the
     /// CV is not defined yet: the views draw a gap, not 0 %).
     pub fn reclaimed_pgsteal_cv(&self) -> f64 {
-        let reclaimed = self.mm.memcgs.iter().any(|cg| cg.children.is_empty() && cg.id != 0 && cg.stat.get(Item::PgstealKswapd) + cg.stat.get(Item::PgstealDirect) > 0);
-        if reclaimed {
-            self.pgsteal_cv()
+        let v = self.leaf_pgsteal();
+        if v.iter().any(|&x| x > 0.0) {
+            leaf_cv(&v)
         } else {
             f64::NAN
         }
@@ -366,17 +366,17 @@ impl Simulation {
     /// stddev(pgsteal) / mean(pgsteal) over the leaf memcgs (the fairness
     /// metric of patch 001).
     pub fn pgsteal_cv(&self) -> f64 {
-        let v: Vec<f64> = self
-            .mm
+        leaf_cv(&self.leaf_pgsteal())
+    }
+
+    /// pgsteal of each leaf memcg (not the root), in tree order.
+    fn leaf_pgsteal(&self) -> Vec<f64> {
+        self.mm
             .memcgs
             .iter()
             .filter(|cg| cg.children.is_empty() && cg.id != 0)
             .map(|cg| (cg.stat.get(Item::PgstealKswapd) + cg.stat.get(Item::PgstealDirect)) as f64)
-            .collect();
-        if v.len() < 2 {
-            return 0.0;
-        }
-        crate::experiment::coefficient_of_variation(&v)
+            .collect()
     }
 
     fn lruvec_view(&self, lv: &Lruvec) -> LruvecView {
@@ -490,3 +490,12 @@ const MEMORY_STAT_EVENTS: [Item; 9] = [
     Item::Pgactivate,
     Item::Pgdeactivate,
 ];
+
+/// The CV of the leaves' pgsteal; 0 with fewer than two leaves.
+fn leaf_cv(v: &[f64]) -> f64 {
+    if v.len() < 2 {
+        0.0
+    } else {
+        crate::experiment::coefficient_of_variation(v)
+    }
+}

@@ -12,6 +12,7 @@ import { findExperiment, findScenario, paramDefaults, paramProblem } from '../sc
 import { makeRequest, paramEntries } from '../scenario/params';
 import { isCustomName, runLabel } from '../scenario/custom';
 import { encodeScenarioUrl } from '../scenario/url';
+import { wholeProblem } from '../editor/checks';
 import { patchLabel } from '../views/comparison/model';
 
 interface Draft {
@@ -26,8 +27,8 @@ function draftOf(request: ScenarioRequest): Draft {
 }
 
 function seedProblem(text: string): string | null {
-  if (!/^\d+$/.test(text.trim())) return 'a whole number ≥ 0';
-  return Number.isSafeInteger(Number(text)) ? null : `at most ${Number.MAX_SAFE_INTEGER.toLocaleString('en-US')}`;
+  // Empty is no whole number here (the editor's fields say "required").
+  return text.trim() === '' ? 'a whole number ≥ 0' : wholeProblem(text);
 }
 
 function valueProblem(param: ParamInfo, text: string | undefined): string | null {

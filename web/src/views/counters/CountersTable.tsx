@@ -10,7 +10,7 @@ import { counterRows } from './model';
 export interface CountersTableProps {
   counters: readonly Counter[];
   previous: readonly Counter[] | null;
-  /** Steps between the previous frame and this one (for the Δ column's meaning). */
+  /** Steps between the previous frame and this one (for the Δ column's meaning); null without one. */
   stepsSincePrevious: number | null;
 }
 
@@ -21,11 +21,9 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
   const rows = useMemo(() => counterRows(counters, previous), [counters, previous]);
   const shown = hideZero ? rows.filter((r) => r.value !== 0 || (r.delta ?? 0) !== 0) : rows;
   const deltaNote =
-    previous === null
+    previous === null || stepsSincePrevious === null
       ? 'Δ: no earlier frame to compare with (at the start, or after going back); step forward to see each step’s change'
-      : stepsSincePrevious === null
-        ? 'Δ: change since the previous step'
-        : `Δ: change over the last ${stepsSincePrevious === 1 ? 'step' : `${formatCount(stepsSincePrevious)} steps`}`;
+      : `Δ: change over the last ${stepsSincePrevious === 1 ? 'step' : `${formatCount(stepsSincePrevious)} steps`}`;
 
   return (
     <section className="card counters" aria-labelledby={headingId} data-tour="counters">

@@ -4,7 +4,7 @@
 // improves) as a number and a line over time. React renders the rows; the
 // scales are d3's (in the model), the small line is drawn by D3.
 import { line, select } from 'd3';
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { Fragment, useEffect, useId, useMemo, useRef } from 'react';
 import type { MemcgView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 import type { TimePoint } from '../zones/model';
@@ -104,24 +104,20 @@ function MemcgRowView({ row: r }: { row: MemcgRow }) {
           <strong data-testid="memcg-usage">{formatCount(r.usage)}</strong>
           <wbr />
           <span className="muted"> · {limitText(r)}</span>
-          {r.low > 0 && (
-            <>
-              <wbr />
-              <span className="muted"> · low {formatCount(r.low)}</span>
-            </>
-          )}
-          {r.min > 0 && (
-            <>
-              <wbr />
-              <span className="muted"> · min {formatCount(r.min)}</span>
-            </>
-          )}
-          {r.swapUsage > 0 && (
-            <>
-              <wbr />
-              <span className="muted"> · swap {formatCount(r.swapUsage)}</span>
-            </>
-          )}
+          {(
+            [
+              ['low', r.low],
+              ['min', r.min],
+              ['swap', r.swapUsage],
+            ] as const
+          )
+            .filter(([, pages]) => pages > 0)
+            .map(([name, pages]) => (
+              <Fragment key={name}>
+                <wbr />
+                <span className="muted">{` · ${name} ${formatCount(pages)}`}</span>
+              </Fragment>
+            ))}
         </div>
       </td>
       <td className="bar-col">

@@ -4,7 +4,7 @@
 import { scaleLinear } from 'd3';
 import type { MemcgView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
-import { appendPoints, timeOfStep, type TimePoint } from '../zones/model';
+import { appendPoints, trailPoints, type TimePoint } from '../zones/model';
 import { formatMetric } from '../comparison/model';
 
 export interface Mark {
@@ -152,8 +152,7 @@ export function appendCv(
   at: { step: number; timeNs: number },
   limit: number,
 ): TimePoint[] {
-  const last = series.at(-1)?.step ?? -1;
-  const points = trail.filter(([step]) => step > last && step < at.step).map(([step, value]) => ({ step, timeNs: timeOfStep(step, at), value }));
+  const points = trailPoints(trail, series.at(-1)?.step ?? -1, at);
   points.push({ step: at.step, timeNs: at.timeNs, value: cv });
   return appendPoints(series, points, limit);
 }

@@ -52,6 +52,15 @@ export function trailSteps(nodes: readonly NodeView[]): readonly number[] {
 }
 
 /**
+ * A frame's trail ([step, value] at the earlier steps of its window) as the
+ * points a series lacks: those after its `last` step and before the frame's
+ * own, each at its step's time.
+ */
+export function trailPoints(trail: readonly (readonly [number, number])[], last: number, at: { step: number; timeNs: number }): TimePoint[] {
+  return trail.filter(([step]) => step > last && step < at.step).map(([step, value]) => ({ step, timeNs: timeOfStep(step, at), value }));
+}
+
+/**
  * The zones' series with this frame's free counts appended: first those of
  * the earlier steps of its window (a multi-step move or a jump brings every
  * step: ZoneView.freeTrail), then its own; a step the series has already is
@@ -68,9 +77,7 @@ export function appendZones(
     for (const z of n.zones) {
       const key = zoneKey(n.node, z.name);
       const last = series[key]?.at(-1)?.step ?? -1;
-      const points = z.freeTrail
-        .filter(([step]) => step > last && step < at.step)
-        .map(([step, free]) => ({ step, timeNs: timeOfStep(step, at), value: free }));
+      const points = trailPoints(z.freeTrail, last, at);
       points.push({ step: at.step, timeNs: at.timeNs, value: z.free });
       next[key] = appendPoints(series[key], points, limit);
     }
