@@ -7,6 +7,17 @@ fn sim(args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
+fn help_help_is_the_help() {
+    let (code, out, err) = sim(&["help", "--help"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Usage: reclaim-sim"), "{out}");
+    assert_eq!(sim(&["--help"]).1, out);
+    // A subcommand's help is still its own, and a wrong name still fails.
+    assert!(sim(&["help", "compare"]).1.contains("Usage: reclaim-sim compare"));
+    assert_eq!(sim(&["help", "--bogus"]).0, 2);
+}
+
+#[test]
 fn list_prints_one_scenario_a_line() {
     let (code, out, _) = sim(&["list"]);
     assert_eq!(code, 0);

@@ -427,8 +427,20 @@ fn emit(out: &str) -> ExitCode {
     }
 }
 
+/// The arguments, with `help --help` (or `-h`) read as `--help`: clap's
+/// `help` subcommand takes only subcommand names, so it refused the flag
+/// with exit status 2 where `git help --help` shows the help.
+fn args() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.len() > 2 && args[1] == "help" && args[2..].iter().all(|a| a == "--help" || a == "-h") {
+        args.truncate(1);
+        args.push("--help".into());
+    }
+    args
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(args()) {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind;
