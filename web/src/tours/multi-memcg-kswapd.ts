@@ -25,13 +25,21 @@ export const MULTI_MEMCG_KSWAPD_TOUR: Tour = {
     {
       title: 'A key-value store and a file reader',
       text:
-        'Two memcgs share one node under global pressure, with swap: /memcached holds a 16,384-page key-value store in anonymous memory and serves reads to a closed-loop client like memtier_benchmark (each read waits for the last reply), and /fio runs 16 buffered random readers over files six times the size of memory. This is the MGLRU series just before this patch (the after variant, v6.1, adds it); neither has the memcg LRU yet, so kswapd\'s shrink_node_memcgs() visits both memcgs on every pass.',
+        'Two memcgs share one node under global pressure, with swap: /memcached holds a 16,384-page key-value store in anonymous memory and serves reads to a closed-loop client like memtier_benchmark (each read waits for the last reply), and /fio runs 16 buffered random readers over files six times the size of memory. This is the MGLRU series just before this patch (the after variant, v6.1, adds it); neither has the memcg LRU yet, so kswapd\'s shrink_node_memcgs() visits both memcgs on every pass. Ten steps in (100 ms), memcached has faulted in most of its store, about 14,700 pages, all in its youngest generation, while fio\'s page cache fills the rest of memory.',
       variant: 'before',
-      at: { step: 0 },
+      at: { step: 10 },
       tab: 'lru',
       anchor: 'generations',
       anchorWith: MEMCACHED,
-      check: (f) => expect(!!lruvec(f, '/memcached') && !!lruvec(f, '/fio'), 'the two memcgs are not there'),
+      check: (f) => {
+        const l = lruvec(f, '/memcached');
+        const youngest = l?.gens.find((g) => g.seq === l.maxSeq);
+        return all(
+          expect(!!l && !!lruvec(f, '/fio'), 'the two memcgs are not there'),
+          expect(!!youngest && Math.abs(youngest.anon - 14_700) < 300 && youngest.anon === lruvecPages(f, '/memcached', 'anon'), 'memcached does not hold about 14,700 pages, all in its youngest generation'),
+          expect(lruvecPages(f, '/fio', 'file') > 0 && events(f, 'kswapd', 'balance_pgdat').length === 0, 'fio has no page cache yet, or kswapd already runs'),
+        );
+      },
     },
     {
       title: 'Global pressure wakes kswapd',

@@ -34,13 +34,22 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
     {
       title: 'A file larger than memory',
       text:
-        'Four readers read a file three times the size of memory through read(), with zipf popularity (filemap_read), like the database in the cover letter; next to them sits an idle anonymous heap, a quarter of memory, touched once at the start, with swap available. kswapd does the reclaim (there is no memcg limit).',
+        'Four readers read a file three times the size of memory through read(), with zipf popularity (filemap_read), like the database in the cover letter; next to them sits an idle anonymous heap, a quarter of memory, touched once at the start, with swap available. kswapd does the reclaim (there is no memcg limit). Four steps in (40 ms), the heap\'s 2,048 pages are in the youngest generation and the file\'s pages read so far in the oldest.',
       variant: 'before',
-      at: { step: 0 },
+      at: { step: 4 },
       tab: 'lru',
       anchor: 'generations',
       anchorWith: DB,
-      check: (f) => expect(!!lruvec(f, '/db') && lruvec(f, '/db')!.lruGen, 'there is no MGLRU lruvec for /db'),
+      check: (f) => {
+        const l = lruvec(f, '/db');
+        const youngest = l?.gens.find((g) => g.seq === l.maxSeq);
+        const oldest = l?.gens.find((g) => g.seq === l.minSeq[1]);
+        return all(
+          expect(!!l && l.lruGen, 'there is no MGLRU lruvec for /db'),
+          expect(!!youngest && youngest.anon === HEAP, 'the idle heap is not in the youngest generation'),
+          expect(!!oldest && oldest.file > 0 && oldest.file === lruvecPages(f, '/db', 'file'), 'the file pages are not all in the oldest generation'),
+        );
+      },
     },
     {
       title: 'Before: stuck in the oldest generation',
