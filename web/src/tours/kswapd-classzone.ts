@@ -118,7 +118,7 @@ export const KSWAPD_CLASSZONE_TOUR: Tour = {
       at: { from: 106, until: 'reclaim' },
       tab: 'system',
       anchor: 'events',
-      marks: ['[data-function="try_to_free_pages"]'],
+      marks: ['[data-function="balance_pgdat"]', '[data-function="try_to_free_pages"]'],
       check: (f) =>
         all(
           expect(events(f, 'reclaim', 'try_to_free_pages').length > 0, 'no try_to_free_pages in this step'),
