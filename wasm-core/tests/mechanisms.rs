@@ -126,6 +126,42 @@ fn rejected_young_mapped_folio_reenters_at_max_seq() {
     assert!(sc.nr_reclaimed > 0, "cold neighbours were swapped out");
 }
 
+/// shrink_folio_list() (v6.1+): "folio_update_gen() tried to promote this
+/// page?" When the first of two adjacent young pages in one batch is
+/// checked, lru_gen_look_around() finds the second young but off the LRU
+/// (isolated in the same batch): it clears the accessed bit and sets
+/// PG_referenced. The second is then kept for that, though its PTE is no
+/// longer young, and both re-enter at max_seq; none is swapped out.
+#[test]
+fn a_young_neighbour_isolated_in_the_same_batch_is_kept() {
+    let mut s = machine(true, None);
+    let lv = s.mm.lruvec_id(A, 0);
+    for i in 0..100 {
+        s.mm.access(A, 0, ANON, i, Op::Load).unwrap();
+    }
+    for _ in 0..3 {
+        let max_seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
+        s.mm.lruvecs[lv as usize].mm_walk.clear();
+        assert!(s.mm.inc_max_seq(lv, max_seq, true, true));
+    }
+    for i in 0..100 {
+        let f = folio_at(&s, ANON, i);
+        s.mm.folios.clear(f, pg::YOUNG);
+    }
+    let pair = [folio_at(&s, ANON, 7), folio_at(&s, ANON, 8)];
+    for f in pair {
+        s.mm.folios.set(f, pg::YOUNG);
+    }
+    let mut sc = ScanControl::new(32, Some(A));
+    s.mm.evict_folios(lv, &mut sc, 200);
+    assert!(sc.nr_reclaimed > 0, "cold pages of the batch were swapped out");
+    let max_seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
+    for (i, f) in pair.into_iter().enumerate() {
+        assert!(!s.mm.folios.test(f, pg::SWAPCACHE), "page {} was swapped out", 7 + i);
+        assert_eq!(s.mm.folios.lru_gen(f), Some(lru_gen_from_seq(max_seq)), "page {} re-entered at max_seq", 7 + i);
+    }
+}
+
 #[test]
 fn positive_ctrl_err_hand_computed() {
     // pv.refaulted < MIN_LRU_BATCH (64): always positive.

@@ -49,6 +49,16 @@ impl Mm {
                 keep.push(f);
                 continue;
             }
+            // "folio_update_gen() tried to promote this page?": a mapped
+            // folio that a page-table walk or lru_gen_look_around() found
+            // young while it was isolated (PG_referenced, since
+            // isolate_folio() cleared it) is kept; evict_folios() puts it
+            // back at max_seq.
+            if self.knobs.lru_gen_enabled && self.knobs.baseline.is_none() && fl & pg::MAPPED != 0 && fl & pg::REFERENCED != 0 {
+                self.trace(f, "shrink_folio_list", FolioWhat::KeptPromoted);
+                keep.push(f);
+                continue;
+            }
             // folio_check_dirty_writeback(): page cache only (the flushers
             // do not write anon).
             let file = fl & pg::ANON == 0;
@@ -76,6 +86,13 @@ impl Mm {
                     // v6.12 has no MGLRU case here: one young mapping marks
                     // the folio PG_referenced and keeps it (FOLIOREF_KEEP, no
                     // PGACTIVATE); evict_folios then rejects it to max_seq.
+                    // Simplified: that is so since 6.12-rc7 ("use
+                    // {ptep,pmdp}_clear_young_notify()"); from 6.1 to 6.11
+                    // lru_gen_look_around() also marked the isolated folio
+                    // itself PG_referenced, so it got FOLIOREF_ACTIVATE
+                    // (counted in pgactivate, its swap slot freed when swap
+                    // is half full) and re-entered at max_seq all the same.
+                    // Every variant here does 6.12's.
                     // set_mm_walk(): kswapd and proactive reclaim have an mm walk.
                     self.lru_gen_look_around(f, sc.kswapd || sc.proactive);
                     self.folios.set(f, pg::REFERENCED);

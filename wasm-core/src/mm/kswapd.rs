@@ -133,7 +133,7 @@ impl Mm {
     }
 
     /// kswapd_highest_zoneidx(pgdat, prev) (v5.3+; kswapd_classzone_idx()
-    /// before v5.6): the pending zone index, or `prev` when unset. Patch 002
+    /// before v5.8): the pending zone index, or `prev` when unset. Patch 002
     /// as merged (v4.12-v5.2) returned max(pending, prev) when set. Before
     /// patch 002 there was no "unset": the field read 0.
     fn kswapd_highest_zoneidx(&self, node: usize, prev: usize) -> usize {
@@ -208,8 +208,16 @@ impl Mm {
                 let (until, order, highest) = self.nodes[node].kswapd.nap.take().expect("napping has a nap");
                 let remaining = until.saturating_sub(self.now_ns);
                 if remaining > 0 {
-                    // Woken during the nap: keep the pending request.
-                    let hz = self.kswapd_highest_zoneidx(node, highest);
+                    // Woken during the nap: keep the pending request, or
+                    // the napped-for zone if higher. Before patch 002
+                    // (v4.8-v4.11) kswapd_try_to_sleep() took
+                    // max(pgdat->kswapd_classzone_idx, classzone_idx) here;
+                    // since, kswapd_classzone_idx(pgdat, classzone_idx).
+                    let hz = if self.knobs.kswapd_classzone_fix {
+                        self.kswapd_highest_zoneidx(node, highest)
+                    } else {
+                        self.nodes[node].kswapd.highest_zoneidx.min(MAX_NR_ZONES - 1).max(highest)
+                    };
                     let k = &mut self.nodes[node].kswapd;
                     k.highest_zoneidx = hz;
                     k.order = k.order.max(order);
@@ -298,7 +306,8 @@ impl Mm {
     /// sleep.
     fn balance_pgdat_step(&mut self, node: usize) {
         let mut b = self.nodes[node].kswapd.balance.take().expect("running kswapd has a balance");
-        let done = if self.pgdat_balanced(node, b.order, b.highest_zoneidx) {
+        let balanced = self.pgdat_balanced(node, b.order, b.highest_zoneidx);
+        let done = if balanced {
             true
         } else {
             b.sc.reclaim_idx = b.highest_zoneidx;
@@ -320,10 +329,12 @@ impl Mm {
             self.nodes[node].kswapd.next_ns = Some(self.now_ns + cost);
             return;
         }
-        // out: balance_pgdat returns.
-        if b.sc.nr_reclaimed == 0 && !self.pgdat_balanced(node, b.order, b.highest_zoneidx) {
+        // A loop that ran out of priorities without reclaiming a page
+        // counts a failure; a balanced node went straight to out.
+        if !balanced && b.sc.nr_reclaimed == 0 {
             self.nodes[node].kswapd.failures += 1;
         }
+        // out: balance_pgdat returns.
         self.snapshot_refaults(None, node);
         // kswapd(): back to the top of the loop, kswapd_try_to_sleep().
         let order = self.nodes[node].kswapd.order;

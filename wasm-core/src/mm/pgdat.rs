@@ -108,8 +108,10 @@ pub fn default_min_free_kbytes(lowmem_pages: u64) -> u64 {
 
 /// __setup_per_zone_wmarks(): each zone gets a share of min_free_kbytes
 /// proportional to its managed pages, then low = min + gap, high = low + gap,
-/// promo = high + gap with gap = max(min/4, managed * watermark_scale_factor / 10000).
-/// Simplified: no highmem special case (64-bit), no watermark_boost.
+/// promo = high + gap with gap = max(share/4, managed * watermark_scale_factor / 10000),
+/// where share is the zone's proportional share of min_free_kbytes even for
+/// ZONE_MOVABLE, whose min is capped ("the low/high deltas should not be
+/// capped"). Simplified: no highmem special case (64-bit), no watermark_boost.
 pub fn setup_per_zone_wmarks(zones: &mut [Zone], min_free_kbytes: u64, watermark_scale_factor: u64) {
     let pages_min = min_free_kbytes / 4;
     let lowmem_pages: u64 = zones.iter().filter(|z| z.zone_type != ZoneType::Movable).map(|z| z.managed).sum();
@@ -118,13 +120,11 @@ pub fn setup_per_zone_wmarks(zones: &mut [Zone], min_free_kbytes: u64, watermark
             z.watermark = [0; 4];
             continue;
         }
-        let min = if z.zone_type == ZoneType::Movable || lowmem_pages == 0 {
-            // ZONE_MOVABLE (like highmem) gets a small fixed minimum: clamp(managed/1024, 32, 128).
-            (z.managed / 1024).clamp(32, 128)
-        } else {
-            pages_min * z.managed / lowmem_pages
-        };
-        let gap = (min >> 2).max(z.managed * watermark_scale_factor / 10_000);
+        let capped = (z.managed / 1024).clamp(32, 128);
+        let share = if lowmem_pages == 0 { capped } else { pages_min * z.managed / lowmem_pages };
+        // ZONE_MOVABLE (like highmem) gets a small fixed minimum: clamp(managed/1024, 32, 128).
+        let min = if z.zone_type == ZoneType::Movable || lowmem_pages == 0 { capped } else { share };
+        let gap = (share >> 2).max(z.managed * watermark_scale_factor / 10_000);
         z.watermark = [min, min + gap, min + 2 * gap, min + 3 * gap];
     }
 }
@@ -176,6 +176,18 @@ mod tests {
         assert_eq!(mfk, 4096);
         setup_per_zone_wmarks(&mut zs, mfk, 10);
         assert_eq!(zs[0].watermark, [1024, 1286, 1548, 1810]);
+    }
+
+    #[test]
+    fn movable_min_is_capped_but_not_its_gaps() {
+        // Normal 262144 pages and Movable 1048576: pages_min = 4096 kB / 4 =
+        // 1024; Movable's share = 1024 * 1048576 / 262144 = 4096, its min
+        // clamp(1048576 / 1024, 32, 128) = 128; gap = max(4096 / 4,
+        // 1048576 * 1 / 10000 = 104) = 1024.
+        let mut zs = vec![zone(ZoneType::Normal, 262_144), zone(ZoneType::Movable, 1_048_576)];
+        setup_per_zone_wmarks(&mut zs, 4096, 1);
+        assert_eq!(zs[0].watermark, [1024, 1280, 1536, 1792]);
+        assert_eq!(zs[1].watermark, [128, 1152, 2176, 3200]);
     }
 
     #[test]

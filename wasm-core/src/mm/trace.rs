@@ -41,6 +41,9 @@ pub enum FolioWhat {
     Isolated,
     /// folio_check_references (MGLRU): young PTE, PG_referenced set, kept.
     ActivatedYoung,
+    /// shrink_folio_list (MGLRU): mapped and PG_referenced, which aging or
+    /// look-around set while it was isolated: kept.
+    KeptPromoted,
     /// evict_folios: rejected, back to max_seq.
     Rejected,
     /// shrink_folio_list: written to swap.
@@ -90,6 +93,7 @@ impl FolioTrace {
             SortWriteback { seq } => ("eviction", format!("dirty or under writeback: moved to seq {seq} with PG_reclaim")),
             Isolated => ("eviction", "isolated from the oldest generation for shrink_folio_list".into()),
             ActivatedYoung => ("eviction", "PTE young when checked: marked referenced and kept; evict_folios puts it back at max_seq".into()),
+            KeptPromoted => ("eviction", "found young by aging or look-around while isolated (PG_referenced): kept; evict_folios puts it back at max_seq".into()),
             Rejected => ("eviction", "rejected (mapped, dirty, referenced or retried): re-enters at max_seq".into()),
             SwappedOut => ("eviction", "anon: added to the swap cache and written to swap".into()),
             Evicted { tier } => ("eviction", format!("reclaimed from tier {tier}; a shadow entry stays behind")),

@@ -25,6 +25,13 @@ const NODE_BITS: u32 = 4;
 /// in its high bits and a nonresident_age timestamp in the low
 /// LRU_GEN_EVICTION_BITS (LRU_GEN_EVICTION_BITS = EVICTION_BITS -
 /// LRU_REFS_WIDTH - LRU_GEN_WIDTH in the kernel; 22 bits here).
+///
+/// Simplified: the RFC as posted keeps LRU_GEN_WIDTH (3) bits of min_seq in
+/// the token but lru_gen_test_recent() compares them with min_seq masked to
+/// EVICTION_MASK >> LRU_REFS_WIDTH, so from min_seq 8 on no refault would be
+/// recent. The engine compares the token with min_seq in the token's own
+/// bits (lru_gen_check), as the rest of the RFC intends; the two agree while
+/// min_seq < 8, as at the experiment's defaults.
 pub const LRU_GEN_EVICTION_BITS: u32 = 22;
 const LRU_GEN_EVICTION_MASK: u64 = (1 << LRU_GEN_EVICTION_BITS) - 1;
 

@@ -155,9 +155,6 @@ impl Mm {
             self.folios.set(f, pg::REFERENCED);
             return;
         }
-        if !self.folios.test(f, pg::LRU) {
-            return;
-        }
         if !self.folios.test(f, pg::WORKINGSET) {
             self.folios.set(f, pg::WORKINGSET);
             self.trace(f, "folio_inc_refs", FolioWhat::Refs { refs: 1, tier: 1 });
