@@ -151,6 +151,7 @@ describe('Copy link', () => {
         `?v=2&s=${payload.slice(0, middle)}${payload[middle] === 'x' ? 'yz' : 'xy'}${payload.slice(middle + 2)}`,
         /damaged payload|checksum mismatch/,
       ],
+      ['cut short', `?v=2&s=${payload.slice(0, -6)}`, /damaged payload|checksum mismatch/],
       ['bad base64', `?v=2&s=${payload.slice(0, 10)}!${payload.slice(11)}`, /bad base64/],
       ['bad JSON', `?v=2&s=${await packPayload('{"scenario": "global-pressure", ')}`, /bad JSON/],
       ['wrong version', valid.replace('v=2', 'v=7'), /wrong version: v="7"/],
@@ -168,6 +169,8 @@ describe('Copy link', () => {
       const text = (await notice.textContent()) ?? '';
       expect(text, what).toContain('This shared link cannot be opened');
       expect(text, what).toMatch(message);
+      // One stop ends the sentence, not the browser's own inside it as well.
+      expect(text, what).not.toMatch(/\.\)?\./);
       expect(text, what).toContain('default scenario');
       expect(query(page).get('scenario'), what).toBe(scenario);
       expect(await stepCount(page), what).toBe(0);
@@ -186,6 +189,38 @@ describe('Copy link', () => {
     expect(query(unknown.page).get('scenario')).toBe(scenario);
     expect(await stepCount(unknown.page)).toBe(0);
     expect([...fresh.problems, ...unknown.problems]).toEqual([]);
+  });
+});
+
+describe('parts of a link the run cannot show', () => {
+  it('are named and left out; the rest of the link opens', async () => {
+    const context = await newContext();
+    const pack = async (fields: Record<string, unknown>) => `?v=2&s=${await packPayload(JSON.stringify({ seed: 1, params: {}, step: 4, tab: 'lru', ...fields }))}`;
+    const cases: [string, string, string][] = [
+      [
+        'a shared side by side with a variant the experiment lacks',
+        await pack({ scenario: 'kswapd-classzone', variant: 'before', compare: { variants: ['before', 'zzz'], step: 4 } }),
+        'compare: "zzz" is not a variant of kswapd-classzone (before, after, merged-v4.12); ignored',
+      ],
+      [
+        'a shared comparison of a plain scenario',
+        await pack({ scenario: 'global-pressure', comparison: { seed: 1 }, tab: 'comparison' }),
+        'comparison: global-pressure is not an experiment, so it has no variants to compare; ignored',
+      ],
+      ['a folio the run does not track', await pack({ scenario: 'global-pressure', folio: '99:99' }), 'folio: this run does not track page "99:99"; nothing selected'],
+      ['a readable link to the Comparison of a plain scenario', '?v=1&scenario=global-pressure&seed=1&step=4&tab=comparison', 'tab: global-pressure is not an experiment, so it has no comparison; showing its LRU'],
+      ['a tour link with a step', '?v=1&scenario=kswapd-classzone&seed=1&variant=before&step=30&tour=kswapd-classzone', 'step: a tour link opens the tour step, which sets the step and the view itself; ignored'],
+    ];
+    for (const [what, search, message] of cases) {
+      const { page, problems } = await openIn(context, search);
+      const notice = page.getByTestId('page-link-problem');
+      await notice.getByText(message, { exact: false }).waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId('link-problem').count(), what).toBe(0);
+      expect(await page.getByRole('region', { name: 'Side by side' }).count(), what).toBe(0);
+      if (!search.includes('tour=')) await waitForStep(page, 4, 60_000);
+      expect(problems, what).toEqual([]);
+      await page.close();
+    }
   });
 });
 

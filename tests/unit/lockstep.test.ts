@@ -15,6 +15,7 @@ import {
   type LockstepState,
 } from '../../web/src/compare/lockstep';
 import { makeRequest, paramRecord } from '../../web/src/scenario/params';
+import { takeFrame } from '../../web/src/views/history';
 
 const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
 let scenarios: ScenarioList;
@@ -75,6 +76,26 @@ describe('lock-step state', () => {
     // No playing without engines, and stopping forgets everything.
     expect(lockstepReducer(s, { type: 'playing', playing: true }).playing).toBe(false);
     expect(lockstepReducer(s, { type: 'stopped' })).toEqual(IDLE);
+  });
+
+  it('a pair started at a later step (a link) draws kswapd since step 0, as the single view does', () => {
+    const requests = sideRequests(request, ['before', 'after']);
+    const key = runKey(requests);
+    const engines = requests.map((r) => new Engine(r));
+    const first = engines.map((e) => e.frame()) as [Frame, Frame];
+    const frames = engines.map((e) => e.step(200)) as [Frame, Frame];
+    const starting = lockstepReducer(IDLE, { type: 'starting', key });
+    const s = lockstepReducer(starting, { type: 'started', key, requests, frames, first });
+    // The single view: its run's first frame, then a seek to 200 with transitions since 0.
+    const single = new Engine(requests[0]);
+    const alone = takeFrame(takeFrame(null, single.frame()), single.seek(200, 0));
+    const track = s.sides![0].histories.kswapd[0]!;
+    expect(track.segments.length).toBeGreaterThan(10);
+    expect(track).toEqual(alone.histories.kswapd[0]);
+    // Without the first frames the track would start at step 200, empty.
+    const late = lockstepReducer(starting, { type: 'started', key, requests, frames });
+    expect(late.sides![0].histories.kswapd[0]!.segments).toEqual([]);
+    for (const e of [...engines, single]) e.free();
   });
 
   it('a restart forgets the commands in flight', () => {

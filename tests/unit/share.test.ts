@@ -232,6 +232,18 @@ describe('shared link codec: tampering', () => {
     expect(await problemOf(await linkWithJson(validJson(fields)))).toMatch(message);
   });
 
+  it('names what the link held, not JSON stand-ins', async () => {
+    // 1e999 reads as Infinity, which JSON.stringify would write as null.
+    expect(await problemOf(await linkWithJson(validJson().replace('"seed":1', '"seed":1e999')))).toBe(
+      `seed: a number too large to read is not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`,
+    );
+    expect(await problemOf(await linkWithJson(validJson({ params: { memory_max: 1 } }).replace(':1}', ':1e999}')))).toBe(
+      'params.memory_max: a number too large to read is not a number',
+    );
+    expect(await problemOf(await linkWithJson(validJson({ tab: undefined })))).toBe('tab: missing (one of comparison, lru, system, memcgs, shadows)');
+    expect(await problemOf(await linkWithJson(validJson({ step: undefined })))).toMatch(/^step: missing \(a whole number from 0 to \d+\)$/);
+  });
+
   it('step too large', async () => {
     expect(await problemOf(await linkWithJson(validJson({ step: MAX_SHARED_STEP + 1 })))).toBe(
       `step: ${MAX_SHARED_STEP + 1} is too large (a step is at most ${MAX_SHARED_STEP})`,

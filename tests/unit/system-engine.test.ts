@@ -11,6 +11,7 @@ import { coefficientOfVariation, memcgsModel } from '../../web/src/views/memcg/m
 import { spreadModel } from '../../web/src/views/memcg/spread';
 import { chipMoves, memcgLruLayout } from '../../web/src/views/memcg-lru/model';
 import { reclaimRows, roundsModel } from '../../web/src/views/reclaim/model';
+import { makeRequest } from '../../web/src/scenario/params';
 import { zoneChartModel, zoneKey } from '../../web/src/views/zones/model';
 
 const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
@@ -63,6 +64,21 @@ describe('global-pressure', () => {
     // Seen step by step, the segments tile the window.
     for (let i = 1; i < kswapd.segments.length; i++) expect(kswapd.segments[i]!.start).toBe(kswapd.segments[i - 1]!.end);
     expect(histories.kinds).toContain('kswapd');
+  });
+});
+
+describe('mglru-basic (one leaf memcg)', () => {
+  it('has no pgsteal CV to draw: neither the value nor the sparkline nor a jump brings a 0', () => {
+    const { frame, histories } = run('mglru-basic', 300, () => {});
+    expect(frame.memcgs.filter((m) => m.leaf)).toHaveLength(1);
+    expect(frame.memcgs.some((m) => m.leaf && m.pgsteal > 0)).toBe(true);
+    expect(histories.cv.every((p) => Number.isNaN(p.value))).toBe(true);
+    // A jump brings the same: the engine's trail is not defined either.
+    const engine = new Engine(makeRequest('mglru-basic', 1));
+    const jump = engine.seek(300, 0);
+    expect(jump.pgstealCvTrail.length).toBeGreaterThan(0);
+    expect(jump.pgstealCvTrail.every(([, cv]) => Number.isNaN(cv))).toBe(true);
+    engine.free();
   });
 });
 

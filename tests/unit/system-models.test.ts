@@ -624,8 +624,8 @@ describe('frame histories', () => {
         frame(step, {
           nodes: [node({ zones: [zone({ free: 1000 - step })] })],
           pgstealCv: step / 10,
-          // Some leaf gave back a page (the CV is defined) from step 2 on.
-          memcgs: step >= 2 ? [{ path: '/a', leaf: true, pgsteal: step } as MemcgView] : [],
+          // Of two leaves, one gave back a page (the CV is defined) from step 2 on.
+          memcgs: step >= 2 ? [{ path: '/a', leaf: true, pgsteal: step } as MemcgView, { path: '/b', leaf: true, pgsteal: 0 } as MemcgView] : [],
           events: step === 3 ? [{ step, timeNs: 0, kind: 'kswapd', function: 'balance_pgdat', reason: '' }] : [],
         }),
         5,
@@ -639,6 +639,9 @@ describe('frame histories', () => {
     // Before any leaf gave back a page the CV is not defined: NaN, a gap in its line.
     const early = advanceHistories(advanceHistories(null, frame(0)), frame(1, { pgstealCv: 0 }));
     expect(early.cv.map((p) => p.value)).toEqual([Number.NaN, Number.NaN]);
+    // With one leaf there is no spread to measure: NaN too, though it gave back pages.
+    const one = advanceHistories(null, frame(1, { pgstealCv: 0, memcgs: [{ path: '/a', leaf: true, pgsteal: 5 } as MemcgView] }));
+    expect(one.cv.map((p) => p.value)).toEqual([Number.NaN]);
     expect(h.kinds).toEqual(['kswapd']);
     expect(h.kswapd).toHaveLength(1);
 

@@ -189,6 +189,9 @@ fn run_cut_short_reports_only_what_happened() {
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
     for (args, needle) in [
         (vec!["run", "no-such-scenario"], "unknown scenario"),
+        // A mistyped experiment with a variant is an unknown name, not a scenario without variants.
+        (vec!["run", "kswapd-classzon", "--variant", "before"], "unknown scenario \"kswapd-classzon\" (known: mglru-basic,"),
+        (vec!["run", "mglru-basic", "--variant", "before"], "\"mglru-basic\" is a scenario, not an experiment"),
         (vec!["run", "mglru-basic", "--param", "memory_max=1"], "from 256 to 262144"),
         (vec!["run", "mglru-basic", "--param", "nope=1"], "unknown parameter"),
         (vec!["run", "mglru-basic", "--param", "zipf_s=abc"], "\"abc\" is not a number (accepted: from 0.1 to 3)"),

@@ -24,7 +24,8 @@ import { EventList } from './views/events/EventList';
 import { FolioHistory } from './views/folio/FolioHistory';
 import { useTrackedFolios } from './views/generations/useTrackedFolios';
 import { ShadowsView } from './views/shadows/ShadowsView';
-import type { SharedLink } from './scenario/share';
+import type { ShareTab, SharedLink } from './scenario/share';
+import { lruvecKey } from './views/generations/model';
 import { ShareBar, type PageSnapshot } from './share/ShareBar';
 import { SharedLinkNotice } from './share/SharedLinkNotice';
 import { useRestoreShared } from './share/useRestoreShared';
@@ -134,7 +135,16 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
     },
     [experiment, request?.name, restoreCompare],
   );
-  const linkProblems = usePageLink(page, sim, setTab, tour, openCompare);
+  // A link's tab: the Comparison only where there is one.
+  const showTab = useCallback(
+    (to: ShareTab): string | null => {
+      if (to === 'comparison' && !experiment) return `tab: ${request?.name ?? 'this scenario'} is not an experiment, so it has no comparison; showing its LRU`;
+      setTab(to);
+      return null;
+    },
+    [experiment, request?.name],
+  );
+  const linkProblems = usePageLink(page, sim, showTab, tour, openCompare);
   // An experiment's page opens on its comparison; switching its variant keeps the tab.
   const experimentName = experiment?.name;
   const tourOpen = tour.isOpen;
@@ -169,19 +179,28 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
   const wide = shownTab === 'comparison' || compareMode.on;
   const [chosenLruvec, setChosenLruvec] = useState<string | null>(null);
   // A shared link: once its run is up, its step, tab, selection and comparison.
+  const lruvecs = frame?.lruvecs;
   const restoreTargets = useMemo(
     () => ({
-      setTab,
-      chooseLruvec: setChosenLruvec,
-      select: setSelected,
+      setTab: showTab,
+      chooseLruvec: (key: string) => {
+        if (lruvecs && !lruvecs.some((l) => lruvecKey(l) === key)) return `lruvec: this run has no lruvec ${JSON.stringify(key)}; ignored`;
+        setChosenLruvec(key);
+        return null;
+      },
+      select: (folio: string) => {
+        if (!tracked.record(folio)) return `folio: this run does not track page ${JSON.stringify(folio)}; nothing selected`;
+        setSelected(folio);
+        return null;
+      },
       runComparison,
       runSeedCheck: seedCheck.run,
       runRangeCheck: (name: string) => rangeCheck.run(rangeCheckRequest(name)),
-      setCompare: compareMode.restore,
+      openCompare: (variants: [string, string], step: number) => openCompare(variants, step),
     }),
-    [runComparison, seedCheck.run, rangeCheck.run, compareMode.restore],
+    [showTab, lruvecs, tracked, runComparison, seedCheck.run, rangeCheck.run, openCompare],
   );
-  useRestoreShared(shared.kind === 'ok' ? shared.view : null, sim, restoreTargets);
+  const restoreProblems = useRestoreShared(shared.kind === 'ok' ? shared.view : null, sim, restoreTargets);
   // The patch flipped at this moment: the other variant's run, at the same step.
   const switchVariant = async (variant: string) => {
     if (!request || !frame) return;
@@ -387,7 +406,7 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
       )}
 
       <SharedLinkNotice link={shared} />
-      <PageLinkNotice problems={hashNote ? [hashNote, ...linkProblems] : linkProblems} />
+      <PageLinkNotice problems={[...(hashNote ? [hashNote] : []), ...linkProblems, ...restoreProblems]} />
 
       <main className={`workspace${wide ? ' wide' : ''}`}>
         <aside className="sidebar" aria-label="Scenario">

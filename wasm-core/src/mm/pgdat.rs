@@ -121,7 +121,7 @@ pub fn setup_per_zone_wmarks(zones: &mut [Zone], min_free_kbytes: u64, watermark
             continue;
         }
         let capped = (z.managed / 1024).clamp(32, 128);
-        let share = if lowmem_pages == 0 { capped } else { pages_min * z.managed / lowmem_pages };
+        let share = (pages_min * z.managed).checked_div(lowmem_pages).unwrap_or(capped);
         // ZONE_MOVABLE (like highmem) gets a small fixed minimum: clamp(managed/1024, 32, 128).
         let min = if z.zone_type == ZoneType::Movable || lowmem_pages == 0 { capped } else { share };
         let gap = (share >> 2).max(z.managed * watermark_scale_factor / 10_000);

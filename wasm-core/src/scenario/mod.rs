@@ -397,14 +397,15 @@ pub fn build(req: &ScenarioRequest) -> Result<Scenario, ScenarioError> {
     if let Some(e) = crate::experiment::find(&req.name) {
         return e.scenario(&req.params, req.seed, req.variant.as_deref().unwrap_or("after"));
     }
-    if let Some(v) = &req.variant {
-        return Err(ScenarioError::new("variant", format!("\"{}\" is a scenario, not an experiment: it has no variant \"{v}\"", req.name)));
-    }
+    // An unknown name is named as such first, variant or not.
     let b = builtin::ALL.iter().find(|b| b.name == req.name).ok_or_else(|| {
         let mut names: Vec<&str> = builtin::ALL.iter().map(|b| b.name).collect();
         names.extend(crate::experiment::ALL.iter().map(|e| e.name));
         ScenarioError::new("scenario", format!("unknown scenario \"{}\" (known: {})", req.name, names.join(", ")))
     })?;
+    if let Some(v) = &req.variant {
+        return Err(ScenarioError::new("variant", format!("\"{}\" is a scenario, not an experiment: it has no variant \"{v}\"", req.name)));
+    }
     let params = Params::resolve(b.params, &req.params)?;
     let s = (b.build)(&params, req.seed);
     s.validate().map_err(|e| params::not_together(e, &req.params))?;

@@ -352,11 +352,11 @@ impl Simulation {
             .collect()
     }
 
-    /// pgsteal_cv, or NaN while no leaf memcg has been reclaimed from (the
-    /// CV is not defined yet: the views draw a gap, not 0 %).
+    /// pgsteal_cv, or NaN where it is not defined: fewer than two leaf
+    /// memcgs, or none reclaimed from yet (the views draw a gap, not 0 %).
     pub fn reclaimed_pgsteal_cv(&self) -> f64 {
         let v = self.leaf_pgsteal();
-        if v.iter().any(|&x| x > 0.0) {
+        if v.len() >= 2 && v.iter().any(|&x| x > 0.0) {
             leaf_cv(&v)
         } else {
             f64::NAN

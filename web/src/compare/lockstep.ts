@@ -41,7 +41,12 @@ export interface LockstepState {
 
 export type LockstepAction =
   | { type: 'starting'; key: string }
-  | { type: 'started'; key: string; requests: [ScenarioRequest, ScenarioRequest]; frames: [Frame, Frame] }
+  /**
+   * The engines are up at `frames`; `first` are their frames of step 0, when
+   * they went further at once (a link's step): each side's history starts
+   * there, so that the frame's kswapd transitions since step 0 are drawn.
+   */
+  | { type: 'started'; key: string; requests: [ScenarioRequest, ScenarioRequest]; frames: [Frame, Frame]; first?: [Frame, Frame] }
   | { type: 'sent' }
   /** Both sides' frames of the same step, after stepping forwards, back, or a seek. */
   | { type: 'stepped'; frames: [Frame, Frame] }
@@ -78,7 +83,8 @@ export function lockstepReducer(state: LockstepState, action: LockstepAction): L
     case 'started': {
       if (action.key !== state.key) return state;
       const sides = action.frames.map((frame, i) => {
-        const log = takeFrame(null, frame);
+        const first = action.first?.[i];
+        const log = takeFrame(first && first.step < frame.step ? takeFrame(null, first) : null, frame);
         return { request: action.requests[i]!, frame, previous: null, histories: log.histories, log };
       }) as [Side, Side];
       return { ...state, status: 'running', sides, error: null, furthest: action.frames[0].step };

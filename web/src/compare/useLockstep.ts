@@ -81,12 +81,13 @@ export function useLockstep(speed: number): Lockstep {
     requestsRef.current = requests;
     dispatch({ type: 'starting', key });
     const clients = (clientsRef.current ??= [EngineClient.start(), EngineClient.start()]);
-    Promise.all(clients.map((c, i) => c.init(requests[i]!).then((f) => stepTo(c, step, f)))).then(
-      (frames) => {
+    Promise.all(clients.map((c, i) => c.init(requests[i]!).then(async (f) => [f, await stepTo(c, step, f)] as const))).then(
+      (pairs) => {
         if (epochRef.current !== epoch) return;
         readyRef.current = epoch;
-        atRef.current = frames[0]!.step;
-        dispatch({ type: 'started', key, requests, frames: frames as [Frame, Frame] });
+        const frames = pairs.map(([, f]) => f) as [Frame, Frame];
+        atRef.current = frames[0].step;
+        dispatch({ type: 'started', key, requests, frames, first: pairs.map(([f]) => f) as [Frame, Frame] });
       },
       (error: unknown) => {
         if (epochRef.current !== epoch) return;

@@ -90,9 +90,20 @@ export type SharedLink =
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * A JSON value as a message shows it: what the link held, not the stand-ins
+ * JSON.stringify writes ("null" for a number too large to read, nothing for
+ * a missing field).
+ */
+function shown(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number too large to read';
+  return JSON.stringify(value);
+}
+
 function wholeNumber(value: unknown, field: string, max: number, what: string): number {
+  if (value === undefined) return fail(`${field}: missing (a whole number from 0 to ${max})`);
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    return fail(`${field}: ${JSON.stringify(value)} is not a whole number from 0 to ${max}`);
+    return fail(`${field}: ${shown(value)} is not a whole number from 0 to ${max}`);
   }
   if (value > max) return fail(`${field}: ${value} is too large (${what} is at most ${max})`);
   return value;
@@ -107,7 +118,7 @@ function paramsOf(value: unknown, field: string): Record<string, number> {
   const params: Record<string, number> = {};
   for (const [key, v] of Object.entries(value)) {
     if (RESERVED_KEYS.has(key) || !PARAM_NAME_PATTERN.test(key)) fail(`${field}: ${JSON.stringify(key)} is not a parameter name`);
-    if (typeof v !== 'number' || !Number.isFinite(v)) fail(`${field}.${key}: ${JSON.stringify(v)} is not a number`);
+    if (typeof v !== 'number' || !Number.isFinite(v)) fail(`${field}.${key}: ${shown(v)} is not a number`);
     params[key] = v as number;
   }
   return params;
@@ -168,8 +179,9 @@ function viewOf(json: unknown): SharedView {
     if (previous >= step) fail(`previous: ${previous} is not before step ${step}`);
     view.previous = previous;
   }
+  if (json.tab === undefined) fail(`tab: missing (one of ${SHARE_TABS.join(', ')})`);
   if (typeof json.tab !== 'string' || !(SHARE_TABS as readonly string[]).includes(json.tab)) {
-    fail(`tab: ${JSON.stringify(json.tab)} is not a view (${SHARE_TABS.join(', ')})`);
+    fail(`tab: ${shown(json.tab)} is not a view (${SHARE_TABS.join(', ')})`);
   }
   view.tab = json.tab as ShareTab;
   if (json.comparison !== undefined) {

@@ -33,7 +33,9 @@ export async function inflate(bytes: Uint8Array, limit: number): Promise<Uint8Ar
     try {
       chunk = await reader.read();
     } catch (error) {
-      return fail(`damaged payload: it does not decompress, so the link was cut or changed (${error instanceof Error ? error.message : String(error)})`);
+      // The browser's own words, without their stop: the notice ends the sentence.
+      const why = (error instanceof Error ? error.message : String(error)).replace(/\.+$/, '');
+      return fail(`damaged payload: it does not decompress, so the link was cut or changed (${why})`);
     }
     if (chunk.done) break;
     total += chunk.value.byteLength;

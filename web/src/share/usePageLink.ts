@@ -21,7 +21,10 @@ export interface PageLink extends PageViewResult {
 /** Opens side by side with these variants at this step; returns what was wrong with them, or null. */
 export type OpenCompare = (variants: [string, string], step: number) => string | null;
 
-export function usePageLink(link: PageLink | null, sim: Simulation, setTab: (tab: ShareTab) => void, tour: TourController, openCompare: OpenCompare): string[] {
+/** Shows a view; returns what was wrong with it (and ignored), or null. */
+export type ShowTab = (tab: ShareTab) => string | null;
+
+export function usePageLink(link: PageLink | null, sim: Simulation, setTab: ShowTab, tour: TourController, openCompare: OpenCompare): string[] {
   const pending = useRef(link);
   const [problems, setProblems] = useState<string[]>(() => link?.errors ?? []);
   const { phase, frame, request } = sim.state;
@@ -43,6 +46,11 @@ export function usePageLink(link: PageLink | null, sim: Simulation, setTab: (tab
       if (asked >= found.steps.length) {
         setProblems((list) => [...list, `tourStep: the ${found.experiment} tour has ${found.steps.length} steps; opening its last`]);
       }
+      // A tour step says where the run goes and what it shows.
+      const overruled = (['compare', 'step', 'tab'] as const).filter((key) => view[key] !== undefined);
+      if (overruled.length > 0) {
+        setProblems((list) => [...list, `${overruled.join(', ')}: a tour link opens the tour step, which sets the step and the view itself; ignored`]);
+      }
       tour.start(found.experiment, asked);
       return;
     }
@@ -52,16 +60,16 @@ export function usePageLink(link: PageLink | null, sim: Simulation, setTab: (tab
       // engine's answer, as below, so that the experiment page's own first tab is set before the link's.
       const { compare, tab } = view;
       void seek(frame.step).then(() => {
-        if (tab) setTab(tab);
-        const problem = openCompare(compare, view.step ?? 0);
-        if (problem) setProblems((list) => [...list, problem]);
+        const problems = [tab ? setTab(tab) : null, openCompare(compare, view.step ?? 0)].filter((p): p is string => p !== null);
+        if (problems.length > 0) setProblems((list) => [...list, ...problems]);
       });
       return;
     }
     if (view.step === undefined && view.tab === undefined) return;
     const tab = view.tab;
     void seek(view.step ?? frame.step).then(() => {
-      if (tab) setTab(tab);
+      const problem = tab ? setTab(tab) : null;
+      if (problem) setProblems((list) => [...list, problem]);
     });
   }, [phase, frame, request, seek, setTab, tour, openCompare]);
   return problems;

@@ -115,7 +115,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
       text:
         'When the last memcg leaves the old generation, lru_gen_rotate_memcg() increments seq: the young generation becomes the old one and the walk starts over among memcgs that have all had a turn. This is the cover letter\'s eventual fairness: no single write is fair to everyone, but over many writes every memcg gives back its share.',
       variant: 'after',
-      at: { from: 232, until: 'reclaim' },
+      at: { from: 292, until: 'reclaim' },
       tab: 'memcgs',
       anchor: 'memcg-lru',
       check: (f) =>

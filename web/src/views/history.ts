@@ -11,7 +11,7 @@
 import type { EventView, Frame, MemcgView, NodeView } from '../engine/pkg/reclaim_core';
 import { addKinds } from './events/model';
 import { appendKswapd, type KswapdTrack } from './kswapd/model';
-import { appendCv, reclaimedLeaf } from './memcg/model';
+import { appendCv, cvDefined, reclaimedLeaf } from './memcg/model';
 import { appendZones, timeOfStep, trailSteps, type TimePoint, type ZoneSeries } from './zones/model';
 
 /** How many frames the series keep. */
@@ -76,7 +76,7 @@ export function advanceHistories(prev: FrameHistories | null, frame: HistorySamp
     zones: appendZones(base.zones, frame.nodes, at, limit),
     kswapd: frame.nodes.map((n, i) => appendKswapd(fresh ? null : (base.kswapd[i] ?? null), n.kswapd, at, start)),
     // Not defined (NaN) while no leaf has given back a page: the line has a gap there, not a 0 %.
-    cv: appendCv(base.cv, frame.pgstealCvTrail, frame.memcgs.some(reclaimedLeaf) ? frame.pgstealCv : Number.NaN, at, limit),
+    cv: appendCv(base.cv, frame.pgstealCvTrail, cvDefined(frame.memcgs) ? frame.pgstealCv : Number.NaN, at, limit),
     kinds: addKinds(base.kinds, frame.events),
   };
 }
@@ -104,10 +104,17 @@ export function historySample(frame: Frame | HistorySample): HistorySample {
     nodes: frame.nodes.map((n) => (n.memcgLru === undefined ? n : { ...n, memcgLru: undefined })),
     pgstealCv: frame.pgstealCv,
     pgstealCvTrail: frame.pgstealCvTrail,
-    // Only what tells whether the CV is defined: one leaf that has given back a page, if any.
-    memcgs: frame.memcgs.filter(reclaimedLeaf).slice(0, 1).map(({ leaf, pgsteal }) => ({ leaf, pgsteal })),
+    // Only what tells whether the CV is defined (cvDefined): a leaf that has given back a page and another leaf, or none.
+    memcgs: cvDefined(frame.memcgs) ? cvWitness(frame.memcgs) : [],
     events: kinds.map((kind) => ({ kind })),
   };
+}
+
+/** Two leaves, the first reclaimed from: what keeps cvDefined true in a sample. */
+function cvWitness(memcgs: readonly Pick<MemcgView, 'leaf' | 'pgsteal'>[]): Pick<MemcgView, 'leaf' | 'pgsteal'>[] {
+  const reclaimed = memcgs.find(reclaimedLeaf)!;
+  const other = memcgs.find((m) => m.leaf && m !== reclaimed)!;
+  return [reclaimed, other].map(({ leaf, pgsteal }) => ({ leaf, pgsteal }));
 }
 
 function addFirstSeen(seen: HistoryLog['firstSeen'], sample: HistorySample): HistoryLog['firstSeen'] {

@@ -172,7 +172,7 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
           <>
             {' '}
             {shortfallSentence(summary)}{' '}
-            Why they do not hold is in the comparison&apos;s <em>Where it does not hold, and why</em>.
+            Why {summary.short === 1 ? 'it does' : 'they do'} not hold is in the comparison&apos;s <em>Where it does not hold, and why</em>.
           </>
         )}
       </p>

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { EventView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
-import { groupEvents, visibleGroups } from './model';
+import { filterKinds, groupEvents, visibleGroups } from './model';
 import { BreakableName } from '../../util/BreakableName';
 
 /** At most this many distinct decisions are listed; the rest are counted. */
@@ -13,7 +13,7 @@ export interface EventListProps {
   step: number;
   events: readonly EventView[];
   dropped: number;
-  /** The kinds seen so far in this run (the filter's choices), in order of first appearance. */
+  /** The kinds seen so far in this run; the filter offers every kind the engine has, and these if others. */
   kinds: readonly string[];
 }
 
@@ -43,21 +43,19 @@ export function EventList({ step, events, dropped, kinds }: EventListProps) {
           {formatCount(events.length + dropped)}
         </span>
       </div>
-      {kinds.length > 0 && (
-        <fieldset className="kind-filter" aria-label="Event kinds">
-          {kinds.map((kind) => {
-            const n = countOf(kind);
-            return (
-              <label key={kind} className={`kind-option kind-${kind.replace(/[^a-z0-9-]/gi, '-')}${n === 0 ? ' none' : ''}`}>
-                <input type="checkbox" checked={!hidden.has(kind)} onChange={(e) => toggle(kind, e.target.checked)}
-                  data-kind={kind} />
-                {kind}
-                <span className="kind-count" title="In this step">{formatCount(n)}</span>
-              </label>
-            );
-          })}
-        </fieldset>
-      )}
+      <fieldset className="kind-filter" aria-label="Event kinds">
+        {filterKinds(kinds).map((kind) => {
+          const n = countOf(kind);
+          return (
+            <label key={kind} className={`kind-option kind-${kind.replace(/[^a-z0-9-]/gi, '-')}${n === 0 ? ' none' : ''}`}>
+              <input type="checkbox" checked={!hidden.has(kind)} onChange={(e) => toggle(kind, e.target.checked)}
+                data-kind={kind} />
+              {kind}
+              <span className="kind-count" title="In this step">{formatCount(n)}</span>
+            </label>
+          );
+        })}
+      </fieldset>
       {shown.length === 0 ? (
         <p className="empty">
           {step === 0

@@ -25,6 +25,18 @@ export function groupEvents(events: readonly EventView[]): EventGroup[] {
   return [...groups.values()];
 }
 
+/** The engine's event kinds (EventKind::describe), in the order reclaim meets them: the filter's chips. */
+export const EVENT_KINDS = ['kswapd', 'reclaim', 'memcg-lru', 'aging', 'eviction', 'refault', 'oom'] as const;
+
+/**
+ * The filter's choices: every kind the engine has, in EVENT_KINDS' order,
+ * then any other kind seen (none today), so that a step shows the same
+ * chips whichever way it was reached.
+ */
+export function filterKinds(seen: readonly string[]): string[] {
+  return [...EVENT_KINDS, ...seen.filter((k) => !(EVENT_KINDS as readonly string[]).includes(k))];
+}
+
 /** Kinds seen so far, in order of first appearance, with this step's events' kinds added. */
 export function addKinds(seen: readonly string[], events: readonly Pick<EventView, 'kind'>[]): readonly string[] {
   let next: string[] | null = null;

@@ -39,7 +39,8 @@ export function MemcgUsage({ lruvecs }: MemcgUsageProps) {
               <span className="memcg-figure">
                 <span className="label">memory.max</span>{' '}
                 <strong data-testid="memory-max">{u.max === null ? 'max' : formatCount(u.max)}</strong>{' '}
-                <span className="muted">pages</span>
+                {/* "max" is what the cgroup file reads when there is no limit: no unit after it. */}
+                <span className="muted">{u.max === null ? '(no limit)' : 'pages'}</span>
               </span>
               <span className="muted">
                 {formatPages(u.current)} / {u.max === null ? 'unlimited' : formatPages(u.max)}

@@ -81,10 +81,11 @@ function ZoneChart({ node, zone, points, scale, start, end }: ZoneChartProps) {
           <span className="muted"> / {formatCount(zone.managed)} managed</span>
         </span>
         <span className={`level level-${model.level}`}>{model.levelText}</span>
-        {model.clipNote && <span className="clip-note muted">↑ {model.clipNote}</span>}
       </div>
       <div ref={containerRef} className="chart zone-chart" style={{ height: CHART_HEIGHT }}>
         <svg ref={svgRef} role="img" aria-label={model.label} aria-describedby={summaryId} data-testid="zone-chart" />
+        {/* Over the chart's top edge, where the line leaves it: the head's height stays the same whatever it says. */}
+        {model.clipNote && <span className="clip-note muted">↑ {model.clipNote}</span>}
       </div>
       <p id={summaryId} className="visually-hidden">
         {model.summary}
