@@ -88,15 +88,12 @@ fn page_cache_reads_land_in_an_old_generation_faults_in_the_youngest() {
     assert_eq!(s.mm.folios.lru_gen(folio_at(&s, ANON, 0)), Some(lru_gen_from_seq(g.max_seq)));
 }
 
-/// A young mapped folio that eviction isolates is rejected and re-enters at
-/// max_seq (folio_check_references -> KEEP with PG_referenced, then
-/// evict_folios: "don't add rejected folios to the oldest generation").
-#[test]
-fn rejected_young_mapped_folio_reenters_at_max_seq() {
+/// MGLRU: 100 anon pages of /a faulted in (max_seq = 3), then aged three
+/// times so that they sit in the oldest generation (min_seq 3 after
+/// inc_min_seq moves them), without harvesting their accessed bits.
+fn hundred_anon_pages_in_the_oldest_generation() -> (Simulation, reclaim_core::mm::LruvecId) {
     let mut s = machine(true, None);
     let lv = s.mm.lruvec_id(A, 0);
-    // Fault in 100 anon pages (max_seq = 3), then age three times so that
-    // they sit in the oldest generation (min_seq 3 after inc_min_seq moves).
     for i in 0..100 {
         s.mm.access(A, 0, ANON, i, Op::Load).unwrap();
     }
@@ -106,6 +103,15 @@ fn rejected_young_mapped_folio_reenters_at_max_seq() {
         s.mm.lruvecs[lv as usize].mm_walk.clear();
         assert!(s.mm.inc_max_seq(lv, max_seq, true, true));
     }
+    (s, lv)
+}
+
+/// A young mapped folio that eviction isolates is rejected and re-enters at
+/// max_seq (folio_check_references -> KEEP with PG_referenced, then
+/// evict_folios: "don't add rejected folios to the oldest generation").
+#[test]
+fn rejected_young_mapped_folio_reenters_at_max_seq() {
+    let (mut s, lv) = hundred_anon_pages_in_the_oldest_generation();
     let young = folio_at(&s, ANON, 7);
     let g = &s.mm.lruvecs[lv as usize].lrugen;
     assert_eq!(s.mm.folios.lru_gen(young), Some(lru_gen_from_seq(g.min_seq[LRU_GEN_ANON])));
@@ -134,16 +140,7 @@ fn rejected_young_mapped_folio_reenters_at_max_seq() {
 /// longer young, and both re-enter at max_seq; none is swapped out.
 #[test]
 fn a_young_neighbour_isolated_in_the_same_batch_is_kept() {
-    let mut s = machine(true, None);
-    let lv = s.mm.lruvec_id(A, 0);
-    for i in 0..100 {
-        s.mm.access(A, 0, ANON, i, Op::Load).unwrap();
-    }
-    for _ in 0..3 {
-        let max_seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
-        s.mm.lruvecs[lv as usize].mm_walk.clear();
-        assert!(s.mm.inc_max_seq(lv, max_seq, true, true));
-    }
+    let (mut s, lv) = hundred_anon_pages_in_the_oldest_generation();
     for i in 0..100 {
         let f = folio_at(&s, ANON, i);
         s.mm.folios.clear(f, pg::YOUNG);
