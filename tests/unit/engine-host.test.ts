@@ -90,6 +90,14 @@ describe('engine host', () => {
     expect(later.counters.map((c) => c.name)).toEqual(names);
   });
 
+  it("gives the scenario's duration in steps, as reclaim-sim run counts them", () => {
+    const engine = new Engine(makeRequest('kswapd-classzone', 1, { bursts: 2 }, 'after'));
+    // reclaim-sim run kswapd-classzone --param bursts=2: "125 steps, 1.250 s simulated".
+    expect(engine.frame().durationSteps).toBe(125);
+    expect(engine.step(200).durationSteps).toBe(125);
+    engine.free();
+  });
+
   it('is deterministic: same request, same frames, however the steps are batched', () => {
     const request: ScenarioRequest = defaultRequest(scenarios, scenarios.defaultScenario, 12345);
     const a = newHost();

@@ -431,6 +431,10 @@ pub struct Frame {
     pub seed: u64,
     pub step: u64,
     pub time_ns: u64,
+    /// The scenario's duration in steps: where `reclaim-sim run` stops and an
+    /// experiment's figures are taken (the run may go on past it).
+    #[serde(default)]
+    pub duration_steps: u64,
     /// /proc/vmstat, in the kernel's order.
     pub counters: Vec<Counter>,
     pub lruvecs: Vec<LruvecView>,

@@ -242,6 +242,7 @@ impl Simulation {
             seed: self.scenario.seed,
             step: self.step,
             time_ns: mm.now_ns,
+            duration_steps: self.scenario.duration_ns / self.scenario.step_ns,
             counters: self.vmstat().into_iter().map(|(name, value)| Counter { name, value }).collect(),
             lruvecs,
             events,
