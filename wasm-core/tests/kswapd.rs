@@ -1,4 +1,6 @@
 //! kswapd and the page allocator under global pressure.
+mod common;
+use common::file_run;
 use std::collections::BTreeMap;
 
 use reclaim_core::mm::kswapd::{KswapdMode, SleepRecord};
@@ -164,5 +166,29 @@ fn an_allocation_latency_is_a_whole_allocation_with_its_stalls() {
         let p99 = busy.metric(variant, "alloc_latency_p99").unwrap();
         assert!(p99 > 1.1 * stall_free, "{variant}: p99 {p99} ms against {stall_free} ms without reclaim");
         assert!(p99 >= busy.metric(variant, "alloc_latency_p95").unwrap());
+    }
+}
+
+/// __alloc_pages_may_oom(): "The OOM killer does not needlessly kill tasks
+/// for lowmem". A task whose allocations may only use ZONE_DMA32 exhausts
+/// it: it reclaims directly and its allocations fail, but nobody is killed
+/// while ZONE_NORMAL has thousands of pages free.
+#[test]
+fn a_lowmem_allocation_that_fails_kills_nobody() {
+    let s = file_run("lowmem-exhausted.json", 50);
+    assert!(s.mm.vmstat.get(Item::AllocstallDma32) > 0, "the DMA32 allocations reclaimed directly");
+    assert_eq!(s.mm.vmstat.get(Item::OomKill), 0);
+    assert!(s.mm.memcgs.iter().all(|m| m.events.oom_kill == 0));
+    assert!(s.mm.nodes[0].zones.iter().map(|z| z.free_pages()).sum::<u64>() > 4096);
+}
+
+/// __alloc_pages_slowpath(): with no zone the allocation may use on any
+/// node ("if (!ac->preferred_zoneref->zone) goto nopage") it fails at once:
+/// no kswapd wake-up, no direct reclaim, no OOM kill.
+#[test]
+fn an_allocation_with_no_eligible_zone_fails_without_reclaim() {
+    let s = file_run("gfp-dma-without-dma.json", 50);
+    for item in [Item::AllocstallDma, Item::AllocstallNormal, Item::OomKill, Item::PgscanDirect] {
+        assert_eq!(s.mm.vmstat.get(item), 0, "{item:?}");
     }
 }

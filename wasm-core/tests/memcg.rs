@@ -1,5 +1,7 @@
 //! Memcg limits: usage ends at or below memory.max once reclaim settles, or
 //! the memcg OOM killer acts.
+mod common;
+use common::file_run;
 use std::collections::BTreeMap;
 
 use reclaim_core::scenario;
@@ -66,4 +68,27 @@ fn memory_high_reclaims_and_throttles() {
         assert_eq!(cg.events.oom_kill, 0);
         sim.check_invariants().unwrap();
     }
+}
+
+/// memcg_memory_event(): memory.events counts an event in the memcg and in
+/// each ancestor below the root (which has no memory.events).
+#[test]
+fn memory_events_are_hierarchical() {
+    let sim = file_run("memory-events-nested.json", 100);
+    let events = |path: &str| sim.mm.memcgs.iter().find(|m| m.path == path).unwrap().events.clone();
+    let (parent, child) = (events("/p"), events("/p/c"));
+    assert!(child.max > 0 && child.high > 0 && child.oom_kill > 0, "{child:?}");
+    assert_eq!(parent, child, "/p has one child: its memory.events are the child's");
+    assert_eq!(events("/"), Default::default());
+}
+
+/// A global OOM kill counts oom_kill in the victim's memcg
+/// (memcg_memory_event_mm in __oom_kill_process), not the root's.
+#[test]
+fn a_global_oom_kill_is_counted_in_the_victims_memcg() {
+    let sim = file_run("global-oom-child.json", 50);
+    let events = |path: &str| sim.mm.memcgs.iter().find(|m| m.path == path).unwrap().events.clone();
+    assert_eq!(events("/a").oom_kill, 1);
+    assert_eq!(events("/a").oom, 0, "a global OOM is no memcg OOM");
+    assert_eq!(events("/"), Default::default());
 }

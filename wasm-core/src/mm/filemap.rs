@@ -224,6 +224,8 @@ impl Mm {
         self.folio_add_lru(f, true);
         self.storage_read(cost::SWAP_IN_NS);
         self.count(memcg, Item::Pswpin, 1, true);
+        // submit_bio() counts every read, a swap-in's too.
+        self.count(memcg, Item::Pgpgin, 1, true);
         Ok(f)
     }
 

@@ -135,7 +135,7 @@ impl Mm {
             if self.lruvecs[lv as usize].lrugen.seg != MEMCG_LRU_TAIL {
                 return MEMCG_LRU_TAIL;
             }
-            self.memcgs[memcg as usize].events.low += 1;
+            self.memcg_memory_event(memcg, super::memcontrol::MemcgEvent::Low);
         }
         self.cost_ns += crate::cost::SHRINK_LRUVEC_NS;
         let success = self.try_to_shrink_lruvec(lv, sc);

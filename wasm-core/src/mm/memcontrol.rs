@@ -11,7 +11,7 @@ pub const MEMCG_CHARGE_BATCH: u64 = 64;
 /// "max" for a limit.
 pub const PAGE_COUNTER_MAX: u64 = u64::MAX;
 
-/// memory.events.
+/// memory.events (hierarchical: a memcg's events and its descendants').
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MemcgEvents {
     pub low: u64,
@@ -19,6 +19,28 @@ pub struct MemcgEvents {
     pub max: u64,
     pub oom: u64,
     pub oom_kill: u64,
+}
+
+/// An entry of memory.events (enum memcg_memory_event).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemcgEvent {
+    Low,
+    High,
+    Max,
+    Oom,
+    OomKill,
+}
+
+impl MemcgEvents {
+    fn count(&mut self, event: MemcgEvent) {
+        match event {
+            MemcgEvent::Low => self.low += 1,
+            MemcgEvent::High => self.high += 1,
+            MemcgEvent::Max => self.max += 1,
+            MemcgEvent::Oom => self.oom += 1,
+            MemcgEvent::OomKill => self.oom_kill += 1,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -114,6 +136,9 @@ pub struct MemoryReclaim {
 pub struct ChargeFailed {
     /// The memcg whose limit could not be met (mem_over_limit).
     pub memcg: MemcgId,
+    /// Whether the OOM killer runs for it: not for an allocation that may
+    /// not use ZONE_NORMAL ("does not needlessly kill tasks for lowmem").
+    pub oom: bool,
 }
 
 impl Mm {
@@ -122,6 +147,17 @@ impl Mm {
     /// change the memcgs on the way follow `parent` themselves.
     pub fn memcg_ancestors(&self, memcg: MemcgId) -> impl Iterator<Item = MemcgId> + '_ {
         std::iter::successors(Some(memcg), move |&id| self.memcgs[id as usize].parent)
+    }
+
+    /// memcg_memory_event(): counts `event` in memory.events of `memcg` and
+    /// of each ancestor below the root (which has no memory.events file).
+    /// Simplified: no memory.events.local (memory_localevents off).
+    pub fn memcg_memory_event(&mut self, memcg: MemcgId, event: MemcgEvent) {
+        let mut m = Some(memcg);
+        while let Some(id) = m.filter(|&id| id != super::vmscan::ROOT_MEMCG) {
+            self.memcgs[id as usize].events.count(event);
+            m = self.memcgs[id as usize].parent;
+        }
     }
 
     /// The first memcg from `memcg` up to the root that has no room for
@@ -167,7 +203,7 @@ impl Mm {
                 self.mem_cgroup_handle_over_high(memcg);
                 return Ok(());
             };
-            self.memcgs[over as usize].events.max += 1;
+            self.memcg_memory_event(over, MemcgEvent::Max);
             let reclaimed = self.try_to_free_mem_cgroup_pages(over, nr, true, false);
             if self.mem_over_limit(memcg, nr).is_none() {
                 continue;
@@ -176,8 +212,8 @@ impl Mm {
                 continue;
             }
             if nr_retries == 0 {
-                self.memcgs[over as usize].events.oom += 1;
-                return Err(ChargeFailed { memcg: over });
+                self.memcg_memory_event(over, MemcgEvent::Oom);
+                return Err(ChargeFailed { memcg: over, oom: true });
             }
             nr_retries -= 1;
         }
@@ -237,7 +273,7 @@ impl Mm {
         while let Some(id) = m {
             let cg = &self.memcgs[id as usize];
             if cg.usage > cg.memory_high {
-                self.memcgs[id as usize].events.high += 1;
+                self.memcg_memory_event(id, MemcgEvent::High);
                 self.try_to_free_mem_cgroup_pages(id, MEMCG_CHARGE_BATCH, true, false);
                 let cg = &self.memcgs[id as usize];
                 still_over |= cg.usage > cg.memory_high;

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::folio::{pg, FolioId, NIL};
 use super::memcontrol::ChargeFailed;
-use super::pgdat::{WMARK_LOW, WMARK_MIN};
+use super::pgdat::{ZoneType, WMARK_LOW, WMARK_MIN};
 use super::vmscan::ROOT_MEMCG;
 use super::{MemcgId, Mm, MAX_NR_ZONES, MAX_RECLAIM_RETRIES};
 
@@ -145,7 +145,11 @@ impl Mm {
     /// every node, retry at the min watermark, then direct reclaim
     /// (try_to_free_pages, nr_to_reclaim 32) and retry while
     /// should_reclaim_retry() allows; then fail (the caller runs the OOM
-    /// killer). Its time (the fast path's PAGE_ALLOC_NS plus any direct
+    /// killer, unless the allocation may not use ZONE_NORMAL:
+    /// __alloc_pages_may_oom's "does not needlessly kill tasks for lowmem").
+    /// With no managed zone it may use on any node it fails at once, without
+    /// reclaim (the slow path's "if (!ac->preferred_zoneref->zone) goto
+    /// nopage"). Its time (the fast path's PAGE_ALLOC_NS plus any direct
     /// reclaim) goes into the task's access cost.
     pub fn alloc_folio(&mut self, node: usize, memcg: MemcgId) -> Result<FolioId, ChargeFailed> {
         let hz = self.current.highest_zoneidx;
@@ -155,8 +159,13 @@ impl Mm {
     }
 
     fn alloc_pages_inner(&mut self, node: usize, memcg: MemcgId, hz: usize) -> Result<FolioId, ChargeFailed> {
+        let fail = ChargeFailed { memcg: ROOT_MEMCG, oom: hz >= ZoneType::Normal as usize };
         if let Some(f) = self.get_page_from_freelist(node, hz, WMARK_LOW) {
             return Ok(f);
+        }
+        let eligible = self.zonelist_nodes(node).any(|n| self.nodes[n].zones[..=hz.min(MAX_NR_ZONES - 1)].iter().any(|z| z.managed > 0));
+        if !eligible {
+            return Err(ChargeFailed { oom: false, ..fail });
         }
         // __alloc_pages_slowpath()
         self.wake_all_kswapds(hz);
@@ -171,7 +180,7 @@ impl Mm {
                 return Ok(f);
             }
             if !self.should_reclaim_retry(node, hz, reclaimed > 0, &mut no_progress_loops) {
-                return Err(ChargeFailed { memcg: ROOT_MEMCG });
+                return Err(fail);
             }
             // retry: "Ensure kswapd doesn't accidentally go to sleep as long as we loop".
             self.wake_all_kswapds(hz);

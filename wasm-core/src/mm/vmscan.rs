@@ -156,7 +156,7 @@ impl Mm {
                     sc.memcg_low_skipped = true;
                     continue;
                 }
-                self.memcgs[memcg as usize].events.low += 1;
+                self.memcg_memory_event(memcg, super::memcontrol::MemcgEvent::Low);
             }
             let lv = self.lruvec_id(memcg, node);
             self.shrink_lruvec(lv, sc);

@@ -292,6 +292,20 @@ mod tests {
     }
 
     #[test]
+    fn names_the_kernel_refuses_and_a_min_free_kbytes_past_int_are_refused() {
+        for (path, bad) in [("/..", "\"..\""), ("/a/.", "\".\""), ("/a\\nb", "\"a\\nb\"")] {
+            let c = check(&GOOD.replace("\"/a\", \"memoryMax\"", &format!("\"{path}\", \"memoryMax\"")));
+            let problem = c.problems.iter().find(|p| p.field == "memcgs[0].path").unwrap_or_else(|| panic!("{path}: {c:?}"));
+            assert!(problem.message.starts_with(&format!("{bad} in ")), "{path}: {}", problem.message);
+        }
+        let c = check(&GOOD.replace("\"memcgs\"", "\"minFreeKbytes\": 18446744073709551615, \"memcgs\""));
+        assert_eq!(
+            c.problems.iter().map(|p| (p.field.as_str(), p.message.as_str())).collect::<Vec<_>>(),
+            [("minFreeKbytes", "18446744073709551615 is out of range: accepted from 0 to 2147483647 (the sysctl is an int)")]
+        );
+    }
+
+    #[test]
     fn shape_problems_name_the_part() {
         let c = check("{ not json");
         assert!(!c.readable);

@@ -220,6 +220,9 @@ impl Scenario {
                 errs.push(range_err("machine.cpus", c, "from 1 to 4096"));
             }
         }
+        if let Some(k) = self.min_free_kbytes.filter(|&k| k > i32::MAX as u64) {
+            errs.push(range_err("minFreeKbytes", k, "from 0 to 2147483647 (the sysctl is an int)"));
+        }
         if !(1..=3000).contains(&self.watermark_scale_factor) {
             errs.push(range_err("watermarkScaleFactor", self.watermark_scale_factor, "from 1 to 3000"));
         }
@@ -237,6 +240,9 @@ impl Scenario {
             let field = format!("memcgs[{i}].path");
             if !m.path.starts_with('/') || m.path.len() < 2 || m.path.ends_with('/') || m.path.contains("//") {
                 errs.push(ScenarioError::new(field, format!("\"{}\" is not a cgroup path like /a or /a/b", m.path)));
+            } else if let Some(bad) = m.path.split('/').skip(1).find(|c| *c == "." || *c == ".." || c.chars().any(char::is_control)) {
+                // cgroup_mkdir() refuses these names (and kernfs "." and "..").
+                errs.push(ScenarioError::new(field, format!("{:?} in {:?} is not a cgroup name (no \".\", \"..\" or control characters)", bad, m.path)));
             } else if paths.contains(&m.path.as_str()) {
                 errs.push(ScenarioError::new(field, format!("\"{}\" is listed twice", m.path)));
             } else {

@@ -76,7 +76,9 @@ impl Simulation {
                 t.accesses += 1;
                 t.hits += u64::from(out.hit);
             }
-            Err(fail) => self.out_of_memory(fail.memcg),
+            Err(fail) if fail.oom => self.out_of_memory(fail.memcg),
+            // A lowmem allocation failed: the access is not made; the task goes on.
+            Err(_) => {}
         }
         let cost = self.mm.action_duration(self.mm.cost_ns).max(1);
         let t = &mut self.tasks[i];
@@ -118,7 +120,8 @@ impl Simulation {
             0
         };
         let tm = self.tasks[i].memcg;
-        self.mm.memcgs[memcg as usize].events.oom_kill += 1;
+        // memcg_memory_event_mm(): the victim's memcg, whatever the OOM's scope.
+        self.mm.memcg_memory_event(tm, crate::mm::memcontrol::MemcgEvent::OomKill);
         self.mm.count(tm, Item::OomKill, 1, true);
         let (path, name, now) = (self.mm.memcgs[memcg as usize].path.clone(), self.tasks[i].name.clone(), self.mm.now_ns);
         self.mm.events.push_rare(now, || crate::event::EventKind::Oom { memcg: path, victim: name, freed });
