@@ -375,6 +375,7 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
             enabled={running}
             step={frame?.step ?? 0}
             furthest={state.furthest}
+            runEnd={frame?.durationSteps}
             busy={state.busy}
             onSeek={watched.seek}
             onRunUntil={watched.runUntil}

@@ -165,6 +165,7 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
         enabled={running}
         step={step ?? 0}
         furthest={state.furthest}
+        runEnd={state.sides?.[0].frame.durationSteps}
         busy={state.busy}
         onSeek={lockstep.seek}
         onStop={lockstep.halt}

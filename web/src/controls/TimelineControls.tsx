@@ -18,6 +18,8 @@ export interface TimelineControlsProps {
   step: number;
   /** The furthest step reached: the end of the slider. */
   furthest: number;
+  /** The scenario's duration in steps (Frame.durationSteps): past it, the timeline says so. */
+  runEnd?: number;
   busy: Busy | null;
   onSeek(step: number): void;
   /** Without it, no "Run to next" (compare mode: the two sides would stop at different steps). */
@@ -36,6 +38,7 @@ export function TimelineControls({
   enabled,
   step,
   furthest,
+  runEnd,
   busy,
   onSeek,
   onRunUntil,
@@ -107,6 +110,15 @@ export function TimelineControls({
         <span className="timeline-end muted" data-testid="timeline-end">
           {formatCount(end)} reached
         </span>
+        {runEnd !== undefined && runEnd > 0 && step > runEnd && (
+          <span
+            className="timeline-past"
+            data-testid="timeline-past"
+            title={`The scenario's run is ${formatCount(runEnd)} steps: reclaim-sim run stops there and an experiment's figures are taken there. The run goes on past it.`}
+          >
+            past the run&apos;s end (step {formatCount(runEnd)})
+          </span>
+        )}
       </div>
       <form className="timeline-goto" onSubmit={submit}>
         <label htmlFor={`${ids}-goto`}>Go to step</label>

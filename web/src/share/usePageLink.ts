@@ -7,9 +7,7 @@
 // the step and tab are not applied (they belong to the other run). Returns
 // what could not be applied, for the page to say.
 import { useEffect, useRef, useState } from 'react';
-import type { Frame } from '../engine/pkg/reclaim_core';
 import type { PageViewResult } from '../scenario/pageUrl';
-import { formatCount } from '../util/format';
 import type { ShareTab } from '../scenario/share';
 import { TOURS } from '../tours';
 import type { TourController } from '../tours/useTour';
@@ -22,16 +20,6 @@ export interface PageLink extends PageViewResult {
 
 /** Opens side by side with these variants at this step; returns what was wrong with them, or null. */
 export type OpenCompare = (variants: [string, string], step: number) => string | null;
-
-/**
- * A link's step past the scenario's duration: opened all the same (the run
- * goes on), with a note of where the scenario's figures are taken.
- */
-export function pastTheEnd(step: number, frame: Pick<Frame, 'durationSteps'>): string | null {
-  const end = frame.durationSteps;
-  if (!end || step <= end) return null;
-  return `step: ${formatCount(step)} is past the end of this scenario's run (step ${formatCount(end)}, where reclaim-sim run stops and an experiment's figures are taken); the run went on to it`;
-}
 
 /** Shows a view; returns what was wrong with it (and ignored), or null. */
 export type ShowTab = (tab: ShareTab) => string | null;
@@ -71,19 +59,17 @@ export function usePageLink(link: PageLink | null, sim: Simulation, setTab: Show
       // Side by side: its own engines go to the step; the page's run stays where it is. After the
       // engine's answer, as below, so that the experiment page's own first tab is set before the link's.
       const { compare, tab } = view;
-      const late = pastTheEnd(view.step ?? 0, frame);
       void seek(frame.step).then(() => {
-        const problems = [tab ? setTab(tab) : null, openCompare(compare, view.step ?? 0), late].filter((p): p is string => p !== null);
+        const problems = [tab ? setTab(tab) : null, openCompare(compare, view.step ?? 0)].filter((p): p is string => p !== null);
         if (problems.length > 0) setProblems((list) => [...list, ...problems]);
       });
       return;
     }
     if (view.step === undefined && view.tab === undefined) return;
     const tab = view.tab;
-    const late = view.step === undefined ? null : pastTheEnd(view.step, frame);
     void seek(view.step ?? frame.step).then(() => {
-      const problems = [tab ? setTab(tab) : null, late].filter((p): p is string => p !== null);
-      if (problems.length > 0) setProblems((list) => [...list, ...problems]);
+      const problem = tab ? setTab(tab) : null;
+      if (problem) setProblems((list) => [...list, problem]);
     });
   }, [phase, frame, request, seek, setTab, tour, openCompare]);
   return problems;

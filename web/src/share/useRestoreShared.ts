@@ -17,7 +17,6 @@ import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { checkRequest, completeRequest, findExperiment } from '../scenario/presets';
 import type { CompareView, ShareTab, SharedView } from '../scenario/share';
 import { sameRun } from '../scenario/url';
-import { pastTheEnd } from './usePageLink';
 import type { Simulation } from '../useSimulation';
 
 export interface RestoreTargets {
@@ -68,7 +67,6 @@ export function useRestoreShared(view: SharedView | null, sim: Simulation, targe
     };
     if (p.stage === 'start') {
       note(targets.setTab(view.tab));
-      note(pastTheEnd(view.compare?.step ?? view.step, frame));
       if (view.lruvec) note(targets.chooseLruvec(view.lruvec));
       if (findExperiment(scenarios, request.name)) {
         if (view.comparison) {
