@@ -60,8 +60,11 @@ export function usePageLink(link: PageLink | null, sim: Simulation, setTab: Show
       // engine's answer, as below, so that the experiment page's own first tab is set before the link's.
       const { compare, tab } = view;
       void seek(frame.step).then(() => {
-        const problems = [tab ? setTab(tab) : null, openCompare(compare, view.step ?? 0)].filter((p): p is string => p !== null);
+        const refused = openCompare(compare, view.step ?? 0);
+        const problems = [tab ? setTab(tab) : null, refused].filter((p): p is string => p !== null);
         if (problems.length > 0) setProblems((list) => [...list, ...problems]);
+        // Side by side refused: the link's step is the page's own, as without compare.
+        if (refused && view.step !== undefined) void seek(view.step);
       });
       return;
     }
