@@ -458,8 +458,8 @@ pub struct Frame {
     /// stddev / mean of pgsteal over the leaf memcgs (0 with fewer than two).
     pub pgsteal_cv: f64,
     /// The CV at the end of each earlier step of the frame's window (a
-    /// multi-step move or a jump brings them all): (step, CV), NaN where no
-    /// leaf had been reclaimed from yet.
+    /// multi-step move or a jump brings them all): (step, CV), NaN where it
+    /// is not defined (fewer than two leaves, or none reclaimed from yet).
     pub pgsteal_cv_trail: Vec<(u64, f64)>,
     /// The most recent memory.reclaim writes (at most 64), oldest first.
     pub reclaims: Vec<ReclaimView>,

@@ -196,7 +196,7 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
       runComparison,
       runSeedCheck: seedCheck.run,
       runRangeCheck: (name: string) => rangeCheck.run(rangeCheckRequest(name)),
-      openCompare: (variants: [string, string], step: number) => openCompare(variants, step),
+      openCompare,
     }),
     [showTab, lruvecs, tracked, runComparison, seedCheck.run, rangeCheck.run, openCompare],
   );

@@ -213,11 +213,8 @@ impl Mm {
                     // (v4.8-v4.11) kswapd_try_to_sleep() took
                     // max(pgdat->kswapd_classzone_idx, classzone_idx) here;
                     // since, kswapd_classzone_idx(pgdat, classzone_idx).
-                    let hz = if self.knobs.kswapd_classzone_fix {
-                        self.kswapd_highest_zoneidx(node, highest)
-                    } else {
-                        self.nodes[node].kswapd.highest_zoneidx.min(MAX_NR_ZONES - 1).max(highest)
-                    };
+                    let pending = self.kswapd_highest_zoneidx(node, highest);
+                    let hz = if self.knobs.kswapd_classzone_fix { pending } else { pending.max(highest) };
                     let k = &mut self.nodes[node].kswapd;
                     k.highest_zoneidx = hz;
                     k.order = k.order.max(order);

@@ -60,6 +60,12 @@ impl Mm {
         (0..n).map(move |i| (node + i) % n)
     }
 
+    /// Whether `node` has a populated (managed) zone at or below `idx`: a
+    /// zone an allocation or a reclaim up to that zone index may use.
+    pub(crate) fn has_zone_upto(&self, node: usize, idx: usize) -> bool {
+        self.nodes[node].zones[..=idx.min(MAX_NR_ZONES - 1)].iter().any(|z| z.managed > 0)
+    }
+
     /// get_page_from_freelist(): the first zone in zonelist order (zones
     /// `highest_zoneidx` down to 0 on each node) whose free pages pass the
     /// watermark `wmark` gives a page.
@@ -163,8 +169,7 @@ impl Mm {
         if let Some(f) = self.get_page_from_freelist(node, hz, WMARK_LOW) {
             return Ok(f);
         }
-        let eligible = self.zonelist_nodes(node).any(|n| self.nodes[n].zones[..=hz.min(MAX_NR_ZONES - 1)].iter().any(|z| z.managed > 0));
-        if !eligible {
+        if !(0..self.nodes.len()).any(|n| self.has_zone_upto(n, hz)) {
             return Err(ChargeFailed { oom: false, ..fail });
         }
         // __alloc_pages_slowpath()
@@ -194,7 +199,7 @@ impl Mm {
     /// the allocation may use.
     fn wake_all_kswapds(&mut self, hz: usize) {
         for n in 0..self.nodes.len() {
-            if (0..=hz.min(MAX_NR_ZONES - 1)).any(|z| self.nodes[n].zones[z].managed > 0) {
+            if self.has_zone_upto(n, hz) {
                 self.wakeup_kswapd(n, 0, hz);
             }
         }

@@ -272,7 +272,7 @@ impl Mm {
     /// shrink_node per pgdat). Simplified: in node order, not the zonelist's
     /// distance order, and no nodemask.
     fn eligible_nodes(&self, reclaim_idx: usize) -> Vec<usize> {
-        (0..self.nodes.len()).filter(|&n| self.nodes[n].zones[..=reclaim_idx].iter().any(|z| z.managed > 0)).collect()
+        (0..self.nodes.len()).filter(|&n| self.has_zone_upto(n, reclaim_idx)).collect()
     }
 
     /// try_to_free_mem_cgroup_pages(): reclaim at least max(nr_pages,

@@ -25,8 +25,6 @@ pub struct CsvParser {
     pub header: bool,
 }
 
-/// A whole number of ASCII digits (u64), or None.
-#[inline]
 /// Why a field that parse_u64 refused is no id or size: digits past
 /// u64::MAX are too large, anything else is not a whole number.
 fn not_whole(f: &[u8]) -> String {
@@ -37,6 +35,8 @@ fn not_whole(f: &[u8]) -> String {
     }
 }
 
+/// A whole number of ASCII digits (u64), or None.
+#[inline]
 fn parse_u64(f: &[u8]) -> Option<u64> {
     if f.is_empty() || f.len() > 20 {
         return None;

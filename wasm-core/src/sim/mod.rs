@@ -78,8 +78,8 @@ pub struct Simulation {
     pub reclaim_log: VecDeque<MemoryReclaim>,
     /// Each zone's free pages and the pgsteal CV at the end of each of the
     /// last FREE_TRAIL_STEPS steps: (step, free per zone, nodes in order,
-    /// every zone of a node; the CV, NaN while no leaf has been reclaimed
-    /// from). Kept only while the event log is on (the views); a frame sends
+    /// every zone of a node; the CV, NaN where it is not defined:
+    /// reclaimed_pgsteal_cv). Kept only while the event log is on (the views); a frame sends
     /// the part in its window (ZoneView::free_trail, Frame::pgsteal_cv_trail).
     free_trail: VecDeque<(u64, Vec<u64>, f64)>,
 }
