@@ -212,10 +212,12 @@ describe('parts of a link the run cannot show', () => {
       ['a tour link with a step', '?v=1&scenario=kswapd-classzone&seed=1&variant=before&step=30&tour=kswapd-classzone', 'step: a tour link opens the tour step, which sets the step and the view itself; ignored'],
     ];
     // A step past the scenario's end (125 steps with two bursts) opens as written; the timeline says where the run ended.
+    // The link names no tab, so the experiment's page opens on its Comparison, which has no counters table to wait for.
     const late = '?v=1&scenario=kswapd-classzone&seed=1&bursts=2&variant=after&step=400';
     {
-      const { page, problems } = await openIn(context, late);
+      const { page, problems } = await openIn(context, late, 'experiment');
       await waitForStep(page, 400, 60_000);
+      await expect.poll(() => page.getByRole('tab', { name: /^Comparison/, selected: true }).count()).toBe(1);
       await expect.poll(() => page.getByTestId('timeline-past').textContent()).toBe("past the run's end (step 125)");
       expect(await page.getByTestId('page-link-problem').count()).toBe(0);
       await page.getByRole('button', { name: 'Reset', exact: true }).click();

@@ -1,6 +1,6 @@
 // Reclaim Lab's page: React lays out the panels and owns the containers; the
 // views draw inside them from the engine's frames.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { StepControls } from './controls/StepControls';
 import { TimelineControls } from './controls/TimelineControls';
 import { ScenarioForm } from './controls/ScenarioForm';
@@ -146,9 +146,10 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
   );
   const linkProblems = usePageLink(page, sim, showTab, tour, openCompare);
   // An experiment's page opens on its comparison; switching its variant keeps the tab.
+  // A layout effect, so the first paint is already the Comparison, not the LRU for a frame.
   const experimentName = experiment?.name;
   const tourOpen = tour.isOpen;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (experimentName && !tourOpen()) setTab('comparison');
   }, [experimentName, tourOpen]);
   const { apply } = sim;
