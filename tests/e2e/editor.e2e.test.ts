@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SHOTS, counters, open as openPage, useBrowser, type OpenOptions, type Opened } from './harness';
+import { ROOT, SHOTS, counters, open as openPage, stepCount, stepForward, useBrowser, type OpenOptions, type Opened } from './harness';
 
 /** The site in a 1400x900 window (the editor widens the sidebar). */
 function open(search = '', options: OpenOptions = {}): Promise<Opened> {
@@ -60,6 +60,27 @@ describe('scenario editor', () => {
     await page.getByRole('button', { name: 'Close editor', exact: true }).click();
     expect(await form.isVisible()).toBe(true);
     expect(problems).toEqual([]);
+  });
+
+  it('is loaded when first opened; if it cannot be, says so and the page keeps working', async () => {
+    const { page, problems } = await open();
+    const editorChunks: string[] = [];
+    page.on('request', (r) => /\/assets\/ScenarioEditor-[^/]*\.js$/.test(r.url()) && editorChunks.push(r.url()));
+    await page.route(/\/assets\/ScenarioEditor-[^/]*\.js$/, (route) => route.abort('internetdisconnected'));
+    expect(editorChunks, 'the initial page does not load the editor').toEqual([]);
+    await page.getByRole('button', { name: 'Edit scenario', exact: true }).click();
+    const failed = page.getByTestId('part-failed');
+    await failed.waitFor();
+    expect(await failed.textContent()).toMatch(/^The scenario editor could not be loaded \(.+\); reload the page to try again\.$/);
+    expect(editorChunks).toHaveLength(1);
+    await stepForward(page, 3);
+    expect(await stepCount(page)).toBe(3);
+    // The only console errors are the chunk's failed request.
+    expect(problems.every((p) => /ERR_INTERNET_DISCONNECTED|Failed to fetch dynamically imported module/.test(p)), problems.join('\n')).toBe(true);
+    await page.unroute(/\/assets\/ScenarioEditor-[^/]*\.js$/);
+    await page.reload();
+    await openEditor(page);
+    expect(editorChunks.length).toBeGreaterThan(1);
   });
 
   it('marks a bad value next to its field, and runs the scenario once it is fixed', async () => {

@@ -2,10 +2,14 @@
 // opens the editor; open, the editor (it starts from the running custom
 // scenario, or from a template when a built-in one runs). A running custom
 // scenario opens it at once.
-import { useEffect, useId, useRef, useState } from 'react';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { customTitle, isCustomRequest } from '../scenario/custom';
-import { ScenarioEditor } from './ScenarioEditor';
+import { lazyPart, PartLoading } from '../util/lazyPart';
+import './editor.css';
+
+// The editor is loaded when first opened: most visits never open it.
+const ScenarioEditor = lazyPart('The scenario editor', () => import('./ScenarioEditor').then((m) => m.ScenarioEditor));
 
 export interface CustomScenarioProps {
   request: ScenarioRequest;
@@ -37,7 +41,9 @@ export function CustomScenario({ request, disabled, onRun }: CustomScenarioProps
         {open ? (
           <>
             <p className="hint editor-back">The built-in scenarios and their parameters come back with Close editor.</p>
-            <ScenarioEditor request={request} disabled={disabled} onRun={onRun} />
+            <Suspense fallback={<PartLoading what="the scenario editor" />}>
+              <ScenarioEditor request={request} disabled={disabled} onRun={onRun} />
+            </Suspense>
           </>
         ) : (
           <p className="hint custom-intro">

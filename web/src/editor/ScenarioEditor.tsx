@@ -18,7 +18,6 @@ import { docOf, draftOf } from './draft';
 import { templateDoc, type Draft, type ScenarioDoc } from './model';
 import { MachineSection, RunSection, SwitchesSection, type Update } from './sections';
 import { MemcgsSection, WorkloadsSection } from './tasks';
-import './editor.css';
 
 /** Wait after the last change before asking the engine. */
 const CHECK_DELAY_MS = 150;

@@ -2,10 +2,13 @@
 // address #trace) opens it as a modal dialog over the simulation, which
 // keeps its state. The page stays mounted once opened, so closing and
 // reopening keeps its results.
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { replaceAddressHash } from '../share/address';
-import { TracePage } from './TracePage';
+import { lazyPart, PartLoading } from '../util/lazyPart';
 import './trace.css';
+
+// The trace page is loaded when first opened: most visits never open it.
+const TracePage = lazyPart('The trace replay page', () => import('./TracePage').then((m) => m.TracePage));
 
 const HASH = '#trace';
 
@@ -57,7 +60,18 @@ export function TraceEntry() {
         // The simulation's keyboard shortcuts stay outside.
         onKeyDown={(e) => e.stopPropagation()}
       >
-        {mounted && <TracePage onClose={close} />}
+        {mounted && (
+          <Suspense
+            fallback={
+              <div className="trace-page">
+                <h2 id="trace-title">Trace replay</h2>
+                <PartLoading what="the trace replay page" />
+              </div>
+            }
+          >
+            <TracePage onClose={close} />
+          </Suspense>
+        )}
       </dialog>
     </>
   );
