@@ -10,7 +10,6 @@ import type { CommandBody, WorkerCommand } from '../../web/src/engine/protocol';
 import { makeRequest, paramRecord } from '../../web/src/scenario/params';
 import { checkRequest, completeRequest, defaultRequest } from '../../web/src/scenario/presets';
 import { comparisonTable } from '../../web/src/views/comparison/model';
-import { cvDefined } from '../../web/src/views/memcg/model';
 import { decodeScenarioUrl, encodeScenarioUrl } from '../../web/src/scenario/url';
 
 const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
@@ -114,7 +113,7 @@ describe('engine host', () => {
       fa = frameOf(a, { type: 'step', n: 1 });
       transitionsA.push(...fa.nodes[0]!.kswapd.transitions);
       freeA.push([fa.step, fa.nodes[0]!.zones[0]!.free]);
-      cvA.push([fa.step, cvDefined(fa.memcgs) ? fa.pgstealCv : Number.NaN]);
+      cvA.push([fa.step, fa.pgstealCv]);
     }
     const fb = frameOf(b, { type: 'step', n: 40 });
     // A 40-step frame reports kswapd's transitions over all 40 steps, and the

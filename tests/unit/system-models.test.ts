@@ -623,9 +623,8 @@ describe('frame histories', () => {
         h,
         frame(step, {
           nodes: [node({ zones: [zone({ free: 1000 - step })] })],
-          pgstealCv: step / 10,
-          // Of two leaves, one gave back a page (the CV is defined) from step 2 on.
-          memcgs: step >= 2 ? [{ path: '/a', leaf: true, pgsteal: step } as MemcgView, { path: '/b', leaf: true, pgsteal: 0 } as MemcgView] : [],
+          // The engine's CV: NaN until it is defined (a leaf gave back a page and there is another leaf), from step 2 here.
+          pgstealCv: step >= 2 ? step / 10 : Number.NaN,
           events: step === 3 ? [{ step, timeNs: 0, kind: 'kswapd', function: 'balance_pgdat', reason: '' }] : [],
         }),
         5,
@@ -636,12 +635,9 @@ describe('frame histories', () => {
     expect(h.start).toBe(8 * STEP);
     expect(h.zones['0/Normal']!.map((p) => p.value)).toEqual([992, 991, 990, 989, 988]);
     expect(h.cv.map((p) => p.value)).toEqual([0.8, 0.9, 1, 1.1, 1.2]);
-    // Before any leaf gave back a page the CV is not defined: NaN, a gap in its line.
-    const early = advanceHistories(advanceHistories(null, frame(0)), frame(1, { pgstealCv: 0 }));
+    // Where the engine's CV is not defined (NaN) the series keeps NaN: a gap in its line, not a 0 %.
+    const early = advanceHistories(advanceHistories(null, frame(0, { pgstealCv: Number.NaN })), frame(1, { pgstealCv: Number.NaN }));
     expect(early.cv.map((p) => p.value)).toEqual([Number.NaN, Number.NaN]);
-    // With one leaf there is no spread to measure: NaN too, though it gave back pages.
-    const one = advanceHistories(null, frame(1, { pgstealCv: 0, memcgs: [{ path: '/a', leaf: true, pgsteal: 5 } as MemcgView] }));
-    expect(one.cv.map((p) => p.value)).toEqual([Number.NaN]);
     expect(h.kinds).toEqual(['kswapd']);
     expect(h.kswapd).toHaveLength(1);
 

@@ -455,7 +455,9 @@ pub struct Frame {
     pub tracked: TrackedFolios,
     pub nodes: Vec<NodeView>,
     pub memcgs: Vec<MemcgView>,
-    /// stddev / mean of pgsteal over the leaf memcgs (0 with fewer than two).
+    /// stddev / mean of pgsteal over the leaf memcgs, NaN where it is not
+    /// defined: fewer than two leaves, or none reclaimed from yet (the views
+    /// show a dash and the trend a gap, not 0 %).
     pub pgsteal_cv: f64,
     /// The CV at the end of each earlier step of the frame's window (a
     /// multi-step move or a jump brings them all): (step, CV), NaN where it

@@ -4,6 +4,7 @@ mod common;
 use common::file_run;
 use std::collections::BTreeMap;
 
+use reclaim_core::mm::vmstat::Item;
 use reclaim_core::scenario;
 use reclaim_core::sim::Simulation;
 use reclaim_core::view::ScenarioRequest;
@@ -91,4 +92,27 @@ fn a_global_oom_kill_is_counted_in_the_victims_memcg() {
     assert_eq!(events("/a").oom_kill, 1);
     assert_eq!(events("/a").oom, 0, "a global OOM is no memcg OOM");
     assert_eq!(events("/"), Default::default());
+}
+
+/// The frame's pgsteal CV is NaN where it is not defined (the views show a
+/// dash and the trend a gap): before any leaf has given back a page, and with
+/// a single leaf however much it gave back; then the CV of the leaves.
+#[test]
+fn the_frames_pgsteal_cv_is_nan_where_it_is_not_defined() {
+    let one_leaf = file_run("memory-events-nested.json", 100);
+    let leaf = one_leaf.mm.memcgs.iter().find(|m| m.path == "/p/c").unwrap();
+    assert!(leaf.stat.get(Item::PgstealKswapd) + leaf.stat.get(Item::PgstealDirect) > 0, "the only leaf gave back pages");
+    assert!(one_leaf.frame().pgsteal_cv.is_nan(), "one leaf has no spread");
+
+    let params = [("memcgs", 2.0), ("pages_per_memcg", 256.0)].iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    let req = ScenarioRequest { name: "memcg-lru-fairness".into(), seed: 1, params, variant: None };
+    let mut two = Simulation::new(scenario::build(&req).unwrap()).unwrap();
+    assert!(two.frame().pgsteal_cv.is_nan(), "nothing reclaimed yet: the mean is 0");
+    while two.frame().memcgs.iter().all(|m| m.pgsteal == 0) {
+        two.step();
+        assert!(two.step_count() < 2_000, "the first memory.reclaim write comes");
+    }
+    let cv = two.frame().pgsteal_cv;
+    assert!(cv.is_finite() && cv >= 0.0, "{cv}");
+    assert_eq!(cv, two.pgsteal_cv(), "defined: the leaves' CV");
 }

@@ -252,7 +252,7 @@ impl Simulation {
             tracked,
             nodes: self.node_views(),
             memcgs: self.memcg_views(),
-            pgsteal_cv: self.pgsteal_cv(),
+            pgsteal_cv: self.reclaimed_pgsteal_cv(),
             pgsteal_cv_trail: self.trail_window().map(|(s, _, cv)| (*s, *cv)).collect(),
             reclaims: self.reclaim_log.iter().rev().take(64).rev().map(|r| reclaim_view(r, &mm.memcgs[r.memcg as usize].path)).collect(),
             shadow: Some(self.shadow_frame()),

@@ -8,10 +8,10 @@
 // what the histories took from each frame, so the histories at an earlier
 // step are those folded from the frames up to it, exactly what they were
 // when the run was there.
-import type { EventView, Frame, MemcgView, NodeView } from '../engine/pkg/reclaim_core';
+import type { EventView, Frame, NodeView } from '../engine/pkg/reclaim_core';
 import { addKinds } from './events/model';
 import { appendKswapd, type KswapdTrack } from './kswapd/model';
-import { appendCv, cvDefined, reclaimedLeaf } from './memcg/model';
+import { appendCv } from './memcg/model';
 import { appendZones, timeOfStep, trailSteps, type TimePoint, type ZoneSeries } from './zones/model';
 
 /** How many frames the series keep. */
@@ -42,11 +42,10 @@ export interface HistorySample {
   step: number;
   timeNs: number;
   nodes: readonly NodeView[];
+  /** The CV at this step, NaN where it is not defined (the line has a gap there, not a 0 %). */
   pgstealCv: number;
   /** The CV at the earlier steps of the frame's window (a jump brings them all): [step, CV or NaN]. */
   pgstealCvTrail: readonly (readonly [number, number])[];
-  /** The memcgs' leaf flags and pgsteal: whether the CV is defined (some leaf has given back a page). */
-  memcgs: readonly Pick<MemcgView, 'leaf' | 'pgsteal'>[];
   events: readonly Pick<EventView, 'kind'>[];
 }
 
@@ -75,8 +74,7 @@ export function advanceHistories(prev: FrameHistories | null, frame: HistorySamp
     times,
     zones: appendZones(base.zones, frame.nodes, at, limit),
     kswapd: frame.nodes.map((n, i) => appendKswapd(fresh ? null : (base.kswapd[i] ?? null), n.kswapd, at, start)),
-    // Not defined (NaN) while no leaf has given back a page: the line has a gap there, not a 0 %.
-    cv: appendCv(base.cv, frame.pgstealCvTrail, cvDefined(frame.memcgs) ? frame.pgstealCv : Number.NaN, at, limit),
+    cv: appendCv(base.cv, frame.pgstealCvTrail, frame.pgstealCv, at, limit),
     kinds: addKinds(base.kinds, frame.events),
   };
 }
@@ -104,17 +102,8 @@ export function historySample(frame: Frame | HistorySample): HistorySample {
     nodes: frame.nodes.map((n) => (n.memcgLru === undefined ? n : { ...n, memcgLru: undefined })),
     pgstealCv: frame.pgstealCv,
     pgstealCvTrail: frame.pgstealCvTrail,
-    // Only what tells whether the CV is defined (cvDefined): a leaf that has given back a page and another leaf, or none.
-    memcgs: cvDefined(frame.memcgs) ? cvWitness(frame.memcgs) : [],
     events: kinds.map((kind) => ({ kind })),
   };
-}
-
-/** Two leaves, the first reclaimed from: what keeps cvDefined true in a sample. */
-function cvWitness(memcgs: readonly Pick<MemcgView, 'leaf' | 'pgsteal'>[]): Pick<MemcgView, 'leaf' | 'pgsteal'>[] {
-  const reclaimed = memcgs.find(reclaimedLeaf)!;
-  const other = memcgs.find((m) => m.leaf && m !== reclaimed)!;
-  return [reclaimed, other].map(({ leaf, pgsteal }) => ({ leaf, pgsteal }));
 }
 
 function addFirstSeen(seen: HistoryLog['firstSeen'], sample: HistorySample): HistoryLog['firstSeen'] {

@@ -15,6 +15,7 @@ const SPARK = { width: 120, height: 28 };
 
 export interface MemcgsViewProps {
   memcgs: readonly MemcgView[];
+  /** The frame's pgsteal CV: NaN where it is not defined (fewer than two leaves, or none reclaimed from yet). */
   cv: number;
   cvHistory: readonly TimePoint[];
   /** How long the pgsteal bars take to move to a new frame's values. */
@@ -179,8 +180,8 @@ function CvFigure({ cv, history, leaves, reclaimed }: { cv: number; history: rea
       .attr('cx', (d) => d[0])
       .attr('cy', (d) => d[1]);
   }, [spark, history.length]);
-  // With nothing reclaimed the mean is 0 and the CV undefined (the engine reports 0): a dash, not "0.00 %".
-  const defined = leaves >= 2 && reclaimed;
+  // With fewer than two leaves, or nothing reclaimed (a mean of 0), the engine's CV is NaN: a dash, not "0.00 %".
+  const defined = Number.isFinite(cv);
   const explain =
     leaves < 2
       ? 'Coefficient of variation of pgsteal over the leaf memcgs: needs two leaves or more.'

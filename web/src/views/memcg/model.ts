@@ -125,14 +125,9 @@ export function memcgsModel(memcgs: readonly MemcgView[]): MemcgsModel {
   return { rows, usageMax, reclaimMax, leaves: leaves.length, scaleNote };
 }
 
-/** A leaf memcg that has given back a page: with one, pgsteal_cv is defined (its mean is not 0). */
+/** A leaf memcg that has given back a page: with one (and another leaf), pgsteal_cv is defined (its mean is not 0). */
 export function reclaimedLeaf(m: Pick<MemcgView, 'leaf' | 'pgsteal'>): boolean {
   return m.leaf && m.pgsteal > 0;
-}
-
-/** Whether the pgsteal CV is defined: two leaf memcgs or more, one of them reclaimed from (the engine's reclaimed_pgsteal_cv). */
-export function cvDefined(memcgs: readonly Pick<MemcgView, 'leaf' | 'pgsteal'>[]): boolean {
-  return memcgs.filter((m) => m.leaf).length >= 2 && memcgs.some(reclaimedLeaf);
 }
 
 /** The same statistic as the engine's pgstealCv: population stddev / mean (0 with fewer than two, or a zero mean). */
