@@ -182,6 +182,20 @@ describe('scenario editor', () => {
     expect(await input(page, 'name').inputValue()).toBe('from-file');
     await expectMessage(input(page, 'workloads[0].pattern.s'), '9 is out of range: accepted from 0 to 5 (0 excluded)');
 
+    // The next file's marks are its own: the last file's engine check does not stay on its fields.
+    const orphan = { ...doc, memcgs: [{ path: '/nope/a', memoryMax: 1024 }], workloads: [{ ...doc.workloads[0], memcg: '/nope/a', pattern: { kind: 'zipf', s: 1 } }] };
+    await file.setInputFiles({ name: 'orphan.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(orphan)) });
+    await expect.poll(() => status.textContent()).toMatch(/^Loaded orphan\.json: 1 problem/);
+    await expectMessage(input(page, 'memcgs[0].path'), /"\/nope"/);
+    const unnamed = { ...orphan, memcgs: [{ path: '/a', memoryMax: 1024 }], workloads: [{ ...orphan.workloads[0], memcg: '/a', name: '' }] };
+    await file.setInputFiles({ name: 'unnamed.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(unnamed)) });
+    await expect.poll(() => status.textContent()).toMatch(/^Loaded unnamed\.json: 1 problem/);
+    await expectMessage(input(page, 'workloads[0].name'), 'required');
+    await expectNoMessage(input(page, 'memcgs[0].path'));
+    expect(await page.locator('.scenario-editor [aria-invalid="true"]').count(), 'only the unnamed workload is marked').toBe(1);
+    await file.setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+    await expect.poll(() => status.textContent()).toMatch(/^Loaded good\.json: 1 problem/);
+
     // Saved, it is the engine's scenario file format, with what was edited.
     await input(page, 'workloads[0].pattern.s').fill('1.2');
     await expectNoMessage(input(page, 'workloads[0].pattern.s'));

@@ -264,6 +264,23 @@ mod tests {
         assert_eq!(check(GOOD), ScenarioCheck { readable: true, problems: vec![] });
     }
 
+    /// A memcg whose parent is missing is told whether the parent comes later or is not there at all.
+    #[test]
+    fn a_missing_parent_is_named_as_missing_or_late() {
+        let message = |memcgs: &str| {
+            let c = check(&GOOD.replace(r#"[{"path": "/a", "memoryMax": 1024}]"#, memcgs));
+            c.problems.iter().map(|p| format!("{}: {}", p.field, p.message)).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            message(r#"[{"path": "/a"}, {"path": "/nope/b"}]"#),
+            [r#"memcgs[1].path: parent "/nope" of "/nope/b" is not defined: list it before its children"#]
+        );
+        assert_eq!(
+            message(r#"[{"path": "/a/b"}, {"path": "/a"}]"#),
+            [r#"memcgs[0].path: parent "/a" of "/a/b" is listed after it: list a parent before its children"#]
+        );
+    }
+
     #[test]
     fn every_validation_problem_is_listed_in_order() {
         let bad = GOOD

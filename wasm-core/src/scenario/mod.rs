@@ -248,7 +248,10 @@ impl Scenario {
             } else {
                 let parent = parent_path(&m.path);
                 if !paths.contains(&parent) {
-                    errs.push(ScenarioError::new(field, format!("parent \"{parent}\" of \"{}\" must be listed before it", m.path)));
+                    // Listed later, or not at all: the message says which (a cgroup is made after its parent).
+                    let later = self.memcgs.iter().skip(i + 1).any(|c| c.path == parent);
+                    let why = if later { "is listed after it: list a parent before its children" } else { "is not defined: list it before its children" };
+                    errs.push(ScenarioError::new(field, format!("parent \"{parent}\" of \"{}\" {why}", m.path)));
                 }
                 // Listed even with its parent missing, so that its workloads are not reported too.
                 paths.push(&m.path);

@@ -193,8 +193,13 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
       setStatus({ kind: 'error', message: read.message });
       return;
     }
-    setDraft(draftOf(read.doc));
-    const n = read.problems.length;
+    const next = draftOf(read.doc);
+    setDraft(next);
+    // The last engine check was of the document before: its marks do not belong to this one.
+    setEngine(null);
+    // The page's own checks count too (the engine takes an empty workload name, the editor does not).
+    const own = draftProblems(next);
+    const n = own.length + read.problems.filter((p) => !own.some((o) => o.field === p.field)).length;
     setStatus({
       kind: n > 0 ? 'error' : 'info',
       message: n > 0 ? `Loaded ${file.name}: ${n} problem${n === 1 ? '' : 's'}, marked below.` : `Loaded ${file.name}. Run it with Run scenario.`,
