@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SHOTS, counters, open as openPage, stepCount, stepForward, useBrowser, type OpenOptions, type Opened } from './harness';
+import { ROOT, SHOTS, counters, open as openPage, stepCount, stepForward, useBrowser, waitForStep, type OpenOptions, type Opened } from './harness';
 
 /** The site in a 1400x900 window (the editor widens the sidebar). */
 function open(search = '', options: OpenOptions = {}): Promise<Opened> {
@@ -218,6 +218,40 @@ describe('scenario editor', () => {
       // Every switch is written out, at the engine's defaults here (Knobs::default(), as the build wrote them).
       knobs: JSON.parse(readFileSync(path.join(ROOT, 'web', 'src', 'engine', 'pkg', 'default-knobs.json'), 'utf8')),
     });
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('a custom scenario too long for a readable address', () => {
+  it('goes in the address bar in the compact form, so a reload opens it at its step', async () => {
+    const { page, problems } = await open();
+    // 300 memcgs: about 10,000 characters of JSON, more than 16,000 in the readable form, which the server would refuse (431).
+    const doc = {
+      version: 1,
+      name: 'many-memcgs',
+      seed: 3,
+      stepNs: 10_000_000,
+      durationNs: 1_000_000_000,
+      nodes: [{ zones: [{ zone: 'Normal', pages: 65536 }] }],
+      memcgs: Array.from({ length: 300 }, (_, i) => ({ path: `/m${i}`, memoryMax: 1024 })),
+      workloads: [{ name: 'w', memcg: '/m7', pattern: { kind: 'uniform' }, target: { kind: 'anon', pages: 2048 } }],
+    };
+    await openEditor(page);
+    await page.getByTestId('scenario-file').setInputFiles({ name: 'many.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+    await expect.poll(() => page.getByTestId('editor-status').textContent()).toMatch(/^Loaded many\.json\. Run it/);
+    await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
+    await expect.poll(() => page.getByTestId('scenario-title').textContent()).toContain('many-memcgs');
+    await stepForward(page, 4);
+    await expect.poll(() => new URL(page.url()).searchParams.get('v'), { timeout: 10_000 }).toBe('2');
+    const address = page.url();
+    expect(address.length, 'the compact form is short').toBeLessThan(8000);
+    const before = await counters(page);
+    await page.reload();
+    await page.getByRole('table', { name: 'Counters' }).waitFor();
+    await waitForStep(page, 4, 60_000);
+    expect(await counters(page)).toEqual(before);
+    expect(await page.getByTestId('scenario-title').textContent()).toContain('many-memcgs');
+    expect(page.url(), 'the address keeps the compact form').toBe(address);
     expect(problems).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { encodeScenarioUrl } from './scenario/url';
 import { decodePageView, hasPageKeys, readHash } from './scenario/pageUrl';
 import type { PageLink } from './share/usePageLink';
 import { applyTheme, storedTheme } from './theme/theme';
-import { replaceAddressHash, replaceAddressQuery } from './share/address';
+import { MAX_ADDRESS_CHARS, replaceAddressHash, replaceAddressQuery, setStartingQuery } from './share/address';
 import './styles.css';
 
 // The theme first, so the page never flashes in the other one.
@@ -34,7 +34,9 @@ async function openSharedLink(): Promise<SharedLink> {
       opened = { kind: 'error', problem: error instanceof Error ? error.message : String(error) };
     }
   }
-  replaceAddressQuery(query);
+  // A run too long for the readable form (a large custom scenario) keeps the compact link in the address bar.
+  if (query.length > MAX_ADDRESS_CHARS) setStartingQuery(query);
+  else replaceAddressQuery(query);
   return opened;
 }
 

@@ -7,7 +7,7 @@
 // its frame. The histories follow every frame, rebuilt when it goes back.
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { EngineClient } from './engine/client';
-import { replaceAddressQuery } from './share/address';
+import { MAX_ADDRESS_CHARS, replaceAddressQuery, startingQuery } from './share/address';
 import { errorMessage } from './engine/host';
 import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
 import type { Progress } from './engine/protocol';
@@ -21,8 +21,10 @@ export type { Busy, Notice, SimulationState } from './simulationState';
 /** Minimum wall time between two play ticks. */
 export const TICK_MS = 120;
 
+/** The run in the address bar; one too long for the readable form is left to useAddressBar (the compact form). */
 function writeUrl(request: ScenarioRequest): void {
-  replaceAddressQuery(encodeScenarioUrl(request));
+  const query = encodeScenarioUrl(request);
+  if (query.length <= MAX_ADDRESS_CHARS) replaceAddressQuery(query);
 }
 
 export interface Simulation {
@@ -175,7 +177,7 @@ export function useSimulation(speed: number): Simulation {
         if (clientRef.current !== client) return;
         scenariosRef.current = scenarios;
         dispatch({ type: 'loaded', scenarios });
-        const decoded = decodeScenarioUrl(window.location.search, scenarios.defaultScenario);
+        const decoded = decodeScenarioUrl(startingQuery(), scenarios.defaultScenario);
         // Each bad value falls back on its own (the scenario and the rest of the link stay).
         const checked = checkRequest(scenarios, decoded.request);
         const problems = [...(decoded.ok ? [] : decoded.errors), ...checked.problems];

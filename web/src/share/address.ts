@@ -4,6 +4,30 @@
 // the view once the page is still (useAddressBar); its hash, for the trace
 // page while it is open (TraceEntry).
 
+/**
+ * The longest query the page writes in the readable form. A server refuses a
+ * request line past its header limit (nginx's default buffer is 8 KB, Node's
+ * and so Vite's 16 KB: a reload would fail with 431), which a custom
+ * scenario's document can pass; such a run goes in the address bar in the
+ * compact form Copy link makes (useAddressBar), or not at all.
+ */
+export const MAX_ADDRESS_CHARS = 8000;
+
+let bootSearch: string | null = null;
+
+/**
+ * The query the session reads its run from when it starts: the address's,
+ * or the readable form of a shared link whose run is too long for the
+ * address bar (main.tsx keeps the compact link there and sets this).
+ */
+export function startingQuery(): string {
+  return bootSearch ?? window.location.search;
+}
+
+export function setStartingQuery(query: string): void {
+  bootSearch = query;
+}
+
 /** Puts `query` (with its `?`) in the address bar, without a history entry, if it is not there already. */
 export function replaceAddressQuery(query: string): void {
   const url = `${window.location.pathname}${query}${window.location.hash}`;

@@ -9,8 +9,8 @@
 import { useEffect } from 'react';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { encodePageUrl } from '../scenario/pageUrl';
-import { SHARE_TABS, type CompareView, type ShareTab } from '../scenario/share';
-import { replaceAddressQuery } from './address';
+import { SHARE_TABS, encodeSharedView, type CompareView, type ShareTab } from '../scenario/share';
+import { MAX_ADDRESS_CHARS, replaceAddressQuery } from './address';
 
 /** How long the page must be still before the address bar follows it. */
 const SETTLE_MS = 250;
@@ -52,9 +52,25 @@ export function useAddressBar(view: AddressBarView): void {
   useEffect(() => {
     if (!still || elsewhere) return;
     const query = addressFor({ request, step, tab, firstTab, compare });
-    if (query === null) return;
-    const timer = setTimeout(() => replaceAddressQuery(query), SETTLE_MS);
-    return () => clearTimeout(timer);
+    if (query === null || request === null || step === null) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      if (query.length <= MAX_ADDRESS_CHARS) {
+        replaceAddressQuery(query);
+        return;
+      }
+      // Too long for a server to take back (MAX_ADDRESS_CHARS): the compact form Copy link makes, else no run at all
+      // (a reload then opens the default scenario; the editor's Save scenario file keeps it).
+      const shareTab: ShareTab = (SHARE_TABS as readonly string[]).includes(tab) ? (tab as ShareTab) : 'lru';
+      encodeSharedView({ request, step: compare ? compare.step : step, tab: shareTab, ...(compare ? { compare } : {}) }).then(
+        (packed) => current && replaceAddressQuery(packed),
+        () => current && replaceAddressQuery(''),
+      );
+    }, SETTLE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
     // compare by its key: a new object for the same variants and step writes nothing new.
   }, [request, step, tab, firstTab, compareKey, still, elsewhere]);
 }
