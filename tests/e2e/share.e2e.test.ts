@@ -339,7 +339,7 @@ describe('Export', () => {
     const csv = await exported(round.page, 'Export CSV');
     expect(csv.download.suggestedFilename()).toBe('proactive-root-1-300-memcgs.csv');
     const rows = csv.bytes.toString('utf8').trimEnd().split('\n').map((l) => l.split(','));
-    expect(rows[0]!.slice(0, 3)).toEqual(['memcg', 'leaf', 'memory.current']);
+    expect(rows[0]!.slice(0, 3)).toEqual(['memcg', 'leaf', 'memory.current_pages']);
     const table = await round.page.locator('.memcg-table tbody tr').evaluateAll((trs) =>
       trs.map((tr) => [tr.getAttribute('data-memcg'), tr.querySelector('[data-testid="memcg-pgsteal"]')!.textContent!.replace(/,/g, '')]),
     );

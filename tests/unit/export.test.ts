@@ -64,21 +64,37 @@ describe('counters CSV', () => {
 describe('memcgs CSV', () => {
   const memcg = (path: string, extra: Partial<MemcgView>): MemcgView => ({
     path, usage: 0, max: undefined, high: undefined, low: 0, min: 0, swapUsage: 0, pgscan: 0, pgsteal: 0,
-    eventsLow: 0, eventsMax: 0, eventsOom: 0, eventsOomKill: 0, leaf: true, ...extra,
+    eventsLow: 0, eventsHigh: 0, eventsMax: 0, eventsOom: 0, eventsOomKill: 0, leaf: true, ...extra,
   });
   it('writes a row per memcg in tree order, with the cgroup files\' names, limits empty when unlimited', () => {
     const csv = memcgsCsv([
       memcg('/', { leaf: false, usage: 300, pgscan: 90, pgsteal: 60, swapUsage: 12 }),
       memcg('/a,b', { usage: 200, max: 256, low: 64, pgscan: 50, pgsteal: 40, eventsMax: 3 }),
-      memcg('/c', { usage: 100, high: 128, min: 8, pgscan: 40, pgsteal: 20, eventsOom: 1, eventsOomKill: 1, eventsLow: 2 }),
+      memcg('/c', { usage: 100, high: 128, min: 8, pgscan: 40, pgsteal: 20, eventsOom: 1, eventsOomKill: 1, eventsLow: 2, eventsHigh: 5 }),
     ]);
     const rows = csvParseRows(csv.trimEnd());
-    expect(rows[0]).toEqual(['memcg', 'leaf', 'memory.current', 'memory.max', 'memory.high', 'memory.low', 'memory.min', 'memory.swap.current', 'pgscan', 'pgsteal', 'events_low', 'events_max', 'events_oom', 'events_oom_kill']);
+    expect(rows[0]).toEqual([
+      'memcg',
+      'leaf',
+      'memory.current_pages',
+      'memory.max_pages',
+      'memory.high_pages',
+      'memory.low_pages',
+      'memory.min_pages',
+      'memory.swap.current_pages',
+      'pgscan',
+      'pgsteal',
+      'events_low',
+      'events_high',
+      'events_max',
+      'events_oom',
+      'events_oom_kill',
+    ]);
     expect(rows.slice(1)).toEqual([
-      ['/', '0', '300', '', '', '0', '0', '12', '90', '60', '0', '0', '0', '0'],
+      ['/', '0', '300', '', '', '0', '0', '12', '90', '60', '0', '0', '0', '0', '0'],
       // A path with a comma stays one field.
-      ['/a,b', '1', '200', '256', '', '64', '0', '0', '50', '40', '0', '3', '0', '0'],
-      ['/c', '1', '100', '', '128', '0', '8', '0', '40', '20', '2', '0', '1', '1'],
+      ['/a,b', '1', '200', '256', '', '64', '0', '0', '50', '40', '0', '0', '3', '0', '0'],
+      ['/c', '1', '100', '', '128', '0', '8', '0', '40', '20', '2', '5', '0', '1', '1'],
     ]);
     expect(csv.endsWith('\n')).toBe(true);
   });
@@ -180,7 +196,7 @@ describe('after a check over seeds 1-5', () => {
 
 describe('JSON export', () => {
   it('carries the memcgs and the memory.reclaim writes the Memcgs view shows, when there are any', () => {
-    const memcg = { path: '/a', usage: 10, max: 100, high: undefined, low: 0, min: 0, swapUsage: 0, pgscan: 5, pgsteal: 4, eventsLow: 0, eventsMax: 0, eventsOom: 0, eventsOomKill: 0, leaf: true };
+    const memcg = { path: '/a', usage: 10, max: 100, high: undefined, low: 0, min: 0, swapUsage: 0, pgscan: 5, pgsteal: 4, eventsLow: 0, eventsHigh: 0, eventsMax: 0, eventsOom: 0, eventsOomKill: 0, leaf: true };
     const write = { memcg: '/', requested: 32, reclaimed: 40, overreclaim: 8, ok: true, startNs: 1e8, durationNs: 2e5, rounds: [{ nrToReclaim: 32, reclaimed: 40 }] };
     const data = JSON.parse(exportJson({ ...run, memcgs: [memcg] as never, reclaims: [write] as never }, null));
     expect(data.memcgs).toEqual([{ ...memcg, high: undefined }].map((m) => JSON.parse(JSON.stringify(m))));

@@ -332,6 +332,7 @@ describe('memcgs model', () => {
     pgscan: 0,
     pgsteal: 0,
     eventsLow: 0,
+    eventsHigh: 0,
     eventsMax: 0,
     eventsOom: 0,
     eventsOomKill: 0,

@@ -388,8 +388,9 @@ pub struct MemcgView {
     /// memory.stat pgscan and pgsteal (hierarchical).
     pub pgscan: u64,
     pub pgsteal: u64,
-    /// memory.events.
+    /// memory.events (hierarchical, as the file is; memory.events.local is not modelled).
     pub events_low: u64,
+    pub events_high: u64,
     pub events_max: u64,
     pub events_oom: u64,
     pub events_oom_kill: u64,

@@ -81,6 +81,12 @@ fn memory_events_are_hierarchical() {
     assert!(child.max > 0 && child.high > 0 && child.oom_kill > 0, "{child:?}");
     assert_eq!(parent, child, "/p has one child: its memory.events are the child's");
     assert_eq!(events("/"), Default::default());
+    // The Memcgs view carries each of them, high included.
+    let view = sim.frame().memcgs.into_iter().find(|m| m.path == "/p/c").unwrap();
+    assert_eq!(
+        (view.events_low, view.events_high, view.events_max, view.events_oom, view.events_oom_kill),
+        (child.low, child.high, child.max, child.oom, child.oom_kill)
+    );
 }
 
 /// A global OOM kill counts oom_kill in the victim's memcg

@@ -396,10 +396,12 @@ fn run_text(sim: &Simulation, label: &report::RunLabel) -> String {
         }
         let _ = writeln!(
             out,
-            "\n{} memory.current {} bytes ({} pages), memory.events max {} oom {} oom_kill {}",
+            "\n{} memory.current {} bytes ({} pages), memory.events low {} high {} max {} oom {} oom_kill {}",
             cg.path,
             cg.usage * 4096,
             cg.usage,
+            cg.events.low,
+            cg.events.high,
             cg.events.max,
             cg.events.oom,
             cg.events.oom_kill

@@ -345,6 +345,7 @@ impl Simulation {
                 pgscan: cg.stat.get(Item::PgscanKswapd) + cg.stat.get(Item::PgscanDirect),
                 pgsteal: cg.stat.get(Item::PgstealKswapd) + cg.stat.get(Item::PgstealDirect),
                 events_low: cg.events.low,
+                events_high: cg.events.high,
                 events_max: cg.events.max,
                 events_oom: cg.events.oom,
                 events_oom_kill: cg.events.oom_kill,

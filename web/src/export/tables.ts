@@ -42,19 +42,24 @@ export function countersCsv(run: ExportedRun): string {
   return `${csvFormatRows([['name', 'value', 'delta', 'since_step'], ...rows.map((r) => [r.name, String(r.value), r.delta === null ? '' : String(r.delta), r.delta === null ? '' : since])])}\n`;
 }
 
-/** The columns of the memcgs CSV: the cgroup files they come from (pages, as the Memcgs view shows them). */
+/**
+ * The columns of the memcgs CSV: the cgroup files they come from, with the
+ * unit where it is not the file's (the files hold bytes; the columns pages,
+ * as the Memcgs view shows them).
+ */
 const MEMCG_COLUMNS = [
   'memcg',
   'leaf',
-  'memory.current',
-  'memory.max',
-  'memory.high',
-  'memory.low',
-  'memory.min',
-  'memory.swap.current',
+  'memory.current_pages',
+  'memory.max_pages',
+  'memory.high_pages',
+  'memory.low_pages',
+  'memory.min_pages',
+  'memory.swap.current_pages',
   'pgscan',
   'pgsteal',
   'events_low',
+  'events_high',
   'events_max',
   'events_oom',
   'events_oom_kill',
@@ -90,6 +95,7 @@ function memcgRows(memcgs: readonly MemcgView[]): string[][] {
     String(m.pgscan),
     String(m.pgsteal),
     String(m.eventsLow),
+    String(m.eventsHigh),
     String(m.eventsMax),
     String(m.eventsOom),
     String(m.eventsOomKill),

@@ -51,6 +51,12 @@ export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0, spreadTop 
               <th scope="col" className="bar-col">
                 <span className="key key-scan" /> pgscan <span className="key key-steal" /> pgsteal
               </th>
+              <th scope="col" className="num" title="memory.events low: reclaimed while under memory.low">
+                low
+              </th>
+              <th scope="col" className="num" title="memory.events high: times usage went over memory.high (reclaimed and throttled)">
+                high
+              </th>
               <th scope="col" className="num" title="memory.events max: times usage hit memory.max">
                 max
               </th>
@@ -59,9 +65,6 @@ export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0, spreadTop 
               </th>
               <th scope="col" className="num" title="memory.events oom_kill">
                 kill
-              </th>
-              <th scope="col" className="num" title="memory.events low: reclaimed while under memory.low">
-                low
               </th>
             </tr>
           </thead>
@@ -136,10 +139,11 @@ function MemcgRowView({ row: r }: { row: MemcgRow }) {
           {!r.leaf && <span className="muted" title="A parent's counters include its children's"> · total</span>}
         </div>
       </td>
+      <td className={`num event-num${r.eventsLow ? ' nonzero' : ''}`}>{formatCount(r.eventsLow)}</td>
+      <td className={`num event-num${r.eventsHigh ? ' nonzero' : ''}`}>{formatCount(r.eventsHigh)}</td>
       <td className={`num event-num${r.eventsMax ? ' nonzero' : ''}`}>{formatCount(r.eventsMax)}</td>
       <td className={`num event-num${r.eventsOom ? ' nonzero alarm' : ''}`}>{formatCount(r.eventsOom)}</td>
       <td className={`num event-num${r.eventsOomKill ? ' nonzero alarm' : ''}`}>{formatCount(r.eventsOomKill)}</td>
-      <td className={`num event-num${r.eventsLow ? ' nonzero' : ''}`}>{formatCount(r.eventsLow)}</td>
     </tr>
   );
 }

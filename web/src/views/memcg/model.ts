@@ -27,6 +27,7 @@ export interface MemcgRow {
   pgscan: number;
   pgsteal: number;
   eventsLow: number;
+  eventsHigh: number;
   eventsMax: number;
   eventsOom: number;
   eventsOomKill: number;
@@ -102,6 +103,7 @@ export function memcgsModel(memcgs: readonly MemcgView[]): MemcgsModel {
       pgscan: m.pgscan,
       pgsteal: m.pgsteal,
       eventsLow: m.eventsLow,
+      eventsHigh: m.eventsHigh,
       eventsMax: m.eventsMax,
       eventsOom: m.eventsOom,
       eventsOomKill: m.eventsOomKill,
