@@ -189,6 +189,9 @@ fn run_cut_short_reports_only_what_happened() {
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
     for (args, needle) in [
         (vec!["run", "no-such-scenario"], "unknown scenario"),
+        (vec!["run", "tests"], "tests: a directory; give a scenario file ending in .json, or a built-in scenario's name (reclaim-sim list)"),
+        (vec!["run", "Cargo.toml"], "Cargo.toml: not a .json file;"),
+        (vec!["run", "no/such.yaml"], "no/such.yaml: no such file;"),
         // A mistyped experiment with a variant is an unknown name, not a scenario without variants.
         (vec!["run", "kswapd-classzon", "--variant", "before"], "unknown scenario \"kswapd-classzon\" (known: mglru-basic,"),
         (vec!["run", "mglru-basic", "--variant", "before"], "\"mglru-basic\" is a scenario, not an experiment"),

@@ -217,6 +217,12 @@ fn load(name: &str, params: &[String], seed: Option<u64>, variant: Option<String
         }
         return Ok((s, BTreeMap::new()));
     }
+    // A path that is not a .json file (a directory, a file named otherwise) is named as one, not as an unknown built-in name.
+    let path = std::path::Path::new(name);
+    if !scenario::is_builtin(name) && (name.contains('/') || path.exists()) {
+        let what = if path.is_dir() { "a directory" } else if path.exists() { "not a .json file" } else { "no such file" };
+        return Err(UsageError(format!("{name}: {what}; give a scenario file ending in .json, or a built-in scenario's name (reclaim-sim list)")));
+    }
     let req = ScenarioRequest { name: name.to_string(), seed: seed.unwrap_or(1), params: parse_params(name, params)?, variant };
     let s = scenario::build(&req).map_err(|e| UsageError(e.to_string()))?;
     Ok((s, req.params))

@@ -82,6 +82,9 @@ pub struct MemcgSpec {
     pub memory_min: u64,
     #[serde(default)]
     pub swap_max: Option<u64>,
+    /// cgroup v1's memory.swappiness (null: vm.swappiness). cgroup v2, which
+    /// the rest of the memcg model follows, has no such file: leave it null
+    /// for a v2 machine (mem_cgroup_swappiness).
     #[serde(default)]
     pub swappiness: Option<u32>,
 }
@@ -393,6 +396,11 @@ pub fn list() -> ScenarioList {
             })
             .collect(),
     }
+}
+
+/// Whether `name` is a built-in scenario's or an experiment's.
+pub fn is_builtin(name: &str) -> bool {
+    builtin::ALL.iter().any(|b| b.name == name) || crate::experiment::find(name).is_some()
 }
 
 /// Expands a request (built-in scenario or experiment name, seed,
