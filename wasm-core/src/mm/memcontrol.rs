@@ -301,7 +301,8 @@ impl Mm {
     /// mem_cgroup_swappiness(): the memcg's own value where the scenario
     /// gives one, as cgroup v1's memory.swappiness; else vm.swappiness, which
     /// is what cgroup v2 always uses ("Cgroup2 doesn't have per-cgroup
-    /// swappiness"). Simplified: the root's own value is not special-cased.
+    /// swappiness"). The root is never listed in a scenario, so it uses
+    /// vm.swappiness, as the kernel's root does.
     pub fn mem_cgroup_swappiness(&self, memcg: MemcgId) -> u32 {
         self.memcgs[memcg as usize].swappiness.unwrap_or(self.knobs.swappiness)
     }
