@@ -51,21 +51,11 @@ export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0, spreadTop 
               <th scope="col" className="bar-col">
                 <span className="key key-scan" /> pgscan <span className="key key-steal" /> pgsteal
               </th>
-              <th scope="col" className="num" title="memory.events low: reclaimed while under memory.low">
-                low
-              </th>
-              <th scope="col" className="num" title="memory.events high: times usage went over memory.high (reclaimed and throttled)">
-                high
-              </th>
-              <th scope="col" className="num" title="memory.events max: times usage hit memory.max">
-                max
-              </th>
-              <th scope="col" className="num" title="memory.events oom">
-                oom
-              </th>
-              <th scope="col" className="num" title="memory.events oom_kill">
-                kill
-              </th>
+              {EVENT_COLUMNS.map((c) => (
+                <th key={c.label} scope="col" className="num" title={c.title}>
+                  {c.label}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
@@ -81,6 +71,15 @@ export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0, spreadTop 
     </section>
   );
 }
+
+/** memory.events, in the file's order: the column, its row value, and whether a count is an alarm (an OOM). */
+const EVENT_COLUMNS: readonly { label: string; title: string; value: 'eventsLow' | 'eventsHigh' | 'eventsMax' | 'eventsOom' | 'eventsOomKill'; alarm: boolean }[] = [
+  { label: 'low', title: 'memory.events low: reclaimed while under memory.low', value: 'eventsLow', alarm: false },
+  { label: 'high', title: 'memory.events high: times usage went over memory.high (reclaimed and throttled)', value: 'eventsHigh', alarm: false },
+  { label: 'max', title: 'memory.events max: times usage hit memory.max', value: 'eventsMax', alarm: false },
+  { label: 'oom', title: 'memory.events oom', value: 'eventsOom', alarm: true },
+  { label: 'kill', title: 'memory.events oom_kill', value: 'eventsOomKill', alarm: true },
+];
 
 function limitText(r: MemcgRow): string {
   if (r.max !== null) return `max ${formatCount(r.max)}`;
@@ -139,11 +138,11 @@ function MemcgRowView({ row: r }: { row: MemcgRow }) {
           {!r.leaf && <span className="muted" title="A parent's counters include its children's"> · total</span>}
         </div>
       </td>
-      <td className={`num event-num${r.eventsLow ? ' nonzero' : ''}`}>{formatCount(r.eventsLow)}</td>
-      <td className={`num event-num${r.eventsHigh ? ' nonzero' : ''}`}>{formatCount(r.eventsHigh)}</td>
-      <td className={`num event-num${r.eventsMax ? ' nonzero' : ''}`}>{formatCount(r.eventsMax)}</td>
-      <td className={`num event-num${r.eventsOom ? ' nonzero alarm' : ''}`}>{formatCount(r.eventsOom)}</td>
-      <td className={`num event-num${r.eventsOomKill ? ' nonzero alarm' : ''}`}>{formatCount(r.eventsOomKill)}</td>
+      {EVENT_COLUMNS.map(({ label, value, alarm }) => (
+        <td key={label} className={`num event-num${r[value] ? (alarm ? ' nonzero alarm' : ' nonzero') : ''}`}>
+          {formatCount(r[value])}
+        </td>
+      ))}
     </tr>
   );
 }
