@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { decodeSharedLink } from '../../web/src/scenario/share';
 import { ROOT, SHOTS, counters, open as openPage, stepCount, stepForward, useBrowser, waitForStep, type OpenOptions, type Opened } from './harness';
 
 /** The site in a 1400x900 window (the editor widens the sidebar). */
@@ -241,8 +242,15 @@ describe('a custom scenario too long for a readable address', () => {
     await expect.poll(() => page.getByTestId('editor-status').textContent()).toMatch(/^Loaded many\.json\. Run it/);
     await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
     await expect.poll(() => page.getByTestId('scenario-title').textContent()).toContain('many-memcgs');
+    // The new run's first frame is up (its 300 memcgs and the root), so the steps go to it.
+    await expect.poll(() => page.getByRole('tab', { name: /^Memcgs/ }).textContent(), { timeout: 30_000 }).toMatch(/301$/);
     await stepForward(page, 4);
-    await expect.poll(() => new URL(page.url()).searchParams.get('v'), { timeout: 10_000 }).toBe('2');
+    // The address follows once the page is still: the compact form of step 4 (an earlier write may hold step 1 to 3).
+    const shownStep = async () => {
+      const link = await decodeSharedLink(new URL(page.url()).search);
+      return link.kind === 'ok' ? link.view.step : null;
+    };
+    await expect.poll(shownStep, { timeout: 10_000 }).toBe(4);
     const address = page.url();
     expect(address.length, 'the compact form is short').toBeLessThan(8000);
     const before = await counters(page);

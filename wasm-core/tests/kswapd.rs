@@ -192,3 +192,18 @@ fn an_allocation_with_no_eligible_zone_fails_without_reclaim() {
         assert_eq!(s.mm.vmstat.get(item), 0, "{item:?}");
     }
 }
+
+/// Classic LRU: kswapd's scans are file-only in cache_trim_mode, and here all
+/// the file is protected (memory.min) while the anon is not. The priority
+/// loop reclaims nothing; kswapd runs it again without cache_trim_mode
+/// (v6.10+, "mm, vmscan: retry kswapd's priority loop with cache_trim_mode
+/// off on failure") and swaps the anon out itself, so the allocators never
+/// stall in direct reclaim.
+#[test]
+fn kswapd_retries_without_cache_trim_mode_when_file_only_scans_fail() {
+    let sim = file_run("cache-trim-fail.json", 300);
+    let v = &sim.mm.vmstat;
+    assert!(v.get(Item::PgstealKswapd) > 1_000, "kswapd reclaimed {}", v.get(Item::PgstealKswapd));
+    assert_eq!(v.get(Item::PgstealFile), 0, "the file is protected");
+    assert_eq!(v.get(Item::PgstealDirect), 0, "no allocation had to reclaim");
+}

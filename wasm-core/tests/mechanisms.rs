@@ -76,6 +76,30 @@ fn n_fd_accesses_put_a_folio_in_tier_order_base_2_of_n() {
     assert_eq!(s.mm.folios.lru_refs(folio_at(&s, FILE, 8)), 4);
 }
 
+/// write() neither reads a whole page it fills nor marks it accessed (v4.7,
+/// bbddabe2e436 "mm: filemap: only do access activations on reads"): it
+/// only dirties it. A second read() activates (classic) or raises the tier
+/// (MGLRU); a second write() does neither.
+#[test]
+fn writes_dirty_pages_without_reading_or_promoting_them() {
+    for lru_gen in [false, true] {
+        let mut s = machine(lru_gen, None);
+        for _ in 0..4 {
+            s.mm.access(A, 0, FILE, 1, Op::Read).unwrap();
+            s.mm.access(A, 0, FILE, 2, Op::Write).unwrap();
+        }
+        let (read, written) = (folio_at(&s, FILE, 1), folio_at(&s, FILE, 2));
+        assert_eq!(s.mm.vmstat.get(Item::Pgpgin), 1, "only the read page was read (lru_gen {lru_gen})");
+        assert!(s.mm.folios.test(written, pg::DIRTY) && !s.mm.folios.test(written, pg::REFERENCED), "lru_gen {lru_gen}");
+        if lru_gen {
+            assert_eq!(s.mm.folios.lru_refs(written), 0);
+            assert!(s.mm.folios.lru_refs(read) > 0);
+        } else {
+            assert!(s.mm.folios.test(read, pg::ACTIVE) && !s.mm.folios.test(written, pg::ACTIVE));
+        }
+    }
+}
+
 #[test]
 fn page_cache_reads_land_in_an_old_generation_faults_in_the_youngest() {
     let mut s = machine(true, None);

@@ -145,7 +145,7 @@ impl Mm {
             }
         }
         let inactive_file = self.lruvec_lru_pages(tlv, LRU_INACTIVE_FILE);
-        sc.cache_trim_mode = (inactive_file >> sc.priority) > 0 && sc.may_deactivate & DEACTIVATE_FILE == 0;
+        sc.cache_trim_mode = (inactive_file >> sc.priority) > 0 && sc.may_deactivate & DEACTIVATE_FILE == 0 && !sc.no_cache_trim_mode;
         sc.file_is_tiny = false;
         if !sc.cgroup_reclaim() {
             let pgdat = &self.nodes[node];

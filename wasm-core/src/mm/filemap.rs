@@ -91,9 +91,15 @@ impl Mm {
         }
     }
 
-    /// filemap_read() of one page: a hit marks the folio accessed; a miss
-    /// allocates a folio, checks the shadow (workingset_refault), adds it to
-    /// the LRU outside a fault, and reads it.
+    /// filemap_read() of one page, or generic_perform_write() of a whole
+    /// one: a miss allocates a folio, checks the shadow (workingset_refault
+    /// in filemap_add_folio), adds it to the LRU outside a fault, and reads
+    /// it; a write of the whole page reads nothing (write_begin only reads
+    /// the part of a folio a write does not cover). A read marks the folio
+    /// accessed; a write does not (v4.7, bbddabe2e436 "mm: filemap: only do
+    /// access activations on reads": write_begin's FGP_WRITEBEGIN has no
+    /// FGP_ACCESSED), it only dirties it. Simplified: every write covers
+    /// whole pages.
     fn filemap_read(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, write: bool) -> Result<Outcome, ChargeFailed> {
         let (f, outcome) = match self.slot(m, index) {
             Slot::Folio(f) => {
@@ -101,12 +107,13 @@ impl Mm {
                 (f, Outcome { hit: true, major: false })
             }
             Slot::Empty | Slot::Shadow(_) | Slot::Swap(_) => {
-                let f = self.page_cache_miss(memcg, node, m, index, false)?;
-                (f, Outcome { hit: false, major: true })
+                let f = self.page_cache_miss(memcg, node, m, index, false, !write)?;
+                (f, Outcome { hit: false, major: !write })
             }
         };
-        // A textbook policy counts hits only: its new pages start cold.
-        if outcome.hit || self.knobs.baseline.is_none() {
+        // A textbook policy counts every hit, and only hits: its new pages start cold.
+        let accessed = if self.knobs.baseline.is_some() { outcome.hit } else { !write };
+        if accessed {
             self.folio_mark_accessed(f);
         }
         if write {
@@ -116,8 +123,9 @@ impl Mm {
     }
 
     /// Allocates, charges and inserts a page-cache folio for (m, index), then
-    /// reads it (cost of a major read). `in_fault` decides its LRU placement.
-    fn page_cache_miss(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, in_fault: bool) -> Result<FolioId, ChargeFailed> {
+    /// reads it (cost of a major read) unless `read` is false (a write of the
+    /// whole page fills it). `in_fault` decides its LRU placement.
+    fn page_cache_miss(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, in_fault: bool, read: bool) -> Result<FolioId, ChargeFailed> {
         let f = self.alloc_charged_folio(memcg, node, false)?;
         self.install_folio(f, m, index);
         let shadow = match self.slot(m, index) {
@@ -129,8 +137,10 @@ impl Mm {
             self.workingset_refault(f, s, in_fault);
         }
         self.folio_add_lru(f, in_fault);
-        self.storage_read(cost::MAJOR_FAULT_READ_NS);
-        self.count(memcg, Item::Pgpgin, 1, true);
+        if read {
+            self.storage_read(cost::MAJOR_FAULT_READ_NS);
+            self.count(memcg, Item::Pgpgin, 1, true);
+        }
         Ok(f)
     }
 
@@ -158,7 +168,7 @@ impl Mm {
                 self.count(memcg, Item::Pgfault, 1, true);
                 self.count(memcg, Item::Pgmajfault, 1, true);
                 outcome.major = true;
-                self.page_cache_miss(memcg, node, m, index, true)?
+                self.page_cache_miss(memcg, node, m, index, true, true)?
             }
             Slot::Empty | Slot::Shadow(_) => {
                 // do_anonymous_page(): a zeroed folio, active (in a fault).

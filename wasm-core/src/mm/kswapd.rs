@@ -299,8 +299,9 @@ impl Mm {
     /// age (kswapd_age_node); kswapd_shrink_node with nr_to_reclaim = the sum
     /// of max(high watermark, 32) over eligible zones; lower the priority if
     /// nothing was reclaimed or the scan fell short. When the loop ends, a run
-    /// that reclaimed nothing counts a kswapd_failure, then kswapd tries to
-    /// sleep.
+    /// that reclaimed nothing runs again once without cache_trim_mode if
+    /// that mode found nothing (v6.10+), else counts a kswapd_failure; then
+    /// kswapd tries to sleep.
     fn balance_pgdat_step(&mut self, node: usize) {
         let mut b = self.nodes[node].kswapd.balance.take().expect("running kswapd has a balance");
         let balanced = self.pgdat_balanced(node, b.order, b.highest_zoneidx);
@@ -322,6 +323,16 @@ impl Mm {
         };
         let cost = self.action_duration(self.cost_ns.max(cost::KSWAPD_MIN_ACTION_NS));
         if !done {
+            self.nodes[node].kswapd.balance = Some(b);
+            self.nodes[node].kswapd.next_ns = Some(self.now_ns + cost);
+            return;
+        }
+        // A loop that ran out of priorities without reclaiming a page, where
+        // cache_trim_mode found nothing, runs again from DEF_PRIORITY without
+        // it (v6.10+): the anon the file-only scans never looked at.
+        if !balanced && b.sc.nr_reclaimed == 0 && !b.sc.no_cache_trim_mode && b.sc.cache_trim_mode_failed {
+            b.sc.no_cache_trim_mode = true;
+            b.sc.priority = DEF_PRIORITY;
             self.nodes[node].kswapd.balance = Some(b);
             self.nodes[node].kswapd.next_ns = Some(self.now_ns + cost);
             return;

@@ -52,6 +52,12 @@ pub struct ScanControl {
     pub force_deactivate: bool,
     pub skipped_deactivate: bool,
     pub cache_trim_mode: bool,
+    /// kswapd's retry of a failed priority loop without cache_trim_mode
+    /// (v6.10+, "mm, vmscan: retry kswapd's priority loop with
+    /// cache_trim_mode off on failure"): set for the retry, and whether a
+    /// shrink_node in cache_trim_mode reclaimed nothing.
+    pub no_cache_trim_mode: bool,
+    pub cache_trim_mode_failed: bool,
     pub file_is_tiny: bool,
     // MGLRU v6.1 (patch 000) state.
     pub memcgs_need_aging: bool,
@@ -89,6 +95,8 @@ impl ScanControl {
             force_deactivate: false,
             skipped_deactivate: false,
             cache_trim_mode: false,
+            no_cache_trim_mode: false,
+            cache_trim_mode_failed: false,
             file_is_tiny: false,
             memcgs_need_aging: false,
             last_reclaimed: 0,
@@ -185,7 +193,8 @@ impl Mm {
     /// everything else walks the memcgs (shrink_node_memcgs), the classic
     /// LRU after prepare_scan_control(). Any progress resets the node's
     /// kswapd_failures, so that a successful direct reclaim revives a
-    /// kswapd that gave up (v4.11+).
+    /// kswapd that gave up (v4.11+); none in cache_trim_mode marks
+    /// cache_trim_mode_failed (v6.10+).
     pub fn shrink_node(&mut self, node: usize, sc: &mut ScanControl) {
         // memset(&sc->nr, 0, sizeof(sc->nr))
         sc.nr_file_taken = 0;
@@ -201,6 +210,8 @@ impl Mm {
         self.shrink_node_memcgs(node, sc);
         if sc.nr_reclaimed > before {
             self.nodes[node].kswapd.failures = 0;
+        } else if sc.cache_trim_mode {
+            sc.cache_trim_mode_failed = true;
         }
     }
 

@@ -111,7 +111,12 @@ fn parse_with(text: &str, ranges: bool) -> Result<Scenario, ScenarioError> {
 
 /// The JSON text of the value serde rejected: "invalid value: integer `-5`,
 /// expected u32" -> "-5", "invalid type: string \"x\", expected u32" -> "\"x\"".
+/// "unknown variant `x`, expected one of ..." -> "\"x\"".
 fn bad_value(message: &str) -> Option<String> {
+    // "unknown variant `bogus`, expected one of ..." (a string naming no variant) -> "\"bogus\"".
+    if let Some(rest) = message.strip_prefix("unknown variant `") {
+        return rest.split_once('`').map(|(name, _)| serde_json::Value::from(name).to_string());
+    }
     let (what, _) = message.rsplit_once(", expected ")?;
     let what = what.strip_prefix("invalid value: ").or_else(|| what.strip_prefix("invalid type: "))?;
     if let Some(s) = what.strip_prefix("string ") {
@@ -262,6 +267,15 @@ mod tests {
     #[test]
     fn a_good_file_has_no_problems() {
         assert_eq!(check(GOOD), ScenarioCheck { readable: true, problems: vec![] });
+    }
+
+    /// A value naming no variant inside a tagged enum is reported at its member, not at the enum.
+    #[test]
+    fn an_unknown_variant_is_named_at_its_member() {
+        let bad = GOOD.replace(r#""target": {"kind": "anon", "pages": 100}"#, r#""target": {"kind": "file", "pages": 100, "op": "bogus"}"#);
+        let c = check(&bad);
+        assert_eq!(fields(&c), ["workloads[0].target.op"], "{:?}", c.problems);
+        assert!(c.problems[0].message.starts_with("unknown variant `bogus`, expected one of `read`"), "{:?}", c.problems);
     }
 
     /// A memcg whose parent is missing is told whether the parent comes later or is not there at all.

@@ -49,7 +49,12 @@ export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0, spreadTop 
                 usage <span className="muted">/ limits</span>
               </th>
               <th scope="col" className="bar-col">
-                <span className="key key-scan" /> pgscan <span className="key key-steal" /> pgsteal
+                <span className="key-pair">
+                  <span className="key key-scan" /> pgscan
+                </span>{' '}
+                <span className="key-pair">
+                  <span className="key key-steal" /> pgsteal
+                </span>
               </th>
               {EVENT_COLUMNS.map((c) => (
                 <th key={c.label} scope="col" className="num" title={c.title}>
@@ -135,7 +140,7 @@ function MemcgRowView({ row: r }: { row: MemcgRow }) {
           <span data-testid="memcg-pgscan">{formatCount(r.pgscan)}</span>
           <span className="muted"> / </span>
           <strong data-testid="memcg-pgsteal">{formatCount(r.pgsteal)}</strong>
-          {!r.leaf && <span className="muted" title="A parent's counters include its children's"> · total</span>}
+          {!r.leaf && <span className="muted bar-total" title="A parent's counters include its children's"> · total</span>}
         </div>
       </td>
       {EVENT_COLUMNS.map(({ label, value, alarm }) => (
