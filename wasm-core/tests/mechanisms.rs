@@ -100,6 +100,22 @@ fn writes_dirty_pages_without_reading_or_promoting_them() {
     }
 }
 
+/// The page-table walk's queue is MGLRU's: the classic LRU reads the
+/// accessed bit in folio_referenced(), so nothing would ever drain it.
+#[test]
+fn only_mglru_queues_young_folios_for_a_walk() {
+    for lru_gen in [false, true] {
+        let mut s = machine(lru_gen, None);
+        for idx in 0..64 {
+            s.mm.access(A, 0, ANON, idx, Op::Store).unwrap();
+            s.mm.access(A, 0, ANON, idx, Op::Load).unwrap();
+        }
+        let lv = s.mm.lruvec_id(A, 0);
+        let queued = s.mm.lruvecs[lv as usize].mm_walk.len();
+        assert_eq!(queued > 0, lru_gen, "lru_gen {lru_gen}: {queued} queued");
+    }
+}
+
 #[test]
 fn page_cache_reads_land_in_an_old_generation_faults_in_the_youngest() {
     let mut s = machine(true, None);

@@ -271,14 +271,16 @@ impl Mm {
         self.swap_uncharge(memcg);
     }
 
-    /// Sets the PTE accessed bit; the first time since the last aging, the
-    /// folio is queued for the next page-table walk (walk_mm's view of it).
+    /// Sets the PTE accessed bit; with MGLRU, the first time since the last
+    /// aging, the folio is queued for the next page-table walk (walk_mm's
+    /// view of it). The classic LRU has no walk: it reads the bit in
+    /// folio_referenced(), and a queue nothing drains would only grow.
     #[inline]
     fn pte_mkyoung(&mut self, f: FolioId) {
         let fl = self.folios.flags[f as usize];
         if fl & pg::YOUNG == 0 {
             self.folios.flags[f as usize] = fl | pg::YOUNG;
-            if fl & pg::WALK_QUEUED == 0 && fl & pg::LRU != 0 {
+            if self.knobs.lru_gen_enabled && fl & pg::WALK_QUEUED == 0 && fl & pg::LRU != 0 {
                 self.folios.flags[f as usize] |= pg::WALK_QUEUED;
                 let lv = self.folios.lruvec[f as usize];
                 self.lruvecs[lv as usize].mm_walk.push(f);
