@@ -103,7 +103,7 @@ impl Event {
                         "{}: {} refault of a folio evicted from the generation that is still the oldest: counted in refaulted[tier {tier}]{}",
                         lruvec_name(*lruvec),
                         TYPE_NAMES[*type_],
-                        if *restore { "; restored to tier 3 (workingset)" } else { "" }
+                        if *restore { "; PG_workingset restored (workingset_restore)" } else { "" }
                     )
                 } else {
                     format!(

@@ -123,6 +123,10 @@ pub struct RefaultRecord {
     pub tier: usize,
     pub tier_before: usize,
     pub feedback: Feedback,
+    /// MGLRU: a restore gives back all refs bits with PG_workingset, and
+    /// refs >= 3 qualifies (v6.7+, the underprotection fix); before, only
+    /// PG_workingset, for refs at the maximum (4).
+    pub all_refs: bool,
 }
 
 impl RefaultRecord {
@@ -147,6 +151,7 @@ impl RefaultRecord {
             tier: 0,
             tier_before: 0,
             feedback: Feedback::None,
+            all_refs: mm.knobs.mglru_underprotection_fix,
         }
     }
 }

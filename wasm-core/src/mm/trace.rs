@@ -17,7 +17,7 @@ pub enum AddRule {
     Reclaiming,
     FewGenerations,
     SecondOldest,
-    /// Before v6.8: not active, not busy: the oldest generation.
+    /// Before v6.7: not active, not busy: the oldest generation.
     Oldest,
 }
 
@@ -51,7 +51,8 @@ pub enum FolioWhat {
     /// __remove_mapping: freed, shadow left.
     Evicted { tier: usize },
     /// workingset_refault / lru_gen_refault on the new folio.
-    Refault { recent: bool, tier: usize, restore: bool },
+    /// A refault: `tier` is MGLRU's (None: the classic LRU's workingset_refault).
+    Refault { recent: bool, tier: Option<usize>, restore: bool },
     /// Classic LRU moves.
     ClassicActivated,
     ClassicDeactivated,
@@ -81,7 +82,7 @@ impl FolioTrace {
                     AddRule::Reclaiming => format!("put back by reclaim: tail of the oldest generation, seq {seq}"),
                     AddRule::FewGenerations => format!("min_seq + 2 >= max_seq: oldest generation, seq {seq}"),
                     AddRule::SecondOldest => format!("read outside a fault: second oldest generation, seq {seq}"),
-                    AddRule::Oldest => format!("cold and clean (before v6.8): oldest generation, seq {seq}"),
+                    AddRule::Oldest => format!("cold and clean (before v6.7): oldest generation, seq {seq}"),
                 },
             ),
             Refs { refs, tier } => ("access", format!("fd access: refs {refs}, tier {tier} (N accesses -> tier order_base_2(N))")),
@@ -99,10 +100,11 @@ impl FolioTrace {
             Evicted { tier } => ("eviction", format!("reclaimed from tier {tier}; a shadow entry stays behind")),
             Refault { recent, tier, restore } => (
                 "refault",
-                match (recent, restore) {
-                    (true, true) => format!("refault within the workingset (tier {tier}): activated, PG_workingset restored"),
-                    (true, false) => format!("refault within the workingset (tier {tier}): counted for the PID controller"),
-                    (false, _) => "refault of a page evicted too long ago: not recent".into(),
+                match (tier, recent) {
+                    (None, true) => format!("refault distance within the workingset: activated{}", if restore { ", PG_workingset restored" } else { "" }),
+                    (None, false) => "refault distance beyond the workingset: starts inactive".into(),
+                    (Some(tier), true) => format!("recent refault: counted in refaulted[tier {tier}] for the PID controller{}", if restore { ", PG_workingset restored" } else { "" }),
+                    (Some(_), false) => "refault not recent: no feedback".into(),
                 },
             ),
             ClassicActivated => ("access", "second access on the inactive list: moved to the active list".into()),

@@ -164,8 +164,8 @@ impl Mm {
     /// counts; WORKINGSET_REFAULT always (before v6.5 only if recent), and if
     /// recent: refaulted[tier] and WORKINGSET_ACTIVATE (not before v6.5); in a fault or with refs >= 3, the folio gets all
     /// refs bits and PG_workingset (tier 3) and WORKINGSET_RESTORE counts.
-    /// Before v6.8 (`mglru_underprotection_fix` off): only in a fault or with
-    /// refs saturated (4), and only PG_workingset comes back.
+    /// Before v6.7 (`mglru_underprotection_fix` off): only in a fault or with
+    /// refs saturated (4), and only PG_workingset comes back (tier 1).
     fn lru_gen_refault(&mut self, f: FolioId, shadow: u64, in_fault: bool) {
         if self.knobs.refault_distance_mglru {
             self.lru_gen_refault_distance(f, shadow, in_fault);
@@ -198,13 +198,13 @@ impl Mm {
             }
             let fixed = self.knobs.mglru_underprotection_fix;
             if in_fault || if fixed { refs >= (1 << LRU_REFS_WIDTH) - 1 } else { refs == 1 << LRU_REFS_WIDTH } {
-                // Before v6.8 only PG_workingset comes back, not the refs.
+                // Before v6.7 only PG_workingset comes back, not the refs.
                 self.folios.set(f, if fixed { pg::REFS_MASK | pg::WORKINGSET } else { pg::WORKINGSET });
                 self.count(memcg, Item::WorkingsetRestoreAnon.plus(type_), 1, true);
                 restore = true;
             }
         }
-        self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent, tier, restore });
+        self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent, tier: Some(tier), restore });
         let now = self.now_ns;
         self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent, tier, restore, function: "lru_gen_refault" });
         let feedback = if recent { Feedback::Refaulted } else { Feedback::None };
@@ -250,7 +250,7 @@ impl Mm {
         let record = |mm: &Mm| RefaultRecord { distance: Some(distance), gen: Some(gen), ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset) };
         if !recent && !refault {
             let now = self.now_ns;
-            self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: false, tier: 0, restore: false });
+            self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: false, tier: Some(0), restore: false });
             self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent: false, tier: 0, restore: false, function: "lru_gen_refault" });
             self.record_refault(record);
             return;
@@ -281,7 +281,7 @@ impl Mm {
             lrugen.avg_total[type_][tier] += 1;
             lrugen.avg_refaulted[type_][tier] += 1;
         }
-        self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: true, tier, restore });
+        self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: true, tier: Some(tier), restore });
         let now = self.now_ns;
         self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent: true, tier, restore, function: "lru_gen_refault" });
         let feedback = if recent { Feedback::Refaulted } else { Feedback::Averages };
@@ -328,7 +328,7 @@ impl Mm {
         }
         let now = self.now_ns;
         let restore = recent && s.workingset;
-        self.trace(f, "workingset_refault", FolioWhat::Refault { recent, tier: 0, restore });
+        self.trace(f, "workingset_refault", FolioWhat::Refault { recent, tier: None, restore });
         self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent, tier: 0, restore, function: "workingset_refault" });
         let shadow_lv = self.lruvec_id(s.memcg, s.node);
         self.record_refault(|mm| RefaultRecord {

@@ -58,7 +58,7 @@ Builtin {
 Builtin {
     name: "proactive-root",
     title: "memory.reclaim on the root of many memcgs",
-    description: "Sibling memcgs each read and write their own region at random, with no memory pressure; a userspace agent writes to the root's memory.reclaim at intervals. With MGLRU and the memcg LRU, each write is served by shrink_many walking the memcg LRU from a random bin (lru_gen_rotate_memcg moves reclaimed memcgs to the young generation), so every memcg gives back a similar share over time. Watch pgsteal per memcg, its coefficient of variation, and each write's rounds and overreclaim.",
+    description: "Sibling memcgs each read and write their own region at random, with no memory pressure; a userspace agent writes to the root's memory.reclaim at intervals. With MGLRU and the memcg LRU, each write is served by shrink_many walking the memcg LRU from a random bin (lru_gen_rotate_memcg moves a memcg that had to be aged to the young generation), so every memcg gives back a similar share over time. Watch pgsteal per memcg, its coefficient of variation, and each write's rounds and overreclaim.",
     params: &[
         ParamSpec { name: "memcgs", default: 16.0, min: 2.0, max: 512.0, integer: true, help: "sibling memcgs under the root" },
         ParamSpec { name: "pages_per_memcg", default: 512.0, min: 64.0, max: 65_536.0, integer: true, help: "pages each memcg's job touches" },

@@ -79,7 +79,11 @@ pub fn describe(r: &RefaultRecord, lruvec: &str) -> (&'static str, String) {
     } else {
         "not recent"
     };
-    let why_restore = if r.in_fault { "in a fault" } else { "refs at the maximum" };
+    let why_restore = match (r.in_fault, r.all_refs) {
+        (true, _) => "in a fault",
+        (false, true) => "refs 3 or more",
+        (false, false) => "refs at the maximum (4)",
+    };
     let mut parts = Vec::new();
     match (r.distance, r.gen) {
         // Classic: workingset_refault().
@@ -101,7 +105,8 @@ pub fn describe(r: &RefaultRecord, lruvec: &str) -> (&'static str, String) {
             if r.activate {
                 s += &format!(" -> recent: refaulted[tier {}], workingset_activate_{kind}", r.tier);
                 if r.restore {
-                    s += &format!("; {why_restore} -> PG_workingset and all refs bits (tier 3), workingset_restore_{kind}");
+                    let back = if r.all_refs { "PG_workingset and all refs bits (tier 3)" } else { "PG_workingset (tier 1; before v6.7 the refs bits stay clear)" };
+                    s += &format!("; {why_restore} -> {back}, workingset_restore_{kind}");
                 }
             } else {
                 s += " -> not recent: no feedback";

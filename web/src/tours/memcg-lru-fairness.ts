@@ -95,7 +95,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
       },
     },
     {
-      title: 'Reclaimed memcgs move to the young generation',
+      title: 'Memcgs that had to age move to the young generation',
       text:
         'Some memcgs could only give more after aging: try_to_shrink_lruvec() ran try_to_inc_max_seq() on them, and shrink_many() then moved each into the young generation with lru_gen_rotate_memcg(MEMCG_LRU_YOUNG), as the memcg-lru rows of the event list, at the bottom of the tab, show. Later writes walk the old generation, so these memcgs wait until the others have had their turn.',
       variant: 'after',
@@ -144,7 +144,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'MGLRU off today: a cursor that starts over',
       text:
-        'Since v6.11 ("mm: vmscan: restore incremental cgroup iteration") shrink_node_memcgs() with MGLRU off starts where the last walk stopped (mem_cgroup_iter\'s shared cursor) and stops once the request is met, so today\'s kernel no longer overshoots, yet it is the least even of all. At the first priorities a 1,024-page memcg has nothing to scan (size >> priority is 0), so every walk runs to the end of the tree, which resets the cursor, and the first priority that finds pages starts again at /memcg0: scroll the Memcgs card, and the pgsteal bars fall from /memcg0 to /memcg127. The memcg LRU does not start over like this: it moves each memcg it reclaimed to the young generation.',
+        'Since v6.11 ("mm: vmscan: restore incremental cgroup iteration") shrink_node_memcgs() with MGLRU off starts where the last walk stopped (mem_cgroup_iter\'s shared cursor) and stops once the request is met, so today\'s kernel no longer overshoots, yet it is the least even of all. At the first priorities a 1,024-page memcg has nothing to scan (size >> priority is 0), so every walk runs to the end of the tree, which resets the cursor, and the first priority that finds pages starts again at /memcg0: scroll the Memcgs card, and the pgsteal bars fall from /memcg0 to /memcg127. The memcg LRU does not start over like this: each write starts at a random bin, and a memcg it had to age moves to the young generation.',
       variant: 'classic-incremental',
       at: { step: 700 },
       tab: 'memcgs',

@@ -110,7 +110,7 @@ export const MULTI_MEMCG_KSWAPD_TOUR: Tour = {
     {
       title: 'After the patch: memcached is left alone',
       text:
-        'With the patch, lru_gen_shrink_lruvec() clears sc->memcgs_need_aging when a memcg reclaims a batch without needing aging, which /fio\'s single-use page cache always can; lru_gen_age_node() then skips the aging pass, and should_abort_scan() stops kswapd once it has reclaimed nr_to_reclaim. /memcached is never aged: its whole store stays in one generation and nothing is swapped.',
+        'With the patch, lru_gen_shrink_lruvec() clears sc->memcgs_need_aging when a memcg reclaims a batch without needing aging, which /fio\'s single-use page cache always can; lru_gen_age_node() then skips the aging pass, and should_abort_scan() ends kswapd\'s scan of a memcg once it has reclaimed nr_to_reclaim since the last check, past the first two priorities, with every eligible zone above its high watermark. /memcached is never aged: its whole store stays in one generation and nothing is swapped.',
       variant: 'after',
       at: { step: 300 },
       tab: 'lru',

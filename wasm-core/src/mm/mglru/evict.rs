@@ -15,7 +15,7 @@ impl Mm {
 
     /// sort_folio() (v6.12): true if the folio was moved instead of isolated:
     /// promoted by aging (its generation is no longer the oldest), protected
-    /// (tier > tier_idx, or refs saturated since v6.8; before v6.5 counted as
+    /// (tier > tier_idx, or refs saturated since v6.7; before v6.5 counted as
     /// WORKINGSET_ACTIVATE), outside reclaim_idx, or waiting for writeback
     /// (locked, writeback, or a dirty file folio).
     fn sort_folio(&mut self, lv: LruvecId, f: FolioId, sc: &mut ScanControl, tier_idx: usize) -> bool {

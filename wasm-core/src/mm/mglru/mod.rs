@@ -61,7 +61,7 @@ impl Mm {
     /// 3. `reclaiming`, or `min_seq + MIN_NR_GENS >= max_seq` -> min_seq;
     /// 4. otherwise min_seq + 1.
     ///
-    /// Before v6.8 ("fix underprotected page cache", `mglru_underprotection_fix`
+    /// Before v6.7 ("fix underprotected page cache", `mglru_underprotection_fix`
     /// off): rule 2 gave min_seq + 1, and everything not active went to min_seq.
     ///
     /// PG_active is cleared (it only says "youngest" on the way in). The folio
@@ -72,7 +72,7 @@ impl Mm {
         let lrugen = &self.lruvecs[lv as usize].lrugen;
         let (max_seq, min_seq) = (lrugen.max_seq, lrugen.min_seq[type_]);
         let fl = self.folios.flags[f as usize];
-        // Before v6.8 the cold-but-busy cases went to min_seq + 1 and
+        // Before v6.7 the cold-but-busy cases went to min_seq + 1 and
         // everything else to min_seq.
         let fixed = self.knobs.mglru_underprotection_fix;
         let busy = if fixed { max_seq - 1 } else { min_seq + 1 };

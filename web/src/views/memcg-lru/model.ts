@@ -172,7 +172,7 @@ export function memcgLruLayout(node: number, view: MemcgLruView, geometry: LruGe
     `Memcg LRU of node ${node}: seq ${view.seq}; the old generation (gen ${view.oldGen}) holds ${formatCount(oldCount)} ` +
     `memcg${oldCount === 1 ? '' : 's'}, the young one (gen ${view.youngGen}) ${formatCount(youngCount)}` +
     (spare === undefined ? '. ' : `; gen ${spare} is the spare slot (seq − 1), always empty. `) +
-    'shrink_many reclaims from the old generation starting at a random bin; lru_gen_rotate_memcg moves a memcg it reclaimed to the young generation.';
+    'shrink_many reclaims from the old generation starting at a random bin; lru_gen_rotate_memcg moves a memcg to the young generation when reclaiming it had to age it first (MEMCG_LRU_YOUNG).';
   return {
     node,
     seq: view.seq,

@@ -43,7 +43,7 @@ const MODEL_TEXT: Record<RefaultModel, string> = {
   workingset_test_recent:
     'Classic LRU: a refault is activated when its refault distance (how far nonresident_age moved since eviction) is at most the workingset size (workingset_test_recent).',
   lru_gen_test_recent:
-    'MGLRU (v6.12): a refault counts as recent, and is activated, when the generation it was evicted from is still min_seq of its type (lru_gen_test_recent); there is no distance.',
+    'MGLRU (v6.12): a refault counts as recent when the generation it was evicted from is still min_seq of its type (lru_gen_test_recent); there is no distance. A recent refault feeds the PID controller (refaulted[tier], workingset_activate) but is not activated: only one in a fault, or with refs of 3 or more, gets PG_workingset back.',
   lru_test_refault:
     'MGLRU with patch 004: a refault is activated when its refault distance is below the workingset (lru_test_refault); whether its generation is still min_seq decides where the PID feedback goes.',
 };
