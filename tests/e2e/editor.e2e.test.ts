@@ -242,6 +242,8 @@ describe('a custom scenario too long for a readable address', () => {
     await expect.poll(() => page.getByTestId('editor-status').textContent()).toMatch(/^Loaded many\.json\. Run it/);
     await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
     await expect.poll(() => page.getByTestId('scenario-title').textContent()).toContain('many-memcgs');
+    // From the run's start the address no longer names the last run (a reload while it plays would open that).
+    await expect.poll(() => new URL(page.url()).searchParams.get('scenario'), { timeout: 5_000 }).toBeNull();
     // The new run's first frame is up (its 300 memcgs and the root), so the steps go to it.
     await expect.poll(() => page.getByRole('tab', { name: /^Memcgs/ }).textContent(), { timeout: 30_000 }).toMatch(/301$/);
     await stepForward(page, 4);

@@ -161,6 +161,8 @@ describe('trace replay page', () => {
   it('opens from the address #trace, in the dark theme too', async () => {
     const { page } = await open('#trace', { colorScheme: 'dark' });
     await page.getByRole('dialog', { name: 'Trace replay' }).waitFor();
+    // The page loads after the dialog opened: its first control takes the focus from the dialog.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('trace-close');
     await page.getByTestId('trace-file-input').setInputFiles(DATA('small.csv'));
     await replay(page, 24);
     await page.getByRole('button', { name: 'since the start' }).click();

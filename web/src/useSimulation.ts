@@ -12,6 +12,7 @@ import { errorMessage } from './engine/host';
 import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
 import type { Progress } from './engine/protocol';
 import { checkRequest, completeRequest, defaultRequest } from './scenario/presets';
+import { decodeSharedLink, encodeSharedView } from './scenario/share';
 import { decodeScenarioUrl, encodeScenarioUrl } from './scenario/url';
 import { initialState, reducer, type SimulationState } from './simulationState';
 import { sampleBefore, takeFrame, type HistoryLog } from './views/history';
@@ -21,10 +22,28 @@ export type { Busy, Notice, SimulationState } from './simulationState';
 /** Minimum wall time between two play ticks. */
 export const TICK_MS = 120;
 
-/** The run in the address bar; one too long for the readable form is left to useAddressBar (the compact form). */
+/**
+ * The run in the address bar. One too long for the readable form goes in the
+ * compact form Copy link makes (useAddressBar keeps it up to date once the
+ * page is still); until that is written, or when even that cannot hold it,
+ * the address holds no run rather than the last one.
+ */
 function writeUrl(request: ScenarioRequest): void {
   const query = encodeScenarioUrl(request);
-  if (query.length <= MAX_ADDRESS_CHARS) replaceAddressQuery(query);
+  if (query.length <= MAX_ADDRESS_CHARS) {
+    replaceAddressQuery(query);
+    return;
+  }
+  // A compact link to this same run (the one the page opened from) stays, with its step.
+  const current = window.location.search;
+  void decodeSharedLink(current).then((link) => {
+    if (window.location.search !== current || (link.kind === 'ok' && encodeScenarioUrl(link.view.request) === query)) return;
+    replaceAddressQuery('');
+    encodeSharedView({ request, step: 0, tab: 'lru' }).then(
+      (packed) => window.location.search === '' && replaceAddressQuery(packed),
+      () => {},
+    );
+  });
 }
 
 export interface Simulation {

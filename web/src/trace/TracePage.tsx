@@ -1,12 +1,19 @@
 // The trace replay page: a trace file through the engine under the chosen
 // policies side by side (docs/trace-replay.md).
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { TraceForm } from './TraceForm';
 import { MissRatioChart, ReplayProgressBar, ResultsTable } from './TraceResults';
 import { useTraceReplay } from './useTraceReplay';
 
 export function TracePage({ onClose }: { onClose(): void }) {
   const { state, start, cancel } = useTraceReplay();
+  // Loaded after the dialog opened (its own chunk): the dialog itself had the focus; the first control takes it,
+  // as it does when the dialog opens again.
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const close = closeRef.current;
+    if (close && document.activeElement === close.closest('dialog')) close.focus();
+  }, []);
   const [cachePages, setCachePages] = useState(0);
   const progress = state.phase === 'done' ? state.report : state.phase === 'idle' ? null : state.progress;
   return (
@@ -19,7 +26,7 @@ export function TracePage({ onClose }: { onClose(): void }) {
             reclaim path under MGLRU, the classic LRU, or a textbook policy.
           </p>
         </div>
-        <button type="button" className="button" onClick={onClose} data-testid="trace-close">
+        <button ref={closeRef} type="button" className="button" onClick={onClose} data-testid="trace-close">
           Close
         </button>
       </header>
