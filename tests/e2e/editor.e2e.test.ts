@@ -262,6 +262,31 @@ describe('a custom scenario too long for a readable address', () => {
     expect(await counters(page)).toEqual(before);
     expect(await page.getByTestId('scenario-title').textContent()).toContain('many-memcgs');
     expect(page.url(), 'the address keeps the compact form').toBe(address);
+    expect(await page.getByTestId('no-link').count(), 'it fits a link').toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('says so when a scenario is too large even for the compact form', async () => {
+    const { page, problems } = await open();
+    // 1,000 memcgs: about 34,000 characters of JSON, which the editor runs but a link (16 KB of JSON) cannot carry.
+    const doc = {
+      version: 1,
+      name: 'too-many-memcgs',
+      seed: 1,
+      stepNs: 10_000_000,
+      durationNs: 1_000_000_000,
+      nodes: [{ zones: [{ zone: 'Normal', pages: 65536 }] }],
+      memcgs: Array.from({ length: 1000 }, (_, i) => ({ path: `/m${i}`, memoryMax: 1024 })),
+      workloads: [{ name: 'w', memcg: '/m7', pattern: { kind: 'uniform' }, target: { kind: 'anon', pages: 512 } }],
+    };
+    await openEditor(page);
+    await page.getByTestId('scenario-file').setInputFiles({ name: 'huge.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+    await expect.poll(() => page.getByTestId('editor-status').textContent()).toMatch(/^Loaded huge\.json\. Run it/);
+    await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
+    await expect.poll(() => page.getByTestId('scenario-title').textContent()).toContain('too-many-memcgs');
+    await expect.poll(() => page.getByTestId('no-link').textContent(), { timeout: 10_000 }).toMatch(/too large for a link.*Save it as a file to keep it\.$/);
+    // The address names no run: not the last one, and no link a server would refuse.
+    expect(new URL(page.url()).search).toBe('');
     expect(problems).toEqual([]);
   });
 });
