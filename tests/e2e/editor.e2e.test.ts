@@ -224,24 +224,29 @@ describe('scenario editor', () => {
 });
 
 describe('a custom scenario too long for a readable address', () => {
-  it('goes in the address bar in the compact form, so a reload opens it at its step', async () => {
-    const { page, problems } = await open();
-    // 300 memcgs: about 10,000 characters of JSON, more than 16,000 in the readable form, which the server would refuse (431).
+  /** Loads a scenario of `memcgs` memcgs (/m0, /m1, ...; a heap of `heap` pages in /m7) in the editor and runs it. */
+  async function runMemcgs(page: Page, name: string, seed: number, memcgs: number, heap: number): Promise<void> {
     const doc = {
       version: 1,
-      name: 'many-memcgs',
-      seed: 3,
+      name,
+      seed,
       stepNs: 10_000_000,
       durationNs: 1_000_000_000,
       nodes: [{ zones: [{ zone: 'Normal', pages: 65536 }] }],
-      memcgs: Array.from({ length: 300 }, (_, i) => ({ path: `/m${i}`, memoryMax: 1024 })),
-      workloads: [{ name: 'w', memcg: '/m7', pattern: { kind: 'uniform' }, target: { kind: 'anon', pages: 2048 } }],
+      memcgs: Array.from({ length: memcgs }, (_, i) => ({ path: `/m${i}`, memoryMax: 1024 })),
+      workloads: [{ name: 'w', memcg: '/m7', pattern: { kind: 'uniform' }, target: { kind: 'anon', pages: heap } }],
     };
     await openEditor(page);
-    await page.getByTestId('scenario-file').setInputFiles({ name: 'many.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
-    await expect.poll(() => page.getByTestId('editor-status').textContent()).toMatch(/^Loaded many\.json\. Run it/);
+    await page.getByTestId('scenario-file').setInputFiles({ name: `${name}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+    await expect.poll(() => page.getByTestId('editor-status').textContent()).toBe(`Loaded ${name}.json. Run it with Run scenario.`);
     await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
-    await expect.poll(() => page.getByTestId('scenario-title').textContent()).toContain('many-memcgs');
+    await expect.poll(() => page.getByTestId('scenario-title').textContent()).toContain(name);
+  }
+
+  it('goes in the address bar in the compact form, so a reload opens it at its step', async () => {
+    const { page, problems } = await open();
+    // 300 memcgs: about 10,000 characters of JSON, more than 16,000 in the readable form, which the server would refuse (431).
+    await runMemcgs(page, 'many-memcgs', 3, 300, 2048);
     // From the run's start the address no longer names the last run (a reload while it plays would open that).
     await expect.poll(() => new URL(page.url()).searchParams.get('scenario'), { timeout: 5_000 }).toBeNull();
     // The new run's first frame is up (its 300 memcgs and the root), so the steps go to it.
@@ -269,21 +274,7 @@ describe('a custom scenario too long for a readable address', () => {
   it('says so when a scenario is too large even for the compact form', async () => {
     const { page, problems } = await open();
     // 1,000 memcgs: about 34,000 characters of JSON, which the editor runs but a link (16 KB of JSON) cannot carry.
-    const doc = {
-      version: 1,
-      name: 'too-many-memcgs',
-      seed: 1,
-      stepNs: 10_000_000,
-      durationNs: 1_000_000_000,
-      nodes: [{ zones: [{ zone: 'Normal', pages: 65536 }] }],
-      memcgs: Array.from({ length: 1000 }, (_, i) => ({ path: `/m${i}`, memoryMax: 1024 })),
-      workloads: [{ name: 'w', memcg: '/m7', pattern: { kind: 'uniform' }, target: { kind: 'anon', pages: 512 } }],
-    };
-    await openEditor(page);
-    await page.getByTestId('scenario-file').setInputFiles({ name: 'huge.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
-    await expect.poll(() => page.getByTestId('editor-status').textContent()).toMatch(/^Loaded huge\.json\. Run it/);
-    await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
-    await expect.poll(() => page.getByTestId('scenario-title').textContent()).toContain('too-many-memcgs');
+    await runMemcgs(page, 'too-many-memcgs', 1, 1000, 512);
     await expect.poll(() => page.getByTestId('no-link').textContent(), { timeout: 10_000 }).toMatch(/too large for a link.*Save it as a file to keep it\.$/);
     // The address names no run: not the last one, and no link a server would refuse.
     expect(new URL(page.url()).search).toBe('');

@@ -7,13 +7,13 @@
 // its frame. The histories follow every frame, rebuilt when it goes back.
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { EngineClient } from './engine/client';
-import { MAX_ADDRESS_CHARS, replaceAddressQuery, startingQuery } from './share/address';
+import { MAX_ADDRESS_CHARS, compactAddress, replaceAddressQuery, startingQuery } from './share/address';
 import { errorMessage } from './engine/host';
 import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
 import type { Progress } from './engine/protocol';
 import { checkRequest, completeRequest, defaultRequest } from './scenario/presets';
-import { decodeSharedLink, encodeSharedView } from './scenario/share';
-import { decodeScenarioUrl, encodeScenarioUrl } from './scenario/url';
+import { decodeSharedLink } from './scenario/share';
+import { decodeScenarioUrl, encodeScenarioUrl, sameRun } from './scenario/url';
 import { initialState, reducer, type SimulationState } from './simulationState';
 import { sampleBefore, takeFrame, type HistoryLog } from './views/history';
 
@@ -37,12 +37,9 @@ function writeUrl(request: ScenarioRequest): void {
   // A compact link to this same run (the one the page opened from) stays, with its step.
   const current = window.location.search;
   void decodeSharedLink(current).then((link) => {
-    if (window.location.search !== current || (link.kind === 'ok' && encodeScenarioUrl(link.view.request) === query)) return;
+    if (window.location.search !== current || (link.kind === 'ok' && sameRun(link.view.request, request))) return;
     replaceAddressQuery('');
-    encodeSharedView({ request, step: 0, tab: 'lru' }).then(
-      (packed) => window.location.search === '' && replaceAddressQuery(packed),
-      () => {},
-    );
+    void compactAddress({ request, step: 0, tab: 'lru' }).then((packed) => window.location.search === '' && replaceAddressQuery(packed));
   });
 }
 

@@ -113,7 +113,6 @@ fn parse_with(text: &str, ranges: bool) -> Result<Scenario, ScenarioError> {
 /// expected u32" -> "-5", "invalid type: string \"x\", expected u32" -> "\"x\"".
 /// "unknown variant `x`, expected one of ..." -> "\"x\"".
 fn bad_value(message: &str) -> Option<String> {
-    // "unknown variant `bogus`, expected one of ..." (a string naming no variant) -> "\"bogus\"".
     if let Some(rest) = message.strip_prefix("unknown variant `") {
         return rest.split_once('`').map(|(name, _)| serde_json::Value::from(name).to_string());
     }

@@ -5,9 +5,8 @@
 import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { customTitle, isCustomRequest } from '../scenario/custom';
-import { encodeSharedView } from '../scenario/share';
 import { encodeScenarioUrl } from '../scenario/url';
-import { MAX_ADDRESS_CHARS } from '../share/address';
+import { MAX_ADDRESS_CHARS, compactAddress } from '../share/address';
 import { lazyPart, PartLoading } from '../util/lazyPart';
 import './editor.css';
 
@@ -21,23 +20,20 @@ export interface CustomScenarioProps {
 }
 
 /**
- * Why a custom run cannot be kept in the address bar or a link (too large
- * even for the compact form), or null when it can (or is not custom).
+ * Whether a custom run cannot be kept in the address bar or a link: too
+ * large even for the compact form (compactAddress gives no query).
  */
-function useNoLink(request: ScenarioRequest): string | null {
-  const [problem, setProblem] = useState<{ name: string; message: string | null } | null>(null);
+function useNoLink(request: ScenarioRequest): boolean {
+  const [tooLarge, setTooLarge] = useState<string | null>(null);
   useEffect(() => {
     if (!isCustomRequest(request) || encodeScenarioUrl(request).length <= MAX_ADDRESS_CHARS) return;
     let current = true;
-    encodeSharedView({ request, step: 0, tab: 'lru' }).then(
-      () => current && setProblem({ name: request.name, message: null }),
-      (error: unknown) => current && setProblem({ name: request.name, message: String(error) }),
-    );
+    void compactAddress({ request, step: 0, tab: 'lru' }).then((packed) => current && setTooLarge(packed === '' ? request.name : null));
     return () => {
       current = false;
     };
   }, [request]);
-  return problem?.name === request.name ? problem.message : null;
+  return tooLarge === request.name;
 }
 
 export function CustomScenario({ request, disabled, onRun }: CustomScenarioProps) {
@@ -61,7 +57,7 @@ export function CustomScenario({ request, disabled, onRun }: CustomScenarioProps
           {open ? 'Close editor' : 'Edit scenario'}
         </button>
       </div>
-      {noLink !== null && (
+      {noLink && (
         <p className="hint no-link" role="status" data-testid="no-link">
           This scenario is too large for a link, even in the compact form Copy link makes: the address bar cannot hold it, so a reload opens
           the default scenario. Save it as a file to keep it.

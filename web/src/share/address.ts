@@ -3,6 +3,7 @@
 // run when it starts (useSimulation), a tour's step (useTour), the step and
 // the view once the page is still (useAddressBar); its hash, for the trace
 // page while it is open (TraceEntry).
+import { encodeSharedView, type SharedView } from '../scenario/share';
 
 /**
  * The longest query the page writes in the readable form. A server refuses a
@@ -12,6 +13,15 @@
  * compact form Copy link makes (useAddressBar), or not at all.
  */
 export const MAX_ADDRESS_CHARS = 8000;
+
+/**
+ * The compact form of `view` (what Copy link makes) for the address bar, or
+ * '' (no run) when even that cannot hold it: for a run whose readable query
+ * is longer than MAX_ADDRESS_CHARS.
+ */
+export function compactAddress(view: SharedView): Promise<string> {
+  return encodeSharedView(view).catch(() => '');
+}
 
 let bootSearch: string | null = null;
 

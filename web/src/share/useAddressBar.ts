@@ -9,8 +9,8 @@
 import { useEffect } from 'react';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { encodePageUrl } from '../scenario/pageUrl';
-import { SHARE_TABS, encodeSharedView, type CompareView, type ShareTab } from '../scenario/share';
-import { MAX_ADDRESS_CHARS, replaceAddressQuery } from './address';
+import { SHARE_TABS, type CompareView, type ShareTab } from '../scenario/share';
+import { MAX_ADDRESS_CHARS, compactAddress, replaceAddressQuery } from './address';
 
 /** How long the page must be still before the address bar follows it. */
 const SETTLE_MS = 250;
@@ -62,9 +62,8 @@ export function useAddressBar(view: AddressBarView): void {
       // Too long for a server to take back (MAX_ADDRESS_CHARS): the compact form Copy link makes, else no run at all
       // (a reload then opens the default scenario; the editor's Save scenario file keeps it).
       const shareTab: ShareTab = (SHARE_TABS as readonly string[]).includes(tab) ? (tab as ShareTab) : 'lru';
-      encodeSharedView({ request, step: compare ? compare.step : step, tab: shareTab, ...(compare ? { compare } : {}) }).then(
+      void compactAddress({ request, step: compare ? compare.step : step, tab: shareTab, ...(compare ? { compare } : {}) }).then(
         (packed) => current && replaceAddressQuery(packed),
-        () => current && replaceAddressQuery(''),
       );
     }, SETTLE_MS);
     return () => {
