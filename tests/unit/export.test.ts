@@ -199,7 +199,27 @@ describe('JSON export', () => {
     const memcg = { path: '/a', usage: 10, max: 100, high: undefined, low: 0, min: 0, swapUsage: 0, pgscan: 5, pgsteal: 4, eventsLow: 0, eventsHigh: 0, eventsMax: 0, eventsOom: 0, eventsOomKill: 0, leaf: true };
     const write = { memcg: '/', requested: 32, reclaimed: 40, overreclaim: 8, ok: true, startNs: 1e8, durationNs: 2e5, rounds: [{ nrToReclaim: 32, reclaimed: 40 }] };
     const data = JSON.parse(exportJson({ ...run, memcgs: [memcg] as never, reclaims: [write] as never }, null));
-    expect(data.memcgs).toEqual([{ ...memcg, high: undefined }].map((m) => JSON.parse(JSON.stringify(m))));
+    // Keyed as the memcgs CSV's columns are, an unlimited memory.high as null.
+    expect(data.memcgs).toEqual([
+      {
+        memcg: '/a',
+        leaf: true,
+        'memory.current_pages': 10,
+        'memory.max_pages': 100,
+        'memory.high_pages': null,
+        'memory.low_pages': 0,
+        'memory.min_pages': 0,
+        'memory.swap.current_pages': 0,
+        pgscan: 5,
+        pgsteal: 4,
+        events_low: 0,
+        events_high: 0,
+        events_max: 0,
+        events_oom: 0,
+        events_oom_kill: 0,
+      },
+    ]);
+    expect(Object.keys(data.memcgs[0])).toEqual(csvParseRows(memcgsCsv([memcg as never]))[0]);
     expect(data.memoryReclaim).toEqual([write]);
     // None: no keys.
     const none = JSON.parse(exportJson({ ...run, memcgs: [], reclaims: [] }, null));
@@ -320,5 +340,18 @@ describe('side by side exports', () => {
       { variant: 'after', step: 7, counters: { nr_free_pages: 12, pswpout: 0 } },
     ]);
     expect(data.comparison).not.toBeNull();
+  });
+
+  it("writes each side's memcgs to JSON as the single-run export does, where the side has any", () => {
+    const memcg: MemcgView = {
+      path: '/a', usage: 10, max: undefined, high: undefined, low: 0, min: 0, swapUsage: 2, pgscan: 5, pgsteal: 4,
+      eventsLow: 0, eventsHigh: 0, eventsMax: 0, eventsOom: 0, eventsOomKill: 0, leaf: true,
+    };
+    const withMemcgs: ExportedSide[] = [{ ...sides[0]!, memcgs: [memcg] }, { ...sides[1]!, memcgs: [] }];
+    const data = JSON.parse(compareJson(makeRequest('kswapd-classzone', 1, {}), withMemcgs, null));
+    const single = JSON.parse(exportJson({ ...run, memcgs: [memcg] }, null));
+    expect(data.sides[0].memcgs).toEqual(single.memcgs);
+    expect(data.sides[0].memcgs[0]['memory.swap.current_pages']).toBe(2);
+    expect(data.sides[1]).not.toHaveProperty('memcgs');
   });
 });

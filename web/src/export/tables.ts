@@ -82,24 +82,41 @@ export function compareMemcgsCsv(sides: readonly ExportedSide[]): string {
   return `${csvFormatRows([['variant', ...MEMCG_COLUMNS], ...rows])}\n`;
 }
 
+/**
+ * One memcg as the exports write it, keyed by the memcgs CSV's columns
+ * (memory.max_pages and memory.high_pages null when unlimited): the JSON
+ * exports hold these records, and the CSV's rows are their values.
+ */
+export type MemcgRecord = Record<(typeof MEMCG_COLUMNS)[number], string | number | boolean | null>;
+
+export function memcgRecord(m: MemcgView): MemcgRecord {
+  return {
+    memcg: m.path,
+    leaf: m.leaf,
+    'memory.current_pages': m.usage,
+    'memory.max_pages': m.max ?? null,
+    'memory.high_pages': m.high ?? null,
+    'memory.low_pages': m.low,
+    'memory.min_pages': m.min,
+    'memory.swap.current_pages': m.swapUsage,
+    pgscan: m.pgscan,
+    pgsteal: m.pgsteal,
+    events_low: m.eventsLow,
+    events_high: m.eventsHigh,
+    events_max: m.eventsMax,
+    events_oom: m.eventsOom,
+    events_oom_kill: m.eventsOomKill,
+  };
+}
+
 function memcgRows(memcgs: readonly MemcgView[]): string[][] {
-  return memcgs.map((m) => [
-    m.path,
-    m.leaf ? '1' : '0',
-    String(m.usage),
-    m.max === undefined || m.max === null ? '' : String(m.max),
-    m.high === undefined || m.high === null ? '' : String(m.high),
-    String(m.low),
-    String(m.min),
-    String(m.swapUsage),
-    String(m.pgscan),
-    String(m.pgsteal),
-    String(m.eventsLow),
-    String(m.eventsHigh),
-    String(m.eventsMax),
-    String(m.eventsOom),
-    String(m.eventsOomKill),
-  ]);
+  return memcgs.map((m) => {
+    const record = memcgRecord(m);
+    return MEMCG_COLUMNS.map((column) => {
+      const value = record[column];
+      return value === null ? '' : typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
+    });
+  });
 }
 
 /**
@@ -229,7 +246,7 @@ export function exportJson(run: ExportedRun, comparison: ComparisonTable | null,
       ? { sinceStep: run.previous.step, values: Object.fromEntries(rows.map((r) => [r.name, r.delta])) }
       : null,
     // What the Memcgs view shows: each memcg's state, and the memory.reclaim writes with their rounds.
-    ...(run.memcgs && run.memcgs.length > 0 ? { memcgs: run.memcgs } : {}),
+    ...(run.memcgs && run.memcgs.length > 0 ? { memcgs: run.memcgs.map(memcgRecord) } : {}),
     ...(run.reclaims && run.reclaims.length > 0 ? { memoryReclaim: run.reclaims } : {}),
     comparison: comparison ? comparisonData(comparison) : null,
     ...(ranges ? { ranges: rangesData(ranges), ...(ranges.recorded ? { rangesRecorded: true } : {}) } : {}),
@@ -254,7 +271,7 @@ export function compareCountersCsv(sides: readonly ExportedSide[]): string {
   return `${csvFormatRows([['name', ...sides.map((s) => s.variant)], ...rows])}\n`;
 }
 
-/** Compare mode as JSON: the run, each side's variant, step and counters, and any comparison table. */
+/** Compare mode as JSON: the run, each side's variant, step, counters and memcgs (as exportJson writes them), and any comparison table. */
 export function compareJson(request: ScenarioRequest, sides: readonly ExportedSide[], comparison: ComparisonTable | null): string {
   const document = {
     scenario: runLabel(request),
@@ -264,6 +281,7 @@ export function compareJson(request: ScenarioRequest, sides: readonly ExportedSi
       variant: side.variant,
       step: side.step,
       counters: Object.fromEntries(side.counters.map((c) => [c.name, c.value])),
+      ...(side.memcgs && side.memcgs.length > 0 ? { memcgs: side.memcgs.map(memcgRecord) } : {}),
     })),
     comparison: comparison ? comparisonData(comparison) : null,
   };
