@@ -153,4 +153,26 @@ describe('accessibility', () => {
     await projector.page.screenshot({ path: path.join(SHOTS, 'projector-150.png') });
     expect(projector.problems).toEqual([]);
   });
+
+  it('fits a phone (390 px wide) without sideways scrolling, the charts\' legends inside their charts', async () => {
+    const phone = await open('', { viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+    await stepForward(phone.page, 10);
+    for (const tab of ['LRU', 'System', 'Memcgs', 'Shadows']) {
+      await showTab(phone.page, tab);
+      expect(await overflowX(phone.page), `sideways overflow in tab ${tab} at 390 px`).toBeLessThanOrEqual(0);
+      // No text of a chart runs past its chart's right edge (where the page would clip it).
+      const clipped = await phone.page.evaluate(() =>
+        [...document.querySelectorAll('svg text')]
+          .filter((t) => {
+            const box = t.getBoundingClientRect();
+            return box.width > 0 && box.right > t.closest('svg')!.getBoundingClientRect().right + 1;
+          })
+          .map((t) => t.textContent),
+      );
+      expect(clipped, `chart text past its chart in tab ${tab}`).toEqual([]);
+    }
+    await showTab(phone.page, 'LRU');
+    await phone.page.screenshot({ path: path.join(SHOTS, 'phone-390.png') });
+    expect(phone.problems).toEqual([]);
+  });
 });

@@ -83,10 +83,25 @@ export interface ChartGeometry {
   laneGridWidth: number;
 }
 
+/** Where the legend's dot key starts, after the swatches, and how wide it is: with MGLRU's tier sizes, and without. */
+const DOT_KEY = { x: 140, width: { mglru: 244, classic: 186 } };
+/** The height of a line of the legend. */
+const LEGEND_LINE = 16;
+
+/**
+ * Whether the legend's dot key goes on a line of its own, under the
+ * swatches: on a narrow chart (a phone), where one line would run past the
+ * chart's right edge.
+ */
+function legendWraps(model: GenerationsModel, width: number): boolean {
+  return MARGIN.left + DOT_KEY.x + DOT_KEY.width[model.mode === 'mglru' ? 'mglru' : 'classic'] > width - 4;
+}
+
 export function chartGeometry(model: GenerationsModel, width: number, height: number, laneHeight = LANE.height): ChartGeometry {
   const bottom = LANE.top + laneHeight + 8;
+  const top = MARGIN.top + (legendWraps(model, width) ? LEGEND_LINE : 0);
   const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
-  const innerHeight = Math.max(0, height - MARGIN.top - bottom);
+  const innerHeight = Math.max(0, height - top - bottom);
   // x: one band per column, oldest (or inactive) left; narrow charts stay centred.
   const span = Math.min(innerWidth, Math.max(1, model.columns.length) * MAX_COLUMN_WIDTH);
   const start = (innerWidth - span) / 2;
@@ -98,7 +113,7 @@ export function chartGeometry(model: GenerationsModel, width: number, height: nu
   const xType = scaleBand<FolioType>().domain(FOLIO_TYPES).range([0, x.bandwidth()]).paddingInner(0.1);
   const laneHalf = innerWidth / 2;
   return {
-    margin: { top: MARGIN.top, left: MARGIN.left },
+    margin: { top, left: MARGIN.left },
     innerWidth,
     innerHeight,
     x,
@@ -121,7 +136,7 @@ export function drawGenerations(
 ): void {
   const { width, height, duration } = options;
   const geometry = chartGeometry(model, width, height, options.laneHeight);
-  const { innerWidth, innerHeight, x, xType, start, span, laneHalf, laneGridWidth } = geometry;
+  const { innerWidth, innerHeight, x, xType, start, span, laneHalf, laneGridWidth, margin } = geometry;
   const laneBox = { top: geometry.laneTop - innerHeight, height: geometry.laneHeight };
 
   // An instant redraw (resize, reduced motion) first cancels what is still
@@ -135,11 +150,15 @@ export function drawGenerations(
   // Typed as a BaseType transition so every child selection can join it.
   const transition = select<BaseType, unknown>(node).transition('generations').duration(duration).ease(easeCubicOut);
 
-  drawLegend(layer<SVGGElement>(root, 'g', 'legend').attr('aria-hidden', 'true').attr('transform', `translate(${MARGIN.left},16)`), model);
+  drawLegend(
+    layer<SVGGElement>(root, 'g', 'legend').attr('aria-hidden', 'true').attr('transform', `translate(${MARGIN.left},${LEGEND_LINE})`),
+    model,
+    legendWraps(model, width),
+  );
 
   const plot = layer<SVGGElement>(root, 'g', 'plot')
     .attr('aria-hidden', 'true')
-    .attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+    .attr('transform', `translate(${margin.left},${margin.top})`);
   const plotAny = plot as unknown as AnySelection<BaseType>;
 
   // y: pages per generation (or list) and type.
@@ -330,10 +349,10 @@ export function drawGenerations(
     d.column === null ? Math.max(1.5, spacing(d) * 0.32) : dotRadius(spacing(d), d.tier, model.mode);
 
   if ('external' in folios) root.select(':scope > g.folios').remove();
-  else drawDots(root, folios, { transition, position, spacing, radius, margin: MARGIN });
+  else drawDots(root, folios, { transition, position, spacing, radius, margin });
 }
 
-function drawLegend(legend: AnySelection<SVGGElement>, model: GenerationsModel): void {
+function drawLegend(legend: AnySelection<SVGGElement>, model: GenerationsModel, wrap: boolean): void {
   const items = legend
     .selectAll<SVGGElement, FolioType>('g.legend-item')
     .data(FOLIO_TYPES)
@@ -348,7 +367,10 @@ function drawLegend(legend: AnySelection<SVGGElement>, model: GenerationsModel):
   items.select('text').text((t) => TYPE_LABEL[t]);
 
   // The dots: sizes by tier with MGLRU, and the hollow dots of reclaimed pages.
-  const key = layer<SVGGElement>(legend as unknown as AnySelection<BaseType>, 'g', 'dot-key').attr('transform', 'translate(140,0)');
+  const key = layer<SVGGElement>(legend as unknown as AnySelection<BaseType>, 'g', 'dot-key').attr(
+    'transform',
+    wrap ? `translate(0,${LEGEND_LINE})` : `translate(${DOT_KEY.x},0)`,
+  );
   const sizes = model.mode === 'mglru' ? [0, 1, 2, 3] : [1];
   const samples = key
     .selectAll<SVGCircleElement, number>('circle.sample')
