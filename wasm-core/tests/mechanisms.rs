@@ -479,6 +479,47 @@ fn writeback_and_dirty_page_cache_are_checked_before_references() {
     assert_eq!(sc.nr_unqueued_dirty, 1, "the dirty folio, not the one under writeback");
 }
 
+/// folio_end_writeback() -> folio_rotate_reclaimable() -> lru_move_tail():
+/// a folio reclaim marked PG_reclaim goes, once written, to the tail of the
+/// inactive list (the oldest generation with MGLRU) and PGROTATED counts it;
+/// a folio written back without PG_reclaim stays put.
+#[test]
+fn written_back_folios_marked_for_reclaim_rotate_to_the_tail() {
+    use reclaim_core::mm::lruvec::LRU_INACTIVE_FILE;
+    for lru_gen in [false, true] {
+        let mut s = machine(lru_gen, None);
+        for idx in 0..3 {
+            s.mm.access(A, 0, FILE, idx, Op::Write).unwrap();
+        }
+        // Page 2 went on the list last, at its head, page 0 at its tail.
+        let (marked, plain) = (folio_at(&s, FILE, 2), folio_at(&s, FILE, 0));
+        s.mm.folios.set(marked, pg::RECLAIM);
+        let lv = s.mm.lruvec_id(A, 0) as usize;
+        let zone = ZoneType::Normal as usize;
+        let tail = |s: &Simulation| {
+            let l = &s.mm.lruvecs[lv];
+            if lru_gen {
+                let seq = l.lrugen.min_seq[LRU_GEN_FILE];
+                l.lrugen.folios[lru_gen_from_seq(seq)][LRU_GEN_FILE][zone].tail
+            } else {
+                l.lists[LRU_INACTIVE_FILE].tail
+            }
+        };
+        assert_ne!(tail(&s), marked, "lru_gen {lru_gen}: not at the tail before");
+        let before = s.mm.vmstat.get(Item::Pgrotated);
+        s.mm.wakeup_flusher_threads();
+        s.mm.writeback_complete_until(u64::MAX);
+        assert!(!s.mm.folios.test(marked, pg::WRITEBACK | pg::DIRTY | pg::RECLAIM), "lru_gen {lru_gen}");
+        assert_eq!(tail(&s), marked, "lru_gen {lru_gen}: rotated to the tail to be reclaimed next");
+        assert_ne!(tail(&s), plain);
+        assert_eq!(s.mm.vmstat.get(Item::Pgrotated) - before, 1, "lru_gen {lru_gen}: the marked folio alone");
+        assert_eq!(s.mm.memcgs[A as usize].stat.get(Item::Pgrotated), 0, "memory.stat has no pgrotated");
+        if let Err(e) = s.check_invariants() {
+            panic!("lru_gen {lru_gen}: {e}");
+        }
+    }
+}
+
 /// Swaps out anon pages 0..n of /a with the classic LRU: mapped once, their
 /// accessed bits cleared, then shrink_folio_list (add_to_swap, pageout).
 fn swap_out_anon(s: &mut Simulation, n: u32) {

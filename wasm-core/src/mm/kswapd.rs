@@ -232,10 +232,6 @@ impl Mm {
         }
     }
 
-    fn count_global(&mut self, item: Item) {
-        self.vmstat.add(item, 1);
-    }
-
     /// schedule(): asleep until woken. Counts a premature sleep when the
     /// zones the last wakeup needed are still below their high watermarks.
     fn kswapd_sleep(&mut self, node: usize, checked_zoneidx: usize) {

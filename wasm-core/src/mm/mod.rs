@@ -288,4 +288,10 @@ impl Mm {
             m = cg.parent;
         }
     }
+
+    /// __count_vm_event() alone: an event /proc/vmstat counts and
+    /// memory.stat does not (pageoutrun, pgrotated, the kswapd wmark hits).
+    pub fn count_global(&mut self, item: Item) {
+        self.vmstat.add(item, 1);
+    }
 }

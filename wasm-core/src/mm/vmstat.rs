@@ -60,9 +60,10 @@ vm_items! {
     PgscanFile => "pgscan_file",
     PgstealAnon => "pgsteal_anon",
     PgstealFile => "pgsteal_file",
-    Pageoutrun => "pageoutrun",
     KswapdLowWmarkHitQuickly => "kswapd_low_wmark_hit_quickly",
     KswapdHighWmarkHitQuickly => "kswapd_high_wmark_hit_quickly",
+    Pageoutrun => "pageoutrun",
+    Pgrotated => "pgrotated",
     OomKill => "oom_kill",
 }
 

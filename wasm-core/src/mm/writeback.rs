@@ -90,14 +90,17 @@ impl Mm {
         }
     }
 
-    /// folio_rotate_reclaimable(): to the tail of the inactive list, or with
-    /// MGLRU to the tail of the oldest generation (lru_gen_add_folio with
-    /// reclaiming).
+    /// folio_rotate_reclaimable() and lru_move_tail(): to the tail of the
+    /// inactive list, or with MGLRU to the tail of the oldest generation
+    /// (lru_gen_add_folio with reclaiming), counted as PGROTATED (global
+    /// only, as __count_vm_events; memory.stat has no pgrotated). Not
+    /// modelled: the per-CPU folio batch that defers the move.
     fn folio_rotate_reclaimable(&mut self, f: FolioId) {
         if self.folios.test(f, pg::DIRTY) || self.knobs.baseline.is_some() {
             // A baseline policy keeps its own order: the folio stays put.
             return;
         }
+        self.count_global(Item::Pgrotated);
         if self.knobs.lru_gen_enabled {
             self.lru_gen_del_folio(f, true);
             self.folios.clear(f, pg::ACTIVE);
