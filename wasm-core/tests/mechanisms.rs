@@ -100,6 +100,55 @@ fn writes_dirty_pages_without_reading_or_promoting_them() {
     }
 }
 
+/// filemap_add_folio(): `if (!(gfp & __GFP_WRITE) && shadow)
+/// workingset_refault()`: write() into an evicted page (FGP_WRITE, so
+/// __GFP_WRITE) drops its shadow without counting a refault or activating
+/// anything, on both LRUs; a read of another evicted page is a refault.
+#[test]
+fn rewriting_an_evicted_page_is_no_refault() {
+    for lru_gen in [false, true] {
+        let mut s = machine(lru_gen, Some(512));
+        for i in 0..2000 {
+            s.mm.access(A, 0, FILE, i, Op::Read).unwrap();
+        }
+        let shadows: Vec<u32> = (0..2000).filter(|&i| matches!(s.mm.slot(FILE, i), Slot::Shadow(_))).take(2).collect();
+        assert_eq!(shadows.len(), 2, "lru_gen {lru_gen}: evicted pages left shadows");
+        let counts = |s: &Simulation| (s.mm.vmstat.get(Item::WorkingsetRefaultFile), s.mm.vmstat.get(Item::WorkingsetActivateFile), s.mm.vmstat.get(Item::WorkingsetRestoreFile));
+        let before = counts(&s);
+        s.mm.access(A, 0, FILE, shadows[0], Op::Write).unwrap();
+        assert!(matches!(s.mm.slot(FILE, shadows[0]), Slot::Folio(_)), "lru_gen {lru_gen}: the written page is cached again");
+        assert_eq!(counts(&s), before, "lru_gen {lru_gen}: a rewrite is no refault");
+        s.mm.access(A, 0, FILE, shadows[1], Op::Read).unwrap();
+        assert_eq!(counts(&s).0, before.0 + 1, "lru_gen {lru_gen}: a read of an evicted page is");
+    }
+}
+
+/// lru_gen_look_around() (v6.12) on a young neighbour already in max_seq:
+/// with an mm walk, folio_update_gen() rewrites its generation and clears
+/// its refs (PG_referenced, PG_workingset); without one, the kernel only
+/// acts on a folio outside max_seq (folio_activate), so the neighbour keeps
+/// its refs. Either way its accessed bit is cleared.
+#[test]
+fn look_around_without_a_walk_leaves_a_max_seq_neighbour_alone() {
+    for walk in [false, true] {
+        let mut s = machine(true, None);
+        for idx in 0..3 {
+            s.mm.access(A, 0, ANON, idx, Op::Store).unwrap();
+        }
+        let (f, neighbour) = (folio_at(&s, ANON, 0), folio_at(&s, ANON, 1));
+        let gen = s.mm.folios.lru_gen(neighbour);
+        assert!(s.mm.folios.test(neighbour, pg::YOUNG | pg::MAPPED), "a store leaves the PTE young");
+        s.mm.folios.set(neighbour, pg::REFERENCED | pg::WORKINGSET);
+        let activations = s.mm.vmstat.get(Item::Pgactivate);
+        s.mm.lru_gen_look_around(f, walk);
+        assert!(!s.mm.folios.test(neighbour, pg::YOUNG), "walk {walk}: the accessed bit is harvested");
+        assert_eq!(s.mm.folios.lru_gen(neighbour), gen, "walk {walk}: still in max_seq");
+        let refs_kept = s.mm.folios.test(neighbour, pg::REFERENCED) && s.mm.folios.test(neighbour, pg::WORKINGSET);
+        assert_eq!(refs_kept, !walk, "walk {walk}: refs kept only without a walk");
+        assert_eq!(s.mm.vmstat.get(Item::Pgactivate), activations, "walk {walk}: nothing activated");
+    }
+}
+
 /// The page-table walk's queue is MGLRU's: the classic LRU reads the
 /// accessed bit in folio_referenced(), so nothing would ever drain it.
 #[test]
@@ -616,6 +665,82 @@ fn direct_reclaim_skips_nodes_without_an_eligible_zone() {
         assert!(resident1(&s) < before1, "{case}: node 1 was shrunk");
         assert_eq!(node0(&s) != before, memcg_reclaim, "{case}: node 0 (ZONE_NORMAL only) touched");
     }
+}
+
+/// isolate_lru_folios(): folios of zones above reclaim_idx are skipped
+/// (PGSKIP) onto folios_skipped with list_move() and spliced back to the
+/// head of the list with list_splice(), so the folio skipped last ends at
+/// the head: the skipped run comes back in reverse, ahead of the folios
+/// that were already at the head.
+#[test]
+fn skipped_folios_go_back_to_the_head_the_last_skipped_first() {
+    use reclaim_core::mm::lruvec::LRU_INACTIVE_FILE;
+    let mut s = Simulation::new(Scenario {
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Dma32, pages: 4096 }, ZoneSpec { zone: ZoneType::Normal, pages: 4096 }] }],
+        swap_pages: 0,
+        workloads: vec![WorkloadSpec::new("file", "/a", Pattern::Uniform, Target::File { pages: 8192, op: FileOp::Read, file: None, write_percent: 0 })],
+        ..scenario(false, None)
+    })
+    .unwrap();
+    for i in 0..6000 {
+        s.mm.access(A, 0, FILE, i, Op::Read).unwrap();
+    }
+    let lv = s.mm.lruvec_id(A, 0);
+    let list = |s: &Simulation| s.mm.lruvecs[lv as usize].lists[LRU_INACTIVE_FILE].iter(&s.mm.folios).collect::<Vec<_>>();
+    let normal = ZoneType::Normal as usize;
+    let before = list(&s);
+    // From the tail: the ZONE_NORMAL folios a 32-folio scan of ZONE_DMA32 passes over.
+    let mut skipped = Vec::new();
+    let mut eligible = 0;
+    for &f in before.iter().rev() {
+        if s.mm.folios.zone(f) == normal {
+            skipped.push(f);
+        } else {
+            eligible += 1;
+            if eligible == 32 {
+                break;
+            }
+        }
+    }
+    assert!(skipped.len() > 32, "the tail holds ZONE_NORMAL folios ({} of them)", skipped.len());
+    let pgskip = s.mm.vmstat.get(Item::PgskipNormal);
+    let mut sc = ScanControl::new(32, Some(A));
+    sc.reclaim_idx = ZoneType::Dma32 as usize;
+    s.mm.shrink_inactive_list(32, lv, &mut sc, LRU_INACTIVE_FILE);
+    assert_eq!(s.mm.vmstat.get(Item::PgskipNormal) - pgskip, skipped.len() as u64);
+    let after = list(&s);
+    let expected: Vec<u32> = skipped.iter().rev().copied().collect();
+    assert_eq!((after[0], after[skipped.len() - 1]), (expected[0], expected[skipped.len() - 1]), "the last skipped at the head, the first skipped last");
+    assert!(after[..skipped.len()] == expected[..], "the skipped run comes back in reverse");
+    assert_eq!(after[skipped.len()], before[0], "ahead of the old head");
+}
+
+/// lru_gen_online_memcg(): one bin is drawn per memcg
+/// (get_random_u32_below before for_each_node), so a memcg's lruvecs join
+/// the same bin of the memcg LRU on every node.
+#[test]
+fn a_new_memcg_joins_the_same_bin_on_every_node() {
+    let node = || NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 4096 }] };
+    // /a (the workloads' memcg) and 15 more.
+    let memcgs = (0..16).map(|i| MemcgSpec { path: if i == 0 { "/a".into() } else { format!("/m{i}") }, ..Default::default() }).collect();
+    let s = Simulation::new(Scenario { nodes: vec![node(), node(), node()], memcgs, ..scenario(true, None) }).unwrap();
+    let bins = |memcg: u16| -> Vec<usize> {
+        (0..3)
+            .map(|n| {
+                let lv = s.mm.lruvec_id(memcg, n);
+                let lru = &s.mm.nodes[n].memcg_lru;
+                let found = lru.fifo.iter().flat_map(|gen| gen.iter().enumerate()).find(|(_, fifo)| fifo.contains(&lv));
+                found.expect("every lruvec is on its node's memcg LRU").0
+            })
+            .collect()
+    };
+    let mut distinct = std::collections::BTreeSet::new();
+    for memcg in 1..=16u16 {
+        let b = bins(memcg);
+        assert!(b.iter().all(|&x| x == b[0]), "memcg {memcg}: bins {b:?} on nodes 0-2");
+        distinct.insert(b[0]);
+    }
+    assert!(distinct.len() > 1, "the bins are drawn at random: {distinct:?}");
 }
 
 /// With more memory than a shadow's timestamp can count page by page,

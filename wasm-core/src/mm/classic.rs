@@ -254,7 +254,8 @@ impl Mm {
 
     /// isolate_lru_folios(): take up to `nr_to_scan` folios from the tail of
     /// `lru`; folios of zones above reclaim_idx are skipped (PGSKIP) and go
-    /// back. Returns (isolated folios, folios scanned including skipped).
+    /// back to the head, the last skipped first. Returns (isolated folios,
+    /// folios scanned including skipped).
     fn isolate_lru_folios(&mut self, nr_to_scan: u64, lv: LruvecId, sc: &ScanControl, lru: usize) -> (Vec<FolioId>, u64) {
         let mut taken = Vec::new();
         let mut skipped = Vec::new();
@@ -282,7 +283,9 @@ impl Mm {
             self.folios.clear(f, pg::LRU);
             taken.push(f);
         }
-        for &f in skipped.iter().rev() {
+        // list_move() to folios_skipped, then list_splice() to the head of
+        // the list: the folio skipped last ends at the head.
+        for &f in &skipped {
             self.classic_add_folio(f);
             let z = self.folios.zone(f);
             self.count(memcg, Item::PgskipDma.plus(z), 1, true);

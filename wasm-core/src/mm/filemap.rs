@@ -92,9 +92,10 @@ impl Mm {
     }
 
     /// filemap_read() of one page, or generic_perform_write() of a whole
-    /// one: a miss allocates a folio, checks the shadow (workingset_refault
-    /// in filemap_add_folio), adds it to the LRU outside a fault, and reads
-    /// it; a write of the whole page reads nothing (write_begin only reads
+    /// one: a miss allocates a folio, checks the shadow of a read
+    /// (workingset_refault in filemap_add_folio; a write's __GFP_WRITE, from
+    /// FGP_WRITE, skips it: a rewritten page is no refault), adds it to the
+    /// LRU outside a fault, and reads it; a write of the whole page reads nothing (write_begin only reads
     /// the part of a folio a write does not cover). A read marks the folio
     /// accessed; a write does not (v4.7, bbddabe2e436 "mm: filemap: only do
     /// access activations on reads": write_begin's FGP_WRITEBEGIN has no
@@ -122,9 +123,12 @@ impl Mm {
         Ok(outcome)
     }
 
-    /// Allocates, charges and inserts a page-cache folio for (m, index), then
-    /// reads it (cost of a major read) unless `read` is false (a write of the
-    /// whole page fills it). `in_fault` decides its LRU placement.
+    /// filemap_add_folio() and the read: allocates, charges and inserts a
+    /// page-cache folio for (m, index), then reads it (cost of a major read)
+    /// unless `read` is false (a write of the whole page fills it). A shadow
+    /// left in the slot is a refault (workingset_refault) unless this is a
+    /// write, whose __GFP_WRITE makes filemap_add_folio drop the shadow
+    /// unchecked. `in_fault` decides its LRU placement.
     fn page_cache_miss(&mut self, memcg: MemcgId, node: usize, m: MappingId, index: u32, in_fault: bool, read: bool) -> Result<FolioId, ChargeFailed> {
         let f = self.alloc_charged_folio(memcg, node, false)?;
         self.install_folio(f, m, index);
@@ -133,7 +137,8 @@ impl Mm {
             _ => None,
         };
         self.set_slot(m, index, Slot::Folio(f));
-        if let Some(s) = shadow {
+        // `!read` is a write() here: a fault always reads.
+        if let (Some(s), true) = (shadow, read) {
             self.workingset_refault(f, s, in_fault);
         }
         self.folio_add_lru(f, in_fault);

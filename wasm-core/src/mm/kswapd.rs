@@ -374,8 +374,11 @@ impl Mm {
         sc.nr_scanned.max(sc.nr_reclaimed - nr_reclaimed) >= sc.nr_to_reclaim
     }
 
-    /// kswapd_age_node(): with MGLRU (v6.12) lru_gen_age_node only checks
-    /// min_ttl (0: nothing to do); without the memcg LRU (v6.1) it ages the
+    /// kswapd_age_node(): with MGLRU (v6.12) lru_gen_age_node checks min_ttl
+    /// (0: nothing to do) and otherwise only prepares the walk that follows
+    /// (set_initial_priority, mem_cgroup_calculate_protection), which the
+    /// model does where that walk starts (lru_gen_shrink_node) and where it
+    /// reads memory.min and memory.low; without the memcg LRU (v6.1) it ages the
     /// memcgs (lru_gen_age_node_61); with the classic LRU, deactivate anon
     /// pages of every memcg when the node's inactive anon list is low.
     fn kswapd_age_node(&mut self, node: usize, sc: &mut ScanControl) {

@@ -54,7 +54,8 @@ pub struct LruGenFolio {
     pub protected: [[[u64; MAX_NR_TIERS - 1]; ANON_AND_FILE]; NR_HIST_GENS],
     pub evicted: [[[u64; MAX_NR_TIERS]; ANON_AND_FILE]; NR_HIST_GENS],
     pub refaulted: [[[u64; MAX_NR_TIERS]; ANON_AND_FILE]; NR_HIST_GENS],
-    /// memcg LRU membership: generation (0/1) and segment (0, HEAD, TAIL).
+    /// memcg LRU membership: generation (0..MEMCG_NR_GENS, a seq modulo 3)
+    /// and segment (0, HEAD, TAIL).
     pub gen: u8,
     pub seg: u8,
     /// The tier_idx isolate_folios last scanned each type with: sort_folio

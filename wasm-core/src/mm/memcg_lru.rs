@@ -50,13 +50,14 @@ pub fn get_memcg_gen(seq: u64) -> usize {
 }
 
 impl Mm {
-    /// lru_gen_online_memcg(): a new memcg joins the tail of a random bin of
-    /// the old generation on every node.
+    /// lru_gen_online_memcg(): a new memcg joins the tail of one random bin
+    /// (drawn once, the same on every node) of the old generation of every
+    /// node.
     pub fn lru_gen_online_memcg(&mut self, memcg: MemcgId) {
+        let bin = self.rng.below(MEMCG_NR_BINS as u64) as usize;
         for node in 0..self.nodes.len() {
             let lv = self.lruvec_id(memcg, node);
             let gen = get_memcg_gen(self.nodes[node].memcg_lru.seq);
-            let bin = self.rng.below(MEMCG_NR_BINS as u64) as usize;
             let l = &mut self.lruvecs[lv as usize].lrugen;
             l.gen = gen as u8;
             l.seg = 0;

@@ -14,7 +14,8 @@ impl Mm {
     /// should_run_aging() (v6.12): returns (whether aging is due, nr_to_scan).
     /// Aging is due when no cold generation is left, or with exactly three
     /// generations when the youngest holds more than half the pages or the
-    /// oldest-but-one less than a quarter. Four generations never age.
+    /// oldest (max_seq - MIN_NR_GENS, `old`) less than a quarter. Four
+    /// generations never age.
     pub fn should_run_aging(&self, lv: LruvecId, max_seq: u64, can_swap: bool) -> (bool, u64) {
         let lrugen = &self.lruvecs[lv as usize].lrugen;
         let first = usize::from(!can_swap);

@@ -135,9 +135,10 @@ impl Mm {
                 }
             }
             if !moved.is_empty() {
-                // list_splice(&moved, head): skipped folios return to the head.
+                // list_move() to `moved`, then list_splice(&moved, head):
+                // skipped folios return to the head, the last skipped first.
                 let n = moved.len() as u64;
-                for &f in moved.iter().rev() {
+                for &f in &moved {
                     self.gen_list_add(lv, f, gen, false);
                 }
                 self.count(memcg, Item::PgskipDma.plus(zone), n, true);
@@ -202,10 +203,13 @@ impl Mm {
     }
 
     /// evict_folios(): isolate a batch from the oldest generation, reclaim it
-    /// with shrink_folio_list(), and put the rest back: a rejected folio
-    /// (active, referenced, mapped, dirty, under writeback, or on the retry
-    /// pass) gets PG_active and re-enters at max_seq; clean unmapped ones are
-    /// retried once. Returns the folios scanned.
+    /// with shrink_folio_list(), and put the rest back: a folio marked
+    /// PG_reclaim that is dirty or under writeback goes back as it is
+    /// (lru_gen_add_folio puts it in max_seq - 1 to wait for its write); any
+    /// other rejected folio (active, referenced, mapped, dirty, under
+    /// writeback, or on the retry pass) gets PG_active and re-enters at
+    /// max_seq; clean unmapped ones are retried once. Returns the folios
+    /// scanned.
     pub fn evict_folios(&mut self, lv: LruvecId, sc: &mut ScanControl, swappiness: u32) -> u64 {
         let mut list = Vec::new();
         let (mut scanned, type_, tier_idx) = self.isolate_folios(lv, sc, swappiness, &mut list);

@@ -38,8 +38,9 @@ impl Mm {
     // ---------------------------------------------------------------- sizes
 
     /// lru_gen_update_size(): moves one folio's page between generation
-    /// counters (None = off the generation lists), keeping the classic
-    /// active/inactive view consistent for /proc/vmstat.
+    /// counters (None = off the generation lists). Simplified: the kernel
+    /// also updates the active/inactive list sizes here; the views work
+    /// those out from the generations instead (sim/views.rs).
     fn lru_gen_update_size(&mut self, lv: LruvecId, f: FolioId, old_gen: Option<usize>, new_gen: Option<usize>) {
         let type_ = self.folios.type_of(f);
         let zone = self.folios.zone(f);
@@ -230,8 +231,21 @@ impl Mm {
                 let fl = self.folios.flags[g as usize];
                 if fl & pg::YOUNG != 0 && fl & pg::MAPPED != 0 && self.folios.lruvec[g as usize] == lv {
                     self.folios.clear(g, pg::YOUNG);
-                    if let Some(old) = self.folio_update_gen(g, gen) {
-                        if old != gen {
+                    // With a walk, folio_update_gen() (refs cleared); without
+                    // one, v6.12 reads folio_lru_gen() and calls
+                    // folio_activate() on a folio not yet in max_seq, which
+                    // keeps its refs (v6.13 clears them first).
+                    let old = if walk {
+                        self.folio_update_gen(g, gen)
+                    } else {
+                        let old = self.folios.lru_gen(g);
+                        if old.is_some_and(|old| old != gen) {
+                            self.folios.set_lru_gen(g, Some(gen));
+                        }
+                        old
+                    };
+                    match old {
+                        Some(old) if old != gen => {
                             self.lru_gen_update_size(lv, g, Some(old), Some(gen));
                             if !walk {
                                 let memcg = self.lruvec_memcg(lv);
@@ -240,8 +254,8 @@ impl Mm {
                             let seq = self.lruvecs[lv as usize].lrugen.max_seq;
                             self.trace(g, "lru_gen_look_around", FolioWhat::LookAround { seq });
                         }
-                    } else {
-                        self.folios.set(g, pg::REFERENCED);
+                        Some(_) => {}
+                        None => self.folios.set(g, pg::REFERENCED),
                     }
                 }
             }
