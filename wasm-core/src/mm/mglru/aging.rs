@@ -76,7 +76,18 @@ impl Mm {
     /// (should_skip_vma, get_pfn_folio): those folios keep their accessed
     /// bit, and stay queued for a later walk. Simplified: no mm_struct list,
     /// no Bloom filters, no non-leaf PMD accessed bits; the walk always
-    /// completes.
+    /// completes. So the walk finds every young PTE, where the kernel's skips
+    /// page tables the Bloom filter did not mark (a table is kept for the
+    /// next walk only when at least one in eight of its PTEs was young,
+    /// suitable_to_scan) and mms that have not run since the last walk
+    /// (should_skip_mm): hot pages in sparse tables, which the kernel leaves
+    /// in their generation until eviction finds them young (folio_referenced
+    /// in shrink_folio_list, then max_seq), are promoted here by the aging,
+    /// so scans are a little cheaper than the kernel's. The walk is per
+    /// lruvec: a folio is promoted by its own memcg's aging, where the kernel
+    /// walks the mms of the memcg being aged and skips folios charged to
+    /// another (get_pfn_folio), which matters only for files shared across
+    /// memcgs.
     pub fn try_to_inc_max_seq(&mut self, lv: LruvecId, seq: u64, can_swap: bool, force_scan: bool) -> bool {
         if seq < self.lruvecs[lv as usize].lrugen.max_seq {
             return false;

@@ -27,7 +27,7 @@ const HELP: Record<string, string> = {
   workingset_activate_file: 'File refaults judged part of the workingset and activated (or, with MGLRU, counted recent).',
   workingset_restore_anon: 'Anon refaults that got PG_workingset back: with the classic LRU, activated ones that had it when evicted; with MGLRU, in a fault or with enough refs.',
   workingset_restore_file: 'File refaults that got PG_workingset back: with the classic LRU, activated ones that had it when evicted; with MGLRU, in a fault or with enough refs.',
-  workingset_nodereclaim: 'Shadow-entry nodes freed by the shadow shrinker.',
+  workingset_nodereclaim: 'Shadow-entry nodes freed by the shadow shrinker (count_shadow_nodes, scan_shadow_nodes). Not modelled: here a shadow stays until its page is cached again, so this stays 0 and refaults of pages evicted long ago are still detected.',
   pgpgin: 'KiB read from storage (not pages: a page is 4 KiB).',
   pgpgout: 'KiB written to storage, swap included (not pages: 4 per page swapped out).',
   pswpin: 'Pages read back from swap.',
