@@ -22,6 +22,7 @@ import {
 import { formatElapsed, rangeRow, rangeRows, rangeRunWork, rangeShortfalls, recordedRangeResult, shortfallSentence, timeLeft, withRecordedSeeds } from '../../web/src/views/comparison/ranges';
 
 const batching: ExperimentInfo = {
+  metrics: [],
   name: 'batching',
   title: 'Batch sizes',
   patch: '003_04f791f1dd4aa672.txt: mm: memcg: use larger batches for proactive reclaim (T.J. Mercier, 2024)',

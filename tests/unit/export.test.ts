@@ -17,6 +17,7 @@ const run: ExportedRun = {
 };
 
 const experiment: ExperimentInfo = {
+  metrics: [],
   name: 'kswapd-classzone',
   title: 'kswapd',
   patch: '',

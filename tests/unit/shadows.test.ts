@@ -49,6 +49,7 @@ function refault(extra: Partial<RefaultView>): RefaultView {
     node: 0,
     function: 'workingset_refault',
     decision: 'activate',
+    activateCounted: true,
     restore: false,
     rule: 'rule',
     ...extra,
@@ -151,11 +152,18 @@ describe.each([
       const counts = decisionCounts(shadow.refaults);
       for (const kind of ['anon', 'file'] as const) {
         const delta = (c: string) => counter(frame, `${c}_${kind}`) - counter(previous, `${c}_${kind}`);
-        expect(counts.byDecision.activate[kind]).toBe(delta('workingset_activate'));
+        expect(counts.activateCounted[kind]).toBe(delta('workingset_activate'));
+        // MGLRU v6.12 activates no refault: it counts a recent one as workingset_activate.
+        if (model === 'lru_gen_test_recent') {
+          expect(counts.byDecision.activate[kind]).toBe(0);
+          expect(counts.activateCounted[kind]).toBe(counts.byDecision.recent[kind]);
+        } else {
+          expect(counts.activateCounted[kind]).toBe(counts.byDecision.activate[kind]);
+        }
         expect(counts.restore[kind]).toBe(delta('workingset_restore'));
         const refaults = counts.byDecision.activate[kind] + counts.byDecision.recent[kind] + counts.byDecision['not recent'][kind];
         expect(refaults).toBe(delta('workingset_refault'));
-        activations += counts.byDecision.activate[kind];
+        activations += counts.activateCounted[kind];
       }
       exact += 1;
     });

@@ -397,6 +397,9 @@ pub fn experiments_doc() -> Result<(String, crate::sweep::RecordedRanges), crate
         out.push_str("\nVariants: ");
         let vs: Vec<String> = e.variants.iter().map(|v| format!("`{}`: {}", v.name, v.description)).collect();
         out.push_str(&vs.join("; "));
+        out.push_str(".\n\nMetrics: ");
+        let ms: Vec<String> = e.metric_docs.iter().map(|d| format!("`{}`: {}", d.name, d.help)).collect();
+        out.push_str(&ms.join("; "));
         out.push_str(".\n\n");
         let sweep = crate::sweep::sweep(e, &SEEDS, 2)?;
         out.push_str(&format!(

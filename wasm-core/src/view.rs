@@ -96,11 +96,22 @@ pub struct ExperimentInfo {
     pub params: Vec<ParamInfo>,
     pub variants: Vec<VariantInfo>,
     pub headlines: Vec<HeadlineInfo>,
+    /// Every metric the comparison reports, in its order, with what it measures.
+    pub metrics: Vec<MetricInfo>,
     /// Where a headline does not hold, and why (empty if it always does).
     pub limits: String,
     /// The parameter points `reclaim-sim sweep` checks the headlines at: the
     /// defaults, then each parameter at the low and the high end of its range.
     pub ranges: Vec<RangePoint>,
+}
+
+/// One of an experiment's metrics and what it measures (with its unit).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct MetricInfo {
+    pub name: String,
+    pub help: String,
 }
 
 /// One point of an experiment's range check: its name ("defaults" or

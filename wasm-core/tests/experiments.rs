@@ -5,9 +5,17 @@ use std::collections::BTreeMap;
 
 use reclaim_core::experiment::{self, Comparison};
 
+/// Runs every variant; each reports the metrics its experiment documents, in their order.
 fn compare(name: &str, params: &[(&str, f64)], seed: u64) -> Comparison {
     let params: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    experiment::find(name).expect("experiment").compare(&params, seed).expect("valid parameters")
+    let e = experiment::find(name).expect("experiment");
+    let c = e.compare(&params, seed).expect("valid parameters");
+    let documented: Vec<&str> = e.metric_docs.iter().map(|d| d.name).collect();
+    for v in &c.variants {
+        let names: Vec<&str> = v.metrics.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, documented, "{name} {}: metrics and metric_docs", v.variant);
+    }
+    c
 }
 
 fn metric(c: &Comparison, variant: &str, name: &str) -> f64 {

@@ -78,7 +78,7 @@ fn decision_counts(refaults: &[RefaultView]) -> [[u64; 2]; 3] {
     for r in refaults {
         let t = type_index(&r.kind);
         out[0][t] += u64::from(r.decision != "ignored");
-        out[1][t] += u64::from(r.decision == "activate");
+        out[1][t] += u64::from(r.activate_counted);
         out[2][t] += u64::from(r.restore);
     }
     out
@@ -95,6 +95,7 @@ fn check_decision(label: &str, model: &str, r: &RefaultView) {
             let (d, t) = (r.distance.unwrap(), r.threshold.unwrap());
             assert_eq!(r.comparison.as_deref(), Some("<="));
             assert_eq!(r.decision == "activate", d <= t, "{label}: {r:?}");
+            assert_eq!(r.activate_counted, d <= t, "{label}: {r:?}");
             assert!(r.rule.starts_with(&format!("workingset_test_recent: refault distance {}", group(d))), "{label}: {}", r.rule);
             assert!(r.token_seq.is_none() && r.tier.is_none());
         }
@@ -102,7 +103,8 @@ fn check_decision(label: &str, model: &str, r: &RefaultView) {
             let (seq, min, max) = (r.token_seq.unwrap(), r.min_seq.unwrap(), r.max_seq.unwrap());
             assert!(seq <= min && min <= max, "{label}: {r:?}");
             assert_eq!(r.recent, Some(seq == min));
-            assert_eq!(r.decision == "activate", seq == min, "{label}: {r:?}");
+            assert_eq!(r.decision, if seq == min { "recent" } else { "not recent" }, "{label}: {r:?}");
+            assert_eq!(r.activate_counted, seq == min, "{label}: a recent refault counts as workingset_activate");
             assert!(r.distance.is_none());
             assert!(r.rule.starts_with(&format!("lru_gen_test_recent: evicted from generation {seq}")), "{label}: {}", r.rule);
         }
@@ -110,6 +112,7 @@ fn check_decision(label: &str, model: &str, r: &RefaultView) {
             let (d, t) = (r.distance.unwrap(), r.threshold.unwrap());
             assert_eq!(r.comparison.as_deref(), Some("<"));
             assert_eq!(r.decision == "activate", d < t, "{label}: {r:?}");
+            assert_eq!(r.activate_counted, d < t, "{label}: {r:?}");
             let recent = r.token_seq == r.min_seq;
             assert_eq!(r.recent, Some(recent));
             if r.decision != "activate" {
@@ -142,8 +145,9 @@ fn group(n: u64) -> String {
 }
 
 /// Every reported decision of every step matches the workingset counters:
-/// per type, the non-ignored decisions are the workingset_refault delta, the
-/// "activate" ones the workingset_activate delta, the restores the
+/// per type, the non-ignored decisions are the workingset_refault delta,
+/// the ones that counted an activation (activate_counted: "activate", and
+/// MGLRU v6.12's "recent") the workingset_activate delta, the restores the
 /// workingset_restore delta (exactly, in steps where none was dropped).
 #[test]
 fn decisions_match_the_workingset_counters() {
@@ -173,7 +177,7 @@ fn decisions_match_the_workingset_counters() {
             for r in &sf.refaults {
                 check_decision(label, &model, r);
                 assert_eq!(r.step, frame.step);
-                seen[0] += u64::from(r.decision == "activate");
+                seen[0] += u64::from(r.activate_counted);
                 seen[1] += u64::from(r.decision == "not recent");
                 seen[2] += u64::from(r.restore);
                 seen[3] += u64::from(r.tracked);
@@ -183,7 +187,7 @@ fn decisions_match_the_workingset_counters() {
         // (In the experiment's upstream run every refault is recent: its
         // evictions come back before min_seq moves on.)
         assert!(exact_steps > 0, "{label}: no step with every refault listed");
-        assert!(seen[0] > 0, "{label}: nothing activated");
+        assert!(seen[0] > 0, "{label}: no workingset_activate");
         assert!(seen[1] > 0 || label == "experiment before", "{label}: no refault that was not recent");
         assert!(seen[2] > 0, "{label}: no restore");
         assert!(seen[3] > 0, "{label}: no tracked page refaulted");
@@ -288,7 +292,7 @@ fn a_refault_now_meets_what_the_view_reports() {
                 assert_eq!(r.page, s.page);
                 assert_eq!(r.distance, s.distance, "{label}: {}", r.rule);
                 assert_eq!(r.token_seq, s.token_seq, "{label}: {}", r.rule);
-                assert_eq!(r.decision == "activate", s.activate, "{label}: {s:?} but {}", r.rule);
+                assert_eq!(r.activate_counted, s.activate, "{label}: {s:?} but {}", r.rule);
                 if let Some(t) = r.threshold {
                     assert_eq!(Some(t), view.thresholds.iter().find(|x| x.kind == s.kind).map(|x| x.pages), "{label}: {}", r.rule);
                 }

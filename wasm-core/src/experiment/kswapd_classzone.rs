@@ -9,7 +9,7 @@
 //! barely use, being protected by lowmem_reserve) usually is. kswapd went to
 //! sleep while Normal was below its watermarks, and the next allocations
 //! had to reclaim directly.
-use super::{percentile, Direction, Experiment, Headline, Variant};
+use super::{percentile, Direction, Experiment, Headline, Variant, MetricDoc};
 use crate::mm::pgdat::ZoneType;
 use crate::mm::vmstat::Item;
 use crate::mm::Knobs;
@@ -46,6 +46,18 @@ pub static EXPERIMENT: Experiment = Experiment {
     limits: LIMITS,
     build,
     metrics,
+    metric_docs: &[
+        MetricDoc { name: "kswapd_premature_sleeps", help: "times kswapd went to sleep while a zone its last wakeup asked for was below its high watermark" },
+        MetricDoc { name: "pgscan_direct", help: "pages direct reclaim scanned, in allocating tasks (/proc/vmstat)" },
+        super::common::PGSTEAL_DIRECT,
+        MetricDoc { name: "alloc_latency_p95", help: "95th percentile of an allocation's time, in simulated ms: from an allocator's start until all its pages are faulted in, as simoop times it (reclaim stalls included)" },
+        MetricDoc { name: "alloc_latency_p99", help: "99th percentile of an allocation's time, as alloc_latency_p95" },
+        MetricDoc { name: "kswapd_efficiency", help: "pages kswapd reclaimed per page it scanned (pgsteal_kswapd / pgscan_kswapd)" },
+        MetricDoc { name: "pgscan_kswapd", help: "pages kswapd scanned (/proc/vmstat)" },
+        MetricDoc { name: "allocstall", help: "times an allocation entered direct reclaim (the sum of /proc/vmstat allocstall_*)" },
+        MetricDoc { name: "kswapd_sleeps", help: "times kswapd went to sleep (premature or not)" },
+        MetricDoc { name: "reads_per_sec", help: "pages the readers and allocators touched per simulated second" },
+    ],
 };
 
 /// Where the headlines do not hold, and why (docs/experiments.md).

@@ -3,7 +3,7 @@
 //! root's memory.reclaim. Before: MGLRU off, the classic LRU with
 //! shrink_node_memcgs visiting every memcg on every pass (the 6.1-era walk).
 //! After: MGLRU with the memcg LRU (shrink_many over generations and bins).
-use super::{Direction, Experiment, Headline, Variant};
+use super::{Direction, Experiment, Headline, Variant, MetricDoc};
 use crate::mm::pgdat::ZoneType;
 use crate::mm::vmstat::Item;
 use crate::mm::memcontrol::ProactiveBatch;
@@ -37,6 +37,13 @@ pub static EXPERIMENT: Experiment = Experiment {
     limits: LIMITS,
     build,
     metrics,
+    metric_docs: &[
+        MetricDoc { name: "pgsteal_cv", help: "how unevenly the memcgs gave back pages: the standard deviation of their pgsteal (memory.stat) over its mean, at the end of the run; 0 % when every memcg gave back the same" },
+        MetricDoc { name: "reclaim_ratio", help: "pages reclaimed from the memcgs over pages asked for through memory.reclaim (sum of pgsteal / sum of requests); 100 % is exactly what was asked" },
+        MetricDoc { name: "pgsteal_total", help: "pages reclaimed from all the memcgs (the sum of their pgsteal)" },
+        MetricDoc { name: "requested_total", help: "pages asked for by all the memory.reclaim writes" },
+        super::common::EAGAIN_WRITES,
+    ],
 };
 
 /// Where the headlines do not hold, and why (docs/experiments.md).

@@ -52,6 +52,31 @@ impl Headline {
     }
 }
 
+/// What one of an experiment's metrics measures, and in what unit: the
+/// tables' legend (the app's comparison, docs/experiments.md).
+#[derive(Clone, Copy, Debug)]
+pub struct MetricDoc {
+    pub name: &'static str,
+    pub help: &'static str,
+}
+
+/// Metrics more than one experiment reports, read from /proc/vmstat at the
+/// end of the run, or from the memory.reclaim writes.
+pub(crate) mod common {
+    use super::MetricDoc;
+    pub const PSWPOUT: MetricDoc = MetricDoc { name: "pswpout", help: "pages written out to swap (/proc/vmstat)" };
+    pub const REFAULT_ANON: MetricDoc = MetricDoc {
+        name: "workingset_refault_anon",
+        help: "swapped-out anon pages faulted back in that the workingset code counted as refaults (/proc/vmstat)",
+    };
+    pub const PGSTEAL_KSWAPD: MetricDoc = MetricDoc { name: "pgsteal_kswapd", help: "pages kswapd reclaimed (/proc/vmstat)" };
+    pub const PGSTEAL_DIRECT: MetricDoc = MetricDoc { name: "pgsteal_direct", help: "pages direct reclaim of the node reclaimed, in allocating tasks (/proc/vmstat)" };
+    pub const EAGAIN_WRITES: MetricDoc = MetricDoc {
+        name: "eagain_writes",
+        help: "memory.reclaim writes that failed with -EAGAIN: they reclaimed less than asked after MAX_RECLAIM_RETRIES rounds without progress",
+    };
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Variant {
     pub name: &'static str,
@@ -76,6 +101,8 @@ pub struct Experiment {
     /// defined in this run (a ratio of nothing): "n/a" in tables, null in
     /// JSON, left out of medians, never held; n/a on both sides is a tie.
     pub metrics: fn(&Simulation, &Params) -> Vec<(&'static str, f64)>,
+    /// What each of `metrics` measures, in the same order.
+    pub metric_docs: &'static [MetricDoc],
 }
 
 pub static ALL: &[&Experiment] = &[

@@ -9,7 +9,7 @@
 //! single-use page cache would have done. With the patch kswapd skips the
 //! aging pass while some memcg can still evict without aging (fio's), and
 //! backs off once it has reclaimed enough.
-use super::{Direction, Experiment, Headline, Variant};
+use super::{Direction, Experiment, Headline, Variant, MetricDoc};
 use crate::mm::pgdat::ZoneType;
 use crate::mm::vmstat::Item;
 use crate::mm::Knobs;
@@ -43,6 +43,14 @@ pub static EXPERIMENT: Experiment = Experiment {
     limits: LIMITS,
     build,
     metrics,
+    metric_docs: &[
+        MetricDoc { name: "anon_ops_per_sec", help: "reads memcached served per simulated second, with its closed-loop client (the next read waits for the last reply), as memtier_benchmark reports ops/s" },
+        MetricDoc { name: "file_iops", help: "pages fio's jobs read per simulated second (buffered random reads, from the page cache or the device)" },
+        super::common::PSWPOUT,
+        super::common::REFAULT_ANON,
+        super::common::PGSTEAL_KSWAPD,
+        super::common::PGSTEAL_DIRECT,
+    ],
 };
 
 /// Where the headlines do not hold, and why (docs/experiments.md).

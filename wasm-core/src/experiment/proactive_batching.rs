@@ -10,7 +10,7 @@
 //! pages, gets no set_initial_priority shortcut). Larger batches amortise
 //! the restart; asking for the whole remainder at once overshoots because
 //! every memcg in the walk gives its share.
-use super::{Direction, Experiment, Headline, Variant};
+use super::{Direction, Experiment, Headline, Variant, MetricDoc};
 use crate::mm::memcontrol::ProactiveBatch;
 use crate::mm::pgdat::ZoneType;
 use crate::mm::Knobs;
@@ -43,6 +43,15 @@ pub static EXPERIMENT: Experiment = Experiment {
     limits: LIMITS,
     build,
     metrics,
+    metric_docs: &[
+        MetricDoc { name: "pages_per_sec", help: "the full reclaim (the second write): pages reclaimed per simulated second the write took" },
+        MetricDoc { name: "time_s", help: "simulated seconds the full reclaim's write took" },
+        MetricDoc { name: "full_reclaim_rounds", help: "rounds of the full reclaim's write: calls memory_reclaim() made to try_to_free_mem_cgroup_pages(), each asking for its batch" },
+        MetricDoc { name: "overreclaim_pages", help: "the first write (to /uid_0): pages reclaimed beyond what it asked for (negative: fewer than asked)" },
+        MetricDoc { name: "uid0_pages_per_sec", help: "the first write: pages reclaimed per simulated second it took" },
+        MetricDoc { name: "uid0_rounds", help: "rounds of the first write" },
+        super::common::EAGAIN_WRITES,
+    ],
 };
 
 /// Where the headlines do not hold, and why (docs/experiments.md).
@@ -123,18 +132,18 @@ fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
             0.0
         }
     };
-    let (Some(part), Some(full)) = (sim.reclaim_log.front(), sim.reclaim_log.get(1)) else {
-        return vec![("pages_per_sec", 0.0), ("time_s", 0.0), ("overreclaim_pages", 0.0)];
-    };
+    // A write not made yet (a run cut short: `run --steps`) leaves its metrics n/a.
+    let (part, full) = (sim.reclaim_log.front(), sim.reclaim_log.get(1));
+    let of = |w: Option<&crate::mm::memcontrol::MemoryReclaim>, f: &dyn Fn(&crate::mm::memcontrol::MemoryReclaim) -> f64| w.map_or(f64::NAN, f);
     vec![
         // The full reclaim (of the root, or of /uid_0 with target=1): speed.
-        ("pages_per_sec", rate(full)),
-        ("time_s", full.duration_ns as f64 / 1e9),
-        ("full_reclaim_rounds", full.rounds.len() as f64),
+        ("pages_per_sec", of(full, &rate)),
+        ("time_s", of(full, &|w| w.duration_ns as f64 / 1e9)),
+        ("full_reclaim_rounds", of(full, &|w| w.rounds.len() as f64)),
         // The /uid_0 write: accuracy.
-        ("overreclaim_pages", part.reclaimed as f64 - part.requested as f64),
-        ("uid0_pages_per_sec", rate(part)),
-        ("uid0_rounds", part.rounds.len() as f64),
+        ("overreclaim_pages", of(part, &|w| w.reclaimed as f64 - w.requested as f64)),
+        ("uid0_pages_per_sec", of(part, &rate)),
+        ("uid0_rounds", of(part, &|w| w.rounds.len() as f64)),
         ("eagain_writes", sim.reclaim_log.iter().filter(|r| !r.ok).count() as f64),
     ]
 }

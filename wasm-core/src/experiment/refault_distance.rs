@@ -11,7 +11,7 @@
 //! refault distance against the workingset size: refaults that fit are
 //! activated or promoted a tier and counted for the PID controller, so part
 //! of the working set stays and the idle anon gets swapped out.
-use super::{Direction, Experiment, Headline, Variant};
+use super::{Direction, Experiment, Headline, Variant, MetricDoc};
 use crate::mm::pgdat::ZoneType;
 use crate::mm::vmstat::Item;
 use crate::mm::Knobs;
@@ -44,6 +44,14 @@ pub static EXPERIMENT: Experiment = Experiment {
     limits: LIMITS,
     build,
     metrics,
+    metric_docs: &[
+        MetricDoc { name: "ops_per_sec", help: "reads the readers made per simulated second" },
+        MetricDoc { name: "hit_ratio", help: "share of the readers' reads the page cache served" },
+        MetricDoc { name: "workingset_refault_file", help: "evicted file pages read again that the workingset code counted as refaults (/proc/vmstat)" },
+        MetricDoc { name: "workingset_activate_file", help: "of those refaults, the ones judged part of the working set (recent enough) and activated (/proc/vmstat)" },
+        super::common::PSWPOUT,
+        super::common::REFAULT_ANON,
+    ],
 };
 
 /// Where the headlines do not hold, and why (docs/experiments.md).

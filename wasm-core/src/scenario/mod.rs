@@ -356,7 +356,7 @@ pub fn parent_path(path: &str) -> &str {
 /// The built-in scenarios and experiments with their parameters.
 pub fn list() -> ScenarioList {
     use crate::experiment::{Direction, ALL as EXPERIMENTS};
-    use crate::view::{ExperimentInfo, HeadlineInfo, VariantInfo};
+    use crate::view::{ExperimentInfo, HeadlineInfo, MetricInfo, VariantInfo};
     ScenarioList {
         default_scenario: builtin::DEFAULT.to_string(),
         scenarios: builtin::ALL
@@ -377,6 +377,7 @@ pub fn list() -> ScenarioList {
                 description: e.description.to_string(),
                 limits: e.limits.to_string(),
                 ranges: crate::sweep::points(e),
+                metrics: e.metric_docs.iter().map(|d| MetricInfo { name: d.name.to_string(), help: d.help.to_string() }).collect(),
                 params: e.params.iter().map(ParamSpec::info).collect(),
                 variants: e.variants.iter().map(|v| VariantInfo { name: v.name.to_string(), description: v.description.to_string() }).collect(),
                 headlines: e

@@ -72,7 +72,9 @@ pub fn describe(r: &RefaultRecord, lruvec: &str) -> (&'static str, String) {
         return ("ignored", format!("lru_gen_refault: the shadow is from {lruvec}, not the lruvec the new folio is charged to -> ignored (no workingset_refault_{kind})"));
     }
     let recent = r.gen.map(|g| g.recent);
-    let decision = if r.activate {
+    // MGLRU v6.12 counts a recent refault as workingset_activate but does
+    // not activate it: its decision is "recent".
+    let decision = if r.activate && r.distance.is_some() {
         "activate"
     } else if recent == Some(true) {
         "recent"

@@ -137,7 +137,9 @@ pub struct ShadowEntryView {
     pub token_refs: Option<u32>,
     /// MGLRU: its generation is still min_seq (lru_gen_test_recent).
     pub recent: Option<bool>,
-    /// Whether a refault now, into this lruvec, would count WORKINGSET_ACTIVATE.
+    /// Whether a refault now, into this lruvec, would count WORKINGSET_ACTIVATE:
+    /// be activated (classic, patch 004), or be recent (MGLRU v6.12, which
+    /// counts a recent refault as an activation without activating it).
     pub activate: bool,
 }
 
@@ -166,10 +168,16 @@ pub struct RefaultView {
     pub min_seq: Option<u64>,
     pub max_seq: Option<u64>,
     pub recent: Option<bool>,
-    /// "activate" (WORKINGSET_ACTIVATE counted), "recent" (patch 004: only
-    /// PID feedback), "not recent", or "ignored" (MGLRU: the shadow is from
-    /// another lruvec; not even WORKINGSET_REFAULT counts).
+    /// "activate" (the folio starts active: classic, or patch 004's
+    /// distance check), "recent" (MGLRU: its generation is still min_seq,
+    /// so it feeds the PID controller; not activated), "not recent", or
+    /// "ignored" (MGLRU: the shadow is from another lruvec; not even
+    /// WORKINGSET_REFAULT counts).
     pub decision: String,
+    /// WORKINGSET_ACTIVATE counted: every "activate", and with MGLRU v6.12
+    /// every "recent" too (lru_gen_refault counts it for a recent refault
+    /// that it does not activate).
+    pub activate_counted: bool,
     /// WORKINGSET_RESTORE counted (PG_workingset set again).
     pub restore: bool,
     /// MGLRU: the tier the refault was counted in, and before patch 004
@@ -350,6 +358,7 @@ impl Simulation {
             max_seq: r.gen.map(|g| g.max_seq),
             recent: r.gen.map(|g| g.recent),
             decision: decision.into(),
+            activate_counted: r.activate,
             restore: r.restore,
             tier: (mglru && r.counted).then_some(r.tier as u32),
             tier_before: (mglru && r.counted).then_some(r.tier_before as u32),

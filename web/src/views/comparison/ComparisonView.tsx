@@ -13,6 +13,7 @@ import {
   DEFAULT_BASELINE,
   compareCommand,
   comparisonTable,
+  exactMetric,
   formatMetric,
   isCheckOf,
   tableRequest,
@@ -172,6 +173,7 @@ function ResultTable({
   children?: ReactNode;
 }) {
   const otherBaselines = table.rows.some((r) => r.baseline !== DEFAULT_BASELINE);
+  const metricHelp = useMemo(() => new Map(experiment.metrics.map((m) => [m.name, m.help])), [experiment]);
   // A headline that did not hold points to the text that says why (below the table).
   const whyId = useId();
   const showWhy = () => {
@@ -197,7 +199,11 @@ function ResultTable({
                   <BreakableName name={c.variant} />
                 </th>
               ))}
-              <th scope="col" className="num" title={`(after − ${DEFAULT_BASELINE}) / ${DEFAULT_BASELINE}, or against the baseline named`}>
+              <th
+                scope="col"
+                className="num"
+                title={`after against ${DEFAULT_BASELINE} (or the baseline named): the relative change, (after − ${DEFAULT_BASELINE}) / ${DEFAULT_BASELINE}, in %; for a metric shown in % (a ratio, a CV, an efficiency), the difference in percentage points (pp)`}
+              >
                 change
               </th>
               <th scope="col" title="Whether our after moved the way the patch says, on this seed">
@@ -221,7 +227,9 @@ function ResultTable({
             {table.rows.map((row) => (
               <tr key={row.metric} data-metric={row.metric} className={row.headline ? 'headline' : undefined}>
                 <th scope="row">
-                  <span className="mono">{row.metric}</span>
+                  <span className="mono" title={metricHelp.get(row.metric)}>
+                    {row.metric}
+                  </span>
                   {row.headline && <span className="headline-tag">headline</span>}
                 </th>
                 {row.values.map((v, i) => (
@@ -230,7 +238,7 @@ function ResultTable({
                     className="num"
                     data-variant={table.columns[i]!.variant}
                     data-value={v ?? ''}
-                    title={v === null ? undefined : String(v)}
+                    title={v === null ? undefined : exactMetric(v, row.metric)}
                   >
                     {formatMetric(v, row.metric)}
                   </td>
@@ -262,6 +270,21 @@ function ResultTable({
       </div>
       {children}
       <div className="comparison-notes">
+        <h3 className="legend-heading">Metrics</h3>
+        <dl className="variant-legend metric-legend" aria-label="What the metrics measure">
+          {table.rows.map((row) => (
+            <div key={row.metric}>
+              <dt className="mono">{row.metric}</dt>
+              <dd>{withCode(metricHelp.get(row.metric) ?? '')}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="change-note">
+          <em>change</em>: after against {DEFAULT_BASELINE}
+          {otherBaselines ? ' (or the baseline named)' : ''}, in % of it; for a metric shown in %, the difference in
+          percentage points (pp).
+        </p>
+        <h3 className="legend-heading">Variants</h3>
         <dl className="variant-legend">
           {table.columns.map((c) => (
             <div key={c.variant}>
@@ -280,8 +303,7 @@ function ResultTable({
               </span>
             </span>
           ))}
-          . Change: after against {DEFAULT_BASELINE}
-          {otherBaselines ? ' (or the baseline named)' : ''}. The simulator is scaled down, so absolute numbers differ
+          . The simulator is scaled down, so absolute numbers differ
           from the author&apos;s; the direction is what should match. Same numbers from the command line:
         </p>
         <code className="command">{compareCommand(experiment, table.seed, table.params)}</code>

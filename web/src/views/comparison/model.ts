@@ -188,6 +188,18 @@ export function formatMetric(value: number | null, metric?: string): string {
   return significant.format(value).replace('-', MINUS);
 }
 
+/**
+ * A metric's value unrounded, in the unit the table shows it in (a share as
+ * a percentage, a time with its unit), for the cell's tooltip: what the
+ * table rounds, not the engine's fraction.
+ */
+export function exactMetric(value: number, metric: string): string {
+  if (!Number.isFinite(value)) return formatMetric(value, metric);
+  if (PERCENT_METRIC.test(metric)) return `${String(value * 100).replace('-', MINUS)} %`;
+  const unit = metricUnit(metric);
+  return `${String(value).replace('-', MINUS)}${unit !== undefined ? ` ${unit}` : ''}`;
+}
+
 /** The table for a comparison of this experiment: rows in the engine's order, columns in the variants' order. */
 export function comparisonTable(experiment: ExperimentInfo, comparison: Comparison): ComparisonTable {
   const descriptions = new Map(experiment.variants.map((v) => [v.name, v.description]));

@@ -43,7 +43,7 @@ const MODEL_TEXT: Record<RefaultModel, string> = {
   workingset_test_recent:
     'Classic LRU: a refault is activated when its refault distance (how far nonresident_age moved since eviction) is at most the workingset size (workingset_test_recent).',
   lru_gen_test_recent:
-    'MGLRU (v6.12): a refault counts as recent when the generation it was evicted from is still min_seq of its type (lru_gen_test_recent); there is no distance. A recent refault feeds the PID controller (refaulted[tier], workingset_activate) but is not activated: only one in a fault, or with refs of 3 or more, gets PG_workingset back.',
+    'MGLRU (v6.12): a refault counts as recent when the generation it was evicted from is still min_seq of its type (lru_gen_test_recent); there is no distance. A recent refault feeds the PID controller (refaulted[tier]) and is counted as workingset_activate, but it is not activated: only one in a fault, or with refs of 3 or more, gets PG_workingset back.',
   lru_test_refault:
     'MGLRU with patch 004: a refault is activated when its refault distance is below the workingset (lru_test_refault); whether its generation is still min_seq decides where the PID feedback goes.',
 };
@@ -125,7 +125,7 @@ export function ShadowsView({ shadow, step, selected, onSelect, transitionMs, ch
               </dd>
             </div>
             <div>
-              <dt>would activate now</dt>
+              <dt>{model.model === 'lru_gen_test_recent' ? 'would be recent now' : 'would activate now'}</dt>
               <dd>{formatCount(model.activate)}</dd>
             </div>
             {model.model !== 'lru_gen_test_recent' && (
@@ -151,10 +151,10 @@ export function ShadowsView({ shadow, step, selected, onSelect, transitionMs, ch
               <span className="shadow-key file filled" /> file
             </li>
             <li>
-              <span className="shadow-key hollow" /> a refault now would not activate
+              <span className="shadow-key hollow" /> a refault now would not {model.model === 'lru_gen_test_recent' ? 'be recent' : 'activate'}
             </li>
             <li>
-              <span className="shadow-key filled" /> would activate
+              <span className="shadow-key filled" /> would {model.model === 'lru_gen_test_recent' ? 'be recent' : 'activate'}
             </li>
             {model.distance && (
               <li>
@@ -258,7 +258,7 @@ function RefaultTable({ shadow, step, selected, onSelect }: RefaultTableProps) {
               </tr>
             </thead>
             {shown.map((r) => (
-              <tbody key={r.key} data-testid="refault-row" data-decision={r.decision} data-kind={r.kind} data-page={r.page}
+              <tbody key={r.key} data-testid="refault-row" data-decision={r.decision} data-activate-counted={r.activateCounted} data-kind={r.kind} data-page={r.page}
                 className={r.page === selected ? 'selected' : undefined}>
                 <tr>
                   <td className="num">{formatMs(r.timeNs, seconds)}</td>

@@ -173,7 +173,8 @@ function dotLabel(s: ShadowEntryView, model: RefaultModel, thresholds: Map<Folio
   if (s.tokenSeq != null && minSeq) {
     parts.push(`evicted from generation ${s.tokenSeq}${s.recent ? ' = min_seq (recent)' : `, min_seq ${minSeq[kind]} (gone)`}`);
   }
-  parts.push(s.activate ? 'a refault now would activate' : model === 'lru_test_refault' && s.recent ? 'a refault now would be recent, not activated' : 'a refault now would not activate');
+  if (model === 'lru_gen_test_recent') parts.push(s.activate ? 'a refault now would be recent' : 'a refault now would not be recent');
+  else parts.push(s.activate ? 'a refault now would activate' : model === 'lru_test_refault' && s.recent ? 'a refault now would be recent, not activated' : 'a refault now would not activate');
   return parts.join(', ');
 }
 
@@ -233,7 +234,8 @@ export function shadowModel(frame: ShadowFrame, l: ShadowLruvecView): ShadowLruv
 function summarize(model: RefaultModel, l: ShadowLruvecView, dots: readonly ShadowDot[], lines: readonly ThresholdLine[], generation: GenerationStrip | null): string {
   const n = dots.length;
   const activate = dots.filter((d) => d.activate).length;
-  const head = `${formatCount(l.shadowsTotal)} tracked page${l.shadowsTotal === 1 ? '' : 's'} out of memory in ${l.memcg} on node ${l.node}; ${formatCount(activate)} of the ${formatCount(n)} shown would be activated if they refaulted now.`;
+  const outcome = model === 'lru_gen_test_recent' ? 'would be recent' : 'would be activated';
+  const head = `${formatCount(l.shadowsTotal)} tracked page${l.shadowsTotal === 1 ? '' : 's'} out of memory in ${l.memcg} on node ${l.node}; ${formatCount(activate)} of the ${formatCount(n)} shown ${outcome} if they refaulted now.`;
   const rules = lines.map((t) => `${t.kind === 'anon' ? 'An' : 'A'} ${t.kind} refault activates when its distance ${t.comparison} ${formatCount(t.pages)} pages.`);
   if (model !== 'workingset_test_recent' && generation) {
     rules.push(
@@ -269,6 +271,8 @@ export interface RefaultRow {
   /** What was compared, one line per check: ["812 ≤ 1,024"], ["gen 12 = min_seq 12"]. */
   checks: string[];
   decision: Decision;
+  /** WORKINGSET_ACTIVATE was counted: every "activate", and MGLRU v6.12's "recent". */
+  activateCounted: boolean;
   /** Further effects: "restore", "tier 0→1". */
   extras: string[];
   rule: string;
@@ -305,6 +309,7 @@ export function refaultRows(refaults: readonly RefaultView[]): RefaultRow[] {
       lruvec: `${r.memcg} node ${r.node}`,
       checks: checkTexts(r),
       decision: decisionOf(r),
+      activateCounted: r.activateCounted,
       extras,
       rule: r.rule,
     };
@@ -314,19 +319,23 @@ export function refaultRows(refaults: readonly RefaultView[]): RefaultRow[] {
 export interface DecisionCounts {
   /** Per decision, per kind. */
   byDecision: Record<Decision, Record<FolioType, number>>;
+  /** Refaults that counted workingset_activate, per kind. */
+  activateCounted: Record<FolioType, number>;
   restore: Record<FolioType, number>;
   total: number;
 }
 
-/** The decisions counted like the kernel's counters (workingset_activate_* = "activate", workingset_refault_* = all but "ignored"). */
+/** The decisions by kind (workingset_refault_* counts all but "ignored"; workingset_activate_* the rows with activateCounted). */
 export function decisionCounts(refaults: readonly RefaultView[]): DecisionCounts {
   const zero = (): Record<FolioType, number> => ({ anon: 0, file: 0 });
   const byDecision = { activate: zero(), recent: zero(), 'not recent': zero(), ignored: zero() } as Record<Decision, Record<FolioType, number>>;
   const restore = zero();
+  const activateCounted = zero();
   for (const r of refaults) {
     const kind = folioKind(r.kind);
     byDecision[decisionOf(r)][kind] += 1;
     if (r.restore) restore[kind] += 1;
+    if (r.activateCounted) activateCounted[kind] += 1;
   }
-  return { byDecision, restore, total: refaults.length };
+  return { byDecision, activateCounted, restore, total: refaults.length };
 }
