@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SHOTS, counters, open as openPage, stepCount, useBrowser, waitForStep, type Opened, type Ready } from './harness';
+import { SHOTS, counters, deltas, open as openPage, stepCount, useBrowser, waitForStep, type Opened, type Ready } from './harness';
 
 /** mglru-basic, light: a uniform reader over a file 4x memory.max and a small, slow heap (about 40 µs a step). */
 const LIGHT = '?v=1&scenario=mglru-basic&seed=1&reader_pattern=1&file_pages=8192&anon_pages=256&anon_rate=1000';
@@ -88,8 +88,15 @@ describe('Timeline controls', () => {
     expect(await page.locator('.counters .card-footnote').textContent()).toBe('Δ: change over the last step');
     await press(page, 'Step back');
     expect(await counters(page)).toEqual(at);
-    // Back there, no change is shown, and the caption says why.
-    expect(await page.locator('.counters .card-footnote').textContent()).toMatch(/^Δ: no earlier frame to compare with \(at the start, or after going back\)/);
+    // Back there (the jump did not show the step before it), no change is shown, and the caption says why.
+    expect(await page.locator('.counters .card-footnote').textContent()).toMatch(/^Δ: no earlier frame to compare with \(at the start, or after going back to a step whose step before was not shown\)/);
+    // Back to a step whose step before was shown: its Δ is the change over that step, as when it was first shown.
+    await press(page, 'Step forward');
+    const seen = await deltas(page);
+    await press(page, 'Step forward');
+    await press(page, 'Step back');
+    expect(await page.locator('.counters .card-footnote').textContent()).toBe('Δ: change over the last step');
+    expect(await deltas(page)).toEqual(seen);
 
     await far();
     await page.keyboard.press('Escape');

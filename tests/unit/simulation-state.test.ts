@@ -6,7 +6,8 @@ import { initialState, reducer, type SimulationState } from '../../web/src/simul
 import { makeRequest } from '../../web/src/scenario/params';
 import { advanceHistories } from '../../web/src/views/history';
 
-const frame = (step: number) => ({ scenario: 's', seed: 1, step, timeNs: step * 10, nodes: [], memcgs: [], pgstealCv: 0, pgstealCvTrail: [], events: [] }) as unknown as Frame;
+const frame = (step: number) =>
+  ({ scenario: 's', seed: 1, step, timeNs: step * 10, nodes: [], memcgs: [], pgstealCv: 0, pgstealCvTrail: [], events: [], counters: [{ name: 'pgscan_kswapd', value: step * 3 }] }) as unknown as Frame;
 const histories = (step: number) => advanceHistories(null, frame(step));
 
 function started(step = 0): SimulationState {
@@ -14,7 +15,7 @@ function started(step = 0): SimulationState {
 }
 
 describe('the session reducer', () => {
-  it('compares with the frame before only when the run went forwards', () => {
+  it('compares with the frame before when the run went forwards, else with the step before if this run showed it', () => {
     let s = started();
     s = reducer(s, { type: 'moved', frame: frame(5), histories: histories(5) });
     expect(s.previous?.step).toBe(0);
@@ -26,9 +27,18 @@ describe('the session reducer', () => {
     expect([s.previous, s.furthest]).toEqual([null, 40]);
     s = reducer(s, { type: 'moved', frame: frame(13), histories: histories(13) });
     expect([s.previous?.step, s.furthest]).toEqual([12, 40]);
-    // A new run starts the timeline again.
+    // Back from 14 to 13, and a scrub to 6: the steps before were shown (12 and 5), so Δ compares with them.
+    s = reducer(s, { type: 'moved', frame: frame(14), histories: histories(14) });
+    s = reducer(s, { type: 'moved', frame: frame(13), histories: histories(13) });
+    expect([s.previous?.step, s.previous?.counters]).toEqual([12, [{ name: 'pgscan_kswapd', value: 36 }]]);
+    s = reducer(s, { type: 'moved', frame: frame(6), histories: histories(6) });
+    expect(s.previous?.step).toBe(5);
+    // A new run starts the timeline again, and its own trail.
     s = reducer(s, { type: 'started', request: makeRequest('s', 2), frame: frame(0), histories: histories(0) });
     expect([s.previous, s.furthest]).toEqual([null, 0]);
+    s = reducer(s, { type: 'moved', frame: frame(40), histories: histories(40) });
+    s = reducer(s, { type: 'moved', frame: frame(13), histories: histories(13) });
+    expect(s.previous).toBeNull();
   });
 
   it('shows a long command in progress until it ends, and not after a fatal error', () => {

@@ -2,10 +2,37 @@
 // running request, the frame shown and the one before it, the histories the
 // views draw over time, play, the furthest step reached, a long command's
 // progress, and the notices shown to the user. DOM-free.
-import type { Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
+import type { Counter, Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
 import type { FrameHistories } from './views/history';
 
 const MAX_ALERTS = 6;
+/** The most steps whose counters the trail keeps (some 50 counters each). */
+const MAX_TRAIL = 100_000;
+
+/** A frame's step and counters: what the counters' Δ compares with. */
+export type CountersAt = Pick<Frame, 'step' | 'counters'>;
+
+/**
+ * The counters of the steps this run has shown, by step: a step's counters
+ * are the same however the run got there (the engine is deterministic), so
+ * after a step back, a scrub or a jump the Δ compares with the step before
+ * when it was shown. Append-only for one run (a new run starts a new
+ * trail), so adding the same step twice, as a replayed reducer does, is
+ * harmless.
+ */
+export class CounterTrail {
+  private readonly byStep = new Map<number, readonly Counter[]>();
+
+  remember(frame: CountersAt): void {
+    if (this.byStep.size >= MAX_TRAIL && !this.byStep.has(frame.step)) this.byStep.clear();
+    this.byStep.set(frame.step, frame.counters);
+  }
+
+  at(step: number): CountersAt | null {
+    const counters = this.byStep.get(step);
+    return counters ? { step, counters: counters as Counter[] } : null;
+  }
+}
 
 export interface Notice {
   id: number;
@@ -32,10 +59,13 @@ export interface SimulationState {
   request: ScenarioRequest | null;
   frame: Frame | null;
   /**
-   * The frame shown before `frame` when `frame` came after it (null right
-   * after a start or reset, and after going back).
+   * What the counters' Δ compares with: the frame shown before `frame` when
+   * `frame` came after it, else (after going back) the step before
+   * `frame` if this run has shown it; null right after a start or reset.
    */
-  previous: Frame | null;
+  previous: CountersAt | null;
+  /** The counters of every step this run has shown. */
+  trail: CounterTrail;
   /** What the views keep over time (series over the last frames), for `frame`'s run. */
   histories: FrameHistories | null;
   /** The furthest step this run has reached (the end of the timeline). */
@@ -66,6 +96,7 @@ export const initialState: SimulationState = {
   request: null,
   frame: null,
   previous: null,
+  trail: new CounterTrail(),
   histories: null,
   furthest: 0,
   playing: false,
@@ -86,23 +117,28 @@ export function reducer(state: SimulationState, action: Action): SimulationState
   switch (action.type) {
     case 'loaded':
       return { ...state, scenarios: action.scenarios };
-    case 'started':
+    case 'started': {
+      const trail = new CounterTrail();
+      trail.remember(action.frame);
       return {
         ...state,
         phase: 'running',
         request: action.request,
         frame: action.frame,
         previous: null,
+        trail,
         histories: action.histories,
         furthest: action.frame.step,
         playing: false,
         alerts: stillTrue(state.alerts, null),
       };
+    }
     case 'moved': {
       const forward = state.frame !== null && action.frame.step > state.frame.step;
+      state.trail.remember(action.frame);
       return {
         ...state,
-        previous: forward ? state.frame : null,
+        previous: forward ? state.frame : state.trail.at(action.frame.step - 1),
         frame: action.frame,
         histories: action.histories,
         furthest: Math.max(state.furthest, action.frame.step),

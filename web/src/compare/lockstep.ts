@@ -7,7 +7,7 @@
 import type { ExperimentInfo, Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { makeRequest, paramRecord } from '../scenario/params';
 import { encodeScenarioUrl } from '../scenario/url';
-import type { Busy } from '../simulationState';
+import type { Busy, CountersAt } from '../simulationState';
 import { takeFrame, type FrameHistories, type HistoryLog } from '../views/history';
 
 /** The variants on the left and on the right. */
@@ -17,7 +17,7 @@ export interface Side {
   request: ScenarioRequest;
   frame: Frame;
   /** The frame shown before (null right after a start, and after going back). */
-  previous: Frame | null;
+  previous: CountersAt | null;
   histories: FrameHistories;
   /** What the histories were folded from (rebuilt when the pair goes back). */
   log: HistoryLog;

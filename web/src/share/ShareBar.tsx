@@ -8,6 +8,7 @@ import { errorMessage } from '../engine/host';
 import { composeFigure, download, figurePng } from '../export/figure';
 import { compareCountersCsv, compareJson, compareMemcgsCsv, comparisonCsv, countersCsv, exportFileName, exportJson, memcgsCsv, type ExportedRanges, type ExportedRun, type ExportedSide } from '../export/tables';
 import { runLabel } from '../scenario/custom';
+import type { CountersAt } from '../simulationState';
 import { encodePageUrl } from '../scenario/pageUrl';
 import { encodeSharedView, type CompareView, type ShareTab, type SharedView } from '../scenario/share';
 import type { ComparisonState, RangeCheckState, SeedCheckState } from '../useComparison';
@@ -19,7 +20,7 @@ import { useRecordedRange } from '../views/comparison/useRecordedRanges';
 export interface PageSnapshot {
   request: ScenarioRequest;
   frame: Frame;
-  previous: Frame | null;
+  previous: CountersAt | null;
   tab: ShareTab;
   /** The shown tab's label ("LRU"), for the heading of an exported figure. */
   tabLabel: string;

@@ -22,7 +22,7 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
   const shown = hideZero ? rows.filter((r) => r.value !== 0 || (r.delta ?? 0) !== 0) : rows;
   const deltaNote =
     previous === null || stepsSincePrevious === null
-      ? 'Δ: no earlier frame to compare with (at the start, or after going back); step forward to see each step’s change'
+      ? 'Δ: no earlier frame to compare with (at the start, or after going back to a step whose step before was not shown); step forward to see each step’s change'
       : `Δ: change over the last ${stepsSincePrevious === 1 ? 'step' : `${formatCount(stepsSincePrevious)} steps`}`;
 
   return (
