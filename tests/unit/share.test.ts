@@ -185,10 +185,24 @@ describe('shared link codec: tampering', () => {
   it('wrong version', async () => {
     const search = await encodeSharedView(base);
     expect(await problemOf(search.replace('v=2', 'v=3'))).toMatch(/^wrong version: v="3"/);
-    expect(await problemOf(search.replace('v=2', 'v=1'))).toMatch(/^wrong version: v="1"/);
+    // v=1 is the readable link, which has no payload: the message says which version a payload needs.
+    expect(await problemOf(search.replace('v=2', 'v=1'))).toBe('wrong version: v=1 with a payload (s=); a shared link with a payload is v=2');
     expect(await problemOf(search.replace('v=2&', ''))).toMatch(/^v: missing/);
     expect(await problemOf(`${search}&v=2`)).toBe('v: given 2 times');
     expect(await problemOf('?v=3&scenario=mglru-basic')).toMatch(/^wrong version: v="3"/);
+  });
+
+  it('reads a payload as mail and chat programs leave it: wrapped, quoted, followed by punctuation', async () => {
+    const search = await encodeSharedView(base);
+    const payload = new URLSearchParams(search).get('s')!;
+    for (const damaged of [`${payload}.`, `${payload})`, `%20${payload}`, `${payload.slice(0, 20)}%0A${payload.slice(20)}`, `${payload}%22%3E`]) {
+      const link = await decodeSharedLink(`?v=2&s=${damaged}`);
+      expect(link, damaged).toEqual(await decodeSharedLink(search));
+    }
+    // Anything else is named, with where it is.
+    expect(await problemOf(`?v=2&s=${payload.slice(0, 10)}*${payload.slice(10)}`)).toBe(
+      'bad base64: the payload (s=) may hold only A-Z, a-z, 0-9, "-" and "_"; character 11 is "*"',
+    );
   });
 
   it('a missing or repeated payload', async () => {

@@ -41,6 +41,19 @@ describe('the session reducer', () => {
     expect(s.previous).toBeNull();
   });
 
+  it('lists the first problems of a link with too many to show, and how many more there were', () => {
+    const messages = Array.from({ length: 1500 }, (_, i) => `p${i}: has no such parameter; ignored`);
+    const s = reducer(started(), { type: 'alert', messages });
+    expect(s.alerts.map((a) => a.message)).toEqual([
+      'p0: has no such parameter; ignored',
+      'p1: has no such parameter; ignored',
+      'p2: has no such parameter; ignored',
+      'p3: has no such parameter; ignored',
+      'p4: has no such parameter; ignored',
+      '… and 1,495 more problems like these, not listed',
+    ]);
+  });
+
   it('shows a long command in progress until it ends, and not after a fatal error', () => {
     let s = reducer(started(), { type: 'busy', busy: { label: 'Going to step 9', done: 3, total: 9 } });
     expect(s.busy).toEqual({ label: 'Going to step 9', done: 3, total: 9 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, URL_CODEC_VERSION, decodeScenarioUrl, encodeScenarioUrl } from '../../web/src/scenario/url';
 import type { ScenarioRequest } from '../../web/src/engine/pkg/reclaim_core';
-import { makeRequest as req } from '../../web/src/scenario/params';
+import { makeRequest as req, paramRecord } from '../../web/src/scenario/params';
 
 const DEFAULT = 'mglru-basic';
 
@@ -185,6 +185,30 @@ describe('scenario URL codec: malformed values', () => {
     expect(decoded.ok).toBe(false);
     if (!decoded.ok) expect(decoded.errors).toEqual([expect.stringMatching(/^variant: given 2 times/)]);
     expect(decoded.request.variant).toBeUndefined();
+  });
+
+  it('says what a seed may be: a whole number up to 2^53 - 1, which the app can hold exactly', () => {
+    const decoded = decodeScenarioUrl('?v=1&scenario=mglru-basic&seed=9007199254740993', DEFAULT);
+    expect(decoded.ok ? [] : decoded.errors).toEqual(['seed: "9007199254740993" is not a seed (a whole number from 0 to 9007199254740991); using 1']);
+  });
+
+  it('keeps a parameter named __proto__ for the engine to name, and names a key with no name', () => {
+    const decoded = decodeScenarioUrl('?v=1&scenario=mglru-basic&__proto__=5&=3', DEFAULT);
+    const params = paramRecord(decoded.request);
+    expect(Object.keys(params)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(params, '__proto__')?.value).toBe(5);
+    expect(decoded.ok ? [] : decoded.errors).toEqual(['(a key with no name): not a parameter name (a letter or _, then letters, digits or _); ignored']);
+  });
+
+  it('quotes a long value in part, saying how long it was', () => {
+    const decoded = decodeScenarioUrl(`?v=1&scenario=${'a'.repeat(300)}!`, DEFAULT);
+    expect(decoded.ok ? [] : decoded.errors).toEqual([`scenario: "${'a'.repeat(60)}"… (301 characters) is not a scenario name; using ${DEFAULT}`]);
+  });
+
+  it("runs a custom scenario on its document's seed unless the link names one", () => {
+    const doc = JSON.stringify({ version: 1, name: 'mine', seed: 5 });
+    expect(decodeScenarioUrl(`?v=1&scenario=${encodeURIComponent(doc)}`, DEFAULT).request.seed).toBe(5);
+    expect(decodeScenarioUrl(`?v=1&scenario=${encodeURIComponent(doc)}&seed=2`, DEFAULT).request.seed).toBe(2);
   });
 
   it('reports every bad value at once', () => {

@@ -187,6 +187,7 @@ fn run_cut_short_reports_only_what_happened() {
 
 #[test]
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
+    static LONG_NAME: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| "x".repeat(1000));
     for (args, needle) in [
         (vec!["run", "no-such-scenario"], "unknown scenario"),
         (vec!["run", "tests"], "tests: a directory; give a scenario file ending in .json, or a built-in scenario's name (reclaim-sim list)"),
@@ -195,6 +196,9 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         // A mistyped experiment with a variant is an unknown name, not a scenario without variants.
         (vec!["run", "kswapd-classzon", "--variant", "before"], "unknown scenario \"kswapd-classzon\" (known: mglru-basic,"),
         (vec!["run", "mglru-basic", "--variant", "before"], "\"mglru-basic\" is a scenario, not an experiment"),
+        // A long name is quoted in part, with its length.
+        (vec!["run", &LONG_NAME], "unknown scenario \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"… (1,000 characters) (known:"),
+        (vec!["run", "kswapd-classzone", "--variant", &LONG_NAME], "… (1,000 characters) of kswapd-classzone (known: before,"),
         (vec!["run", "mglru-basic", "--param", "memory_max=1"], "from 256 to 262144"),
         (vec!["run", "mglru-basic", "--param", "nope=1"], "unknown parameter"),
         (vec!["run", "mglru-basic", "--param", "zipf_s=abc"], "\"abc\" is not a number (accepted: from 0.1 to 3)"),
@@ -213,6 +217,8 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         (vec!["sweep", "kswapd-classzone", "--seeds", "-1"], "not a whole number from 1 to 50"),
         (vec!["sweep", "kswapd-classzone", "--threads", "0"], "not a whole number from 1 to 64"),
         (vec!["gen-trace", "/tmp/never-written.bin", "--seed", "-1"], "a whole number from 0 to"),
+        // At once, before the experiments run (minutes).
+        (vec!["experiments-doc", "--ranges-json", "/nonexistent/dir/r.json"], "/nonexistent/dir/r.json: No such file or directory"),
         (vec!["replay", "/tmp/never-read.bin", "--cache-pages", "99999999999999999999"], "not a whole number from 1 to 8388608"),
         // Each in range, too large together: the message names the parameters given, not a scenario field.
         (

@@ -34,7 +34,7 @@ import { COMPARE_PANEL_ID, CompareMode, CompareToggle, isCompareView } from './c
 import { useCompareMode } from './compare/useCompareMode';
 import type { CompareViewKey } from './compare/CompareSide';
 import { CustomScenario } from './editor/CustomScenario';
-import { customTitle, isCustomRequest } from './scenario/custom';
+import { customTitle, isCustomRequest, runNamed } from './scenario/custom';
 import { StartHere } from './tours/StartHere';
 import { TourPanel } from './tours/TourPanel';
 import { useTour } from './tours/useTour';
@@ -126,7 +126,7 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
   const { restore: restoreCompare } = compareMode;
   const openCompare = useCallback(
     (variants: [string, string], step: number): string | null => {
-      if (!experiment) return `compare: ${request?.name ?? 'this scenario'} is not an experiment, so it has no variants to put side by side; ignored`;
+      if (!experiment) return `compare: ${request ? runNamed(request) : 'this scenario'} is not an experiment, so it has no variants to put side by side; ignored`;
       const names = experiment.variants.map((v) => v.name);
       const unknown = variants.find((v) => !names.includes(v));
       if (unknown !== undefined) return `compare: ${JSON.stringify(unknown)} is not a variant of ${experiment.name} (${names.join(', ')}); ignored`;
@@ -138,7 +138,7 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
   // A link's tab: the Comparison only where there is one.
   const showTab = useCallback(
     (to: ShareTab): string | null => {
-      if (to === 'comparison' && !experiment) return `tab: ${request?.name ?? 'this scenario'} is not an experiment, so it has no comparison; showing its LRU`;
+      if (to === 'comparison' && !experiment) return `tab: ${request ? runNamed(request) : 'this scenario'} is not an experiment, so it has no comparison; showing its LRU`;
       setTab(to);
       return null;
     },

@@ -149,7 +149,13 @@ export function reducer(state: SimulationState, action: Action): SimulationState
       return { ...state, busy: action.busy };
     case 'alert': {
       const { atStep } = action;
-      const added = action.messages.map((message) => (atStep === undefined ? { id: ++noticeId, message } : { id: ++noticeId, message, atStep }));
+      let messages = action.messages;
+      // More than fit (a link with a thousand bad keys): the first ones, and how many more there were.
+      if (messages.length > MAX_ALERTS) {
+        const more = messages.length - (MAX_ALERTS - 1);
+        messages = [...messages.slice(0, MAX_ALERTS - 1), `… and ${more.toLocaleString('en-US')} more problems like these, not listed`];
+      }
+      const added = messages.map((message) => (atStep === undefined ? { id: ++noticeId, message } : { id: ++noticeId, message, atStep }));
       return { ...state, alerts: [...state.alerts, ...added].slice(-MAX_ALERTS) };
     }
     case 'dismiss':

@@ -279,10 +279,15 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             };
         }
         Cmd::ExperimentsDoc { ranges_json } => {
+            // Open the ranges file first: a path that cannot be written fails now, not after minutes of work.
+            let file = match &ranges_json {
+                Some(path) => Some(std::fs::File::create(path).map_err(|e| UsageError(format!("{}: {e}", path.display())))?),
+                None => None,
+            };
             let (doc, recorded) = report::experiments_doc().map_err(|e| UsageError(e.to_string()))?;
-            if let Some(path) = ranges_json {
+            if let (Some(mut file), Some(path)) = (file, &ranges_json) {
                 let text = serde_json::to_string_pretty(&recorded).expect("serialisable") + "\n";
-                std::fs::write(&path, text).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+                std::io::Write::write_all(&mut file, text.as_bytes()).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
             }
             out = doc;
         }

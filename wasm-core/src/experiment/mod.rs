@@ -145,7 +145,7 @@ impl Experiment {
     pub fn variant(&self, name: &str) -> Result<&Variant, ScenarioError> {
         self.variants.iter().find(|v| v.name == name).ok_or_else(|| {
             let names: Vec<&str> = self.variants.iter().map(|v| v.name).collect();
-            ScenarioError::new("variant", format!("unknown variant \"{name}\" of {} (known: {})", self.name, names.join(", ")))
+            ScenarioError::new("variant", format!("unknown variant {} of {} (known: {})", crate::scenario::quoted(name), self.name, names.join(", ")))
         })
     }
 

@@ -408,6 +408,8 @@ pub fn is_builtin(name: &str) -> bool {
 /// parameters, variant) into a validated scenario. A `name` that is a
 /// scenario document (JSON, starting with "{") is that scenario, run with
 /// the request's seed (the app's scenario editor sends these).
+///
+/// An unknown name is quoted with [`quoted`].
 pub fn build(req: &ScenarioRequest) -> Result<Scenario, ScenarioError> {
     if check::is_inline(&req.name) {
         return check::inline(req);
@@ -419,13 +421,29 @@ pub fn build(req: &ScenarioRequest) -> Result<Scenario, ScenarioError> {
     let b = builtin::ALL.iter().find(|b| b.name == req.name).ok_or_else(|| {
         let mut names: Vec<&str> = builtin::ALL.iter().map(|b| b.name).collect();
         names.extend(crate::experiment::ALL.iter().map(|e| e.name));
-        ScenarioError::new("scenario", format!("unknown scenario \"{}\" (known: {})", req.name, names.join(", ")))
+        ScenarioError::new("scenario", format!("unknown scenario {} (known: {})", quoted(&req.name), names.join(", ")))
     })?;
     if let Some(v) = &req.variant {
-        return Err(ScenarioError::new("variant", format!("\"{}\" is a scenario, not an experiment: it has no variant \"{v}\"", req.name)));
+        return Err(ScenarioError::new("variant", format!("\"{}\" is a scenario, not an experiment: it has no variant {}", req.name, quoted(v))));
     }
     let params = Params::resolve(b.params, &req.params)?;
     let s = (b.build)(&params, req.seed);
     s.validate().map_err(|e| params::not_together(e, &req.params))?;
     Ok(s)
+}
+
+/// The most characters of a name a message echoes.
+const MAX_QUOTED: usize = 60;
+
+/// A name from a request, quoted for a message: cut to its first
+/// MAX_QUOTED characters when longer, with how long it was (a link can hold
+/// a name of hundreds of kilobytes; the app's `quoted` does the same).
+pub fn quoted(name: &str) -> String {
+    let n = name.chars().count();
+    if n <= MAX_QUOTED {
+        format!("\"{name}\"")
+    } else {
+        let head: String = name.chars().take(MAX_QUOTED).collect();
+        format!("\"{head}\"… ({} characters)", crate::report::group(n as u64))
+    }
 }

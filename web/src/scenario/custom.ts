@@ -51,6 +51,11 @@ export function runLabel(request: Pick<ScenarioRequest, 'name'>): string {
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : CUSTOM_LABEL;
 }
 
+/** The run as a message names it: a built-in scenario by its name, a custom one as "the custom scenario NAME" (never its whole document). */
+export function runNamed(request: Pick<ScenarioRequest, 'name'>): string {
+  return isCustomRequest(request) ? `the custom scenario ${runLabel(request)}` : request.name;
+}
+
 /** A custom run's title (the document's title, else its name). */
 export function customTitle(request: Pick<ScenarioRequest, 'name'>): string {
   const title = customDocument(request)?.title;

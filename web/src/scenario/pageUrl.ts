@@ -22,6 +22,7 @@
 // DOM-free.
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { formatCount } from '../util/format';
+import { quoted } from '../util/quoted';
 import { MAX_SHARED_STEP, SHARE_TABS, type ShareTab } from './share';
 import { PAGE_KEYS, SCENARIO_NAME_PATTERN, encodeScenarioUrl } from './url';
 
@@ -47,7 +48,7 @@ const WHOLE = /^\d+$/;
 function wholeNumber(text: string, key: string, min: number, max: number, errors: string[]): number | undefined {
   const value = WHOLE.test(text) ? Number(text) : NaN;
   if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
-  errors.push(`${key}: ${JSON.stringify(text)} is not a whole number from ${formatCount(min)} to ${formatCount(max)}; ignored`);
+  errors.push(`${key}: ${quoted(text)} is not a whole number from ${formatCount(min)} to ${formatCount(max)}; ignored`);
   return undefined;
 }
 
@@ -68,19 +69,19 @@ export function decodePageView(search: string): PageViewResult {
   if (compare !== undefined) {
     const names = compare.split(',');
     if (names.length === 2 && names.every((n) => SCENARIO_NAME_PATTERN.test(n))) view.compare = [names[0]!, names[1]!];
-    else errors.push(`compare: ${JSON.stringify(compare)} is not two variant names with a comma between them (compare=before,after); ignored`);
+    else errors.push(`compare: ${quoted(compare)} is not two variant names with a comma between them (compare=before,after); ignored`);
   }
   const step = single('step');
   if (step !== undefined) view.step = wholeNumber(step, 'step', 0, MAX_SHARED_STEP, errors);
   const tab = single('tab');
   if (tab !== undefined) {
     if ((SHARE_TABS as readonly string[]).includes(tab)) view.tab = tab as ShareTab;
-    else errors.push(`tab: ${JSON.stringify(tab)} is not a view (${SHARE_TABS.join(', ')}); ignored`);
+    else errors.push(`tab: ${quoted(tab)} is not a view (${SHARE_TABS.join(', ')}); ignored`);
   }
   const tour = single('tour');
   if (tour !== undefined) {
     if (SCENARIO_NAME_PATTERN.test(tour)) view.tour = tour;
-    else errors.push(`tour: ${JSON.stringify(tour)} is not a tour name; ignored`);
+    else errors.push(`tour: ${quoted(tour)} is not a tour name; ignored`);
   }
   const tourStep = single('tourStep');
   if (tourStep !== undefined) {
@@ -157,7 +158,8 @@ export function readHash(hash: string, search: string): HashReading {
   if (body === '' || body === 'trace') return { message: null, drop: false };
   const keys = new URLSearchParams(body);
   if (search.replace(/^\?/, '') === '' && (keys.has('v') || keys.has('scenario'))) {
-    return { message: `the link's keys came after "#", where "?" belongs; they were read as ?${body}`, query: `?${body}`, drop: true };
+    const shownBody = body.length > 200 ? `${body.slice(0, 200)}… (${body.length.toLocaleString('en-US')} characters)` : body;
+    return { message: `the link's keys came after "#", where "?" belongs; they were read as ?${shownBody}`, query: `?${body}`, drop: true };
   }
   return { message: `the page has no part called "#${body}" (only #trace, the trace replay page); ignored`, drop: true };
 }

@@ -27,6 +27,7 @@ import { customDocument, isCustomRequest } from './custom';
 import { LinkProblem, checksum, fail, fromBase64Url, inflate, pipe, toBase64Url } from './shareBytes';
 import { makeRequest, paramEntries } from './params';
 import { PARAM_NAME_PATTERN, RESERVED_KEYS, SCENARIO_NAME_PATTERN } from './url';
+import { quoted } from '../util/quoted';
 
 /** The `v` of a shared link. */
 export const SHARE_VERSION = 2;
@@ -115,9 +116,10 @@ function seedOf(value: unknown, field: string): number {
 
 function paramsOf(value: unknown, field: string): Record<string, number> {
   if (!isObject(value)) return fail(`${field}: not an object of parameter values`);
-  const params: Record<string, number> = {};
+  // No prototype: a parameter named __proto__ is kept (the engine names it unknown), not swallowed.
+  const params = Object.create(null) as Record<string, number>;
   for (const [key, v] of Object.entries(value)) {
-    if (RESERVED_KEYS.has(key) || !PARAM_NAME_PATTERN.test(key)) fail(`${field}: ${JSON.stringify(key)} is not a parameter name`);
+    if (RESERVED_KEYS.has(key) || !PARAM_NAME_PATTERN.test(key)) fail(`${field}: ${quoted(key)} is not a parameter name`);
     if (typeof v !== 'number' || !Number.isFinite(v)) fail(`${field}.${key}: ${shown(v)} is not a number`);
     params[key] = v as number;
   }
@@ -126,7 +128,7 @@ function paramsOf(value: unknown, field: string): Record<string, number> {
 
 function nameOf(value: unknown, field: string, what: string): string {
   if (typeof value !== 'string' || !SCENARIO_NAME_PATTERN.test(value)) {
-    return fail(`${field}: ${JSON.stringify(value)} is not ${what}`);
+    return fail(`${field}: ${quoted(value)} is not ${what}`);
   }
   return value;
 }
@@ -266,7 +268,18 @@ export async function encodeSharedView(view: SharedView): Promise<string> {
   return `?${query.toString()}`;
 }
 
-async function unpack(payload: string): Promise<SharedView> {
+/**
+ * The payload as written, without what mail and chat programs add to a
+ * link they wrap or quote: whitespace and line breaks inside it, and
+ * punctuation after it ("see <link>." or "(<link>)"). None of these can be
+ * part of a payload, and the checksum still catches any other change.
+ */
+export function cleanPayload(payload: string): string {
+  return payload.replace(/\s+/g, '').replace(/[.,;:!?)\]}>'"]+$/, '');
+}
+
+async function unpack(written: string): Promise<SharedView> {
+  const payload = cleanPayload(written);
   if (payload.length > MAX_PAYLOAD_CHARS) fail(`payload too long: ${payload.length} characters (at most ${MAX_PAYLOAD_CHARS})`);
   const bytes = fromBase64Url(payload);
   if (bytes.length <= CHECK_BYTES) fail('payload too short: the link was cut');
@@ -303,7 +316,11 @@ export async function decodeSharedLink(search: string): Promise<SharedLink> {
     if (versions.length === 0) fail(`v: missing (a shared link starts with v=${SHARE_VERSION})`);
     if (versions.length > 1) fail(`v: given ${versions.length} times`);
     if (versions[0] !== String(SHARE_VERSION)) {
-      fail(`wrong version: v=${JSON.stringify(versions[0])} (this build reads links of version 1 and ${SHARE_VERSION})`);
+      fail(
+        versions[0] === '1'
+          ? `wrong version: v=1 with a payload (s=); a shared link with a payload is v=${SHARE_VERSION}`
+          : `wrong version: v=${quoted(versions[0])} (this build reads links of version 1, without a payload, and ${SHARE_VERSION})`,
+      );
     }
     if (payloads.length === 0) fail('s: missing (the link has no payload)');
     if (payloads.length > 1) fail(`s: given ${payloads.length} times`);

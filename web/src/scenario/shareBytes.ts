@@ -61,7 +61,10 @@ export function toBase64Url(bytes: Uint8Array): string {
 }
 
 export function fromBase64Url(text: string): Uint8Array {
-  if (!BASE64URL.test(text)) fail('bad base64: the payload (s=) may hold only A-Z, a-z, 0-9, "-" and "_"');
+  if (!BASE64URL.test(text)) {
+    const at = text.search(/[^A-Za-z0-9_-]/);
+    fail(`bad base64: the payload (s=) may hold only A-Z, a-z, 0-9, "-" and "_"; character ${at + 1} is ${JSON.stringify(text[at])}`);
+  }
   if (text.length % 4 === 1) fail(`bad base64: no base64 text is ${text.length} characters long (the link was cut?)`);
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));

@@ -22,7 +22,8 @@
 //
 // DOM-free: it takes and returns strings and plain objects.
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
-import { isCustomName, MAX_CUSTOM_CHARS } from './custom';
+import { customDocument, isCustomName, MAX_CUSTOM_CHARS } from './custom';
+import { MAX_QUOTED, quoted } from '../util/quoted';
 import { makeRequest, paramEntries, withoutVariant } from './params';
 
 /** The version this build writes and reads. Bump it when the meaning of a key changes. */
@@ -83,7 +84,11 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
   const fallback = makeRequest(defaultScenario, DEFAULT_SEED);
   const errors: string[] = [];
   const written = keysAsWritten(search);
-  const shown = (key: string) => written.get(key) ?? key;
+  const shown = (key: string) => {
+    if (key === '') return '(a key with no name)';
+    const text = written.get(key) ?? key;
+    return text.length > MAX_QUOTED ? quoted(text) : text;
+  };
 
   // Group values by key so a repeated key is reported instead of silently picking one.
   const values = new Map<string, string[]>();
@@ -107,7 +112,7 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     return {
       ok: false,
       errors: [
-        `v: unsupported URL version ${JSON.stringify(version)} (this build reads version ${URL_CODEC_VERSION}); ` +
+        `v: unsupported URL version ${quoted(version)} (this build reads version ${URL_CODEC_VERSION}); ` +
           'the whole URL was ignored',
       ],
       request: fallback,
@@ -120,26 +125,29 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     if (SCENARIO_NAME_PATTERN.test(scenario)) name = scenario;
     else if (isCustomName(scenario) && scenario.length <= MAX_CUSTOM_CHARS) name = scenario;
     else if (isCustomName(scenario)) errors.push(`scenario: the custom scenario is longer than ${MAX_CUSTOM_CHARS} characters; using ${defaultScenario}`);
-    else errors.push(`scenario: ${JSON.stringify(scenario)} is not a scenario name; using ${defaultScenario}`);
+    else errors.push(`scenario: ${quoted(scenario)} is not a scenario name; using ${defaultScenario}`);
   }
 
-  let seed = DEFAULT_SEED;
+  // A custom scenario's own seed, unless the link names one (`reclaim-sim run FILE.json` runs the file's).
+  const documentSeed = isCustomName(name) ? customDocument({ name })?.seed : undefined;
+  let seed = typeof documentSeed === 'number' && Number.isSafeInteger(documentSeed) && documentSeed >= 0 ? documentSeed : DEFAULT_SEED;
   const seedText = single('seed');
   if (seedText !== undefined) {
     const parsed = SEED_PATTERN.test(seedText) ? Number(seedText) : NaN;
     if (Number.isSafeInteger(parsed)) seed = parsed;
     else
-      errors.push(`seed: ${JSON.stringify(seedText)} is not a seed (a whole number, 0 or more); using ${DEFAULT_SEED}`);
+      errors.push(`seed: ${quoted(seedText)} is not a seed (a whole number from 0 to ${Number.MAX_SAFE_INTEGER}); using ${seed}`);
   }
 
   let variant: string | undefined;
   const variantText = single('variant');
   if (variantText !== undefined) {
     if (SCENARIO_NAME_PATTERN.test(variantText)) variant = variantText;
-    else errors.push(`variant: ${JSON.stringify(variantText)} is not a variant name; using the experiment's default`);
+    else errors.push(`variant: ${quoted(variantText)} is not a variant name; using the experiment's default`);
   }
 
-  const params: Record<string, number> = {};
+  // No prototype: a key named __proto__ is a parameter like any other (the engine names it unknown).
+  const params = Object.create(null) as Record<string, number>;
   for (const key of values.keys()) {
     if (RESERVED_KEYS.has(key)) continue;
     const text = single(key);
@@ -147,13 +155,13 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     if (!PARAM_NAME_PATTERN.test(key)) {
       errors.push(`${shown(key)}: not a parameter name (a letter or _, then letters, digits or _); ignored`);
     } else if (text.trim() === '') {
-      errors.push(`${key}: no value given; using the scenario's default`);
+      errors.push(`${shown(key)}: no value given; using the scenario's default`);
     } else if (!NUMBER_PATTERN.test(text)) {
-      errors.push(`${key}: ${JSON.stringify(text)} is not a number; ignored`);
+      errors.push(`${shown(key)}: ${quoted(text)} is not a number; ignored`);
     } else {
       const value = Number(text);
       if (Number.isFinite(value)) params[key] = value;
-      else errors.push(`${key}: ${JSON.stringify(text)} is too large; using the scenario's default`);
+      else errors.push(`${shown(key)}: ${quoted(text)} is too large; using the scenario's default`);
     }
   }
 

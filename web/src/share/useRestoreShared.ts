@@ -15,6 +15,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { checkRequest, completeRequest, findExperiment } from '../scenario/presets';
+import { runNamed } from '../scenario/custom';
 import type { CompareView, ShareTab, SharedView } from '../scenario/share';
 import { sameRun } from '../scenario/url';
 import type { Simulation } from '../useSimulation';
@@ -78,7 +79,7 @@ export function useRestoreShared(view: SharedView | null, sim: Simulation, targe
       } else {
         const given = { comparison: view.comparison, ranges: view.rangeCheck, compare: view.compare };
         for (const part of EXPERIMENT_ONLY) {
-          if (given[part]) found.push(`${part}: ${request.name} is not an experiment, so it has no ${part === 'ranges' ? 'parameter ranges to check' : 'variants to compare'}; ignored`);
+          if (given[part]) found.push(`${part}: ${runNamed(request)} is not an experiment, so it has no ${part === 'ranges' ? 'parameter ranges to check' : 'variants to compare'}; ignored`);
         }
       }
       flush();
