@@ -75,9 +75,11 @@ impl Event {
                 "eviction",
                 "evict_folios",
                 format!(
-                    "{}: scanned {scanned} {} folios of the oldest generation (tiers above {tier_idx} protected), isolated {isolated}, reclaimed {reclaimed}, {rejected} rejected back to max_seq",
+                    "{}: scanned {scanned} {} folios of the oldest generation ({}), isolated {isolated}, reclaimed {reclaimed}, {rejected} rejected back to max_seq",
                     lruvec_name(*lruvec),
-                    TYPE_NAMES[*type_]
+                    TYPE_NAMES[*type_],
+                    // sort_folio protects the tiers above tier_idx: none above the last.
+                    if *tier_idx + 1 >= crate::mm::lruvec::MAX_NR_TIERS { "no tier protected".to_string() } else { format!("tiers above {tier_idx} protected") }
                 ),
             ),
             EventKind::Refault { lruvec, type_, recent, restore, function: "workingset_refault", .. } => (
@@ -308,6 +310,19 @@ mod tests {
         assert_eq!(nap(0), "kswapd0: pgdat_balanced for zones up to Normal: napping HZ/10 before sleeping");
         assert_eq!(nap(3), nap(0), "a few failures are no reason to sleep");
         assert!(nap(16).starts_with("kswapd0: gave up after 16 runs that reclaimed nothing (kswapd_failures >= MAX_RECLAIM_RETRIES)"), "{}", nap(16));
+    }
+
+    /// sort_folio() protects the tiers above tier_idx: with tier_idx at the
+    /// last tier (MAX_NR_TIERS - 1) none is.
+    #[test]
+    fn an_eviction_says_which_tiers_were_protected() {
+        let text = |tier_idx| {
+            let e = Event { time_ns: 0, kind: EventKind::Evicted { lruvec: 0, type_: 1, tier_idx, scanned: 64, isolated: 60, reclaimed: 58, rejected: 2 } };
+            e.describe(&|_| "/job".into()).2
+        };
+        assert_eq!(text(0), "/job: scanned 64 file folios of the oldest generation (tiers above 0 protected), isolated 60, reclaimed 58, 2 rejected back to max_seq");
+        assert!(text(2).contains("(tiers above 2 protected)"));
+        assert!(text(3).contains("(no tier protected)"), "{}", text(3));
     }
 
     #[test]

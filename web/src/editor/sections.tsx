@@ -132,12 +132,12 @@ function ZonesMessage({ node }: { node: number }) {
 
 const KNOB_HELP: Record<BoolKnob, string> = {
   lruGenEnabled: 'MGLRU (v6.1+); off = the active/inactive lists',
-  memcgLru: 'the memcg LRU (patch 001, v6.3+)',
-  optimizeMultipleMemcgs: 'without the memcg LRU: patch 000 (v6.1-6.2)',
-  kswapdClasszoneFix: "kswapd's zone index fix (patch 002, v4.12+)",
+  memcgLru: 'the memcg LRU (Yu Zhao, v6.3+)',
+  optimizeMultipleMemcgs: 'without the memcg LRU: "optimize multiple memcgs" (v6.1-6.2)',
+  kswapdClasszoneFix: "kswapd's zone index fix (Mel Gorman, v4.12+)",
   kswapdUselessLoopsFix: 'with it, keep the balanced zone after an unbalanced nap (v5.3+)',
   memcgFullWalk: 'visit every memcg on every pass (before ~6.11)',
-  refaultDistanceMglru: 'refault distance for MGLRU (patch 004, RFC)',
+  refaultDistanceMglru: 'refault distance for MGLRU (Kairui Song, RFC)',
   mglruUnderprotectionFix: 'MGLRU "fix underprotected page cache" (v6.7+)',
   mglruWorkingsetAccountingFix: 'MGLRU counts every refault (v6.5+; counters only)',
 };

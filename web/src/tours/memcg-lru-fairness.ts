@@ -127,7 +127,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'Sixty writes later',
       text:
-        'Turn by turn, shrink_many() has spread the sixty writes over every memcg: the coefficient of variation of pgsteal across the 128 memcgs has come down to about 20 % (the author measured 20 %). Together the memcgs gave back within a few percent of what the agent asked for, where the walk without the memcg LRU gave back several times the request.',
+        'Turn by turn, shrink_many() has spread the sixty writes over every memcg: the coefficient of variation of pgsteal across the 128 memcgs has come down to about a quarter (the author measured 20 %). Together the memcgs gave back within a few percent of what the agent asked for, where the walk without the memcg LRU gave back several times the request.',
       variant: 'after',
       at: { step: 700 },
       tab: 'memcgs',
@@ -136,7 +136,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
         const [requested, steal] = [requestedTotal(f), stealTotal(f)];
         return all(
           expect(f.reclaims.length === 60, 'not all sixty writes are done'),
-          expect(f.pgstealCv < 0.35, 'the pgsteal CV is not down to about 20 %'),
+          expect(f.pgstealCv < 0.35, 'the pgsteal CV is not down to about a quarter'),
           expect(steal <= 1.1 * requested && steal >= requested, 'the memcgs did not give back within 10 % of the requests'),
         );
       },
@@ -163,7 +163,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'The result, and what does not reproduce',
       text:
-        'Every variant runs to the end on the same seed. reclaim_ratio falls from about 500 % with MGLRU off to about 104 % with the memcg LRU (the patch: 425 % to 95 %). pgsteal_cv does not reproduce: the old walk scans identical memcgs in identical proportions, so before the patch our CV is about 1 %, not 75 % ("Where it does not hold" explains), while today\'s walk with MGLRU off, the classic-incremental column, is uneven: about 100 %.',
+        'Every variant runs to the end on the same seed. reclaim_ratio falls from about 500 % with MGLRU off to just over 100 % with the memcg LRU (the patch: 425 % to 95 %). pgsteal_cv does not reproduce: the old walk scans identical memcgs in identical proportions, so before the patch our CV is about 1 %, not 75 % ("Where it does not hold" explains), while today\'s walk with MGLRU off, the classic-incremental column, is uneven: about 100 %.',
       variant: 'after',
       tab: 'comparison',
       anchor: 'comparison',

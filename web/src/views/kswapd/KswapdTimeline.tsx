@@ -55,7 +55,7 @@ export function KswapdTimeline({ node, track, start, end }: KswapdTimelineProps)
           <dd data-testid="kswapd-sleeps">{formatCount(model.sleeps)}</dd>
         </div>
         <div>
-          <dt title="Sleeps for good since the run started while a zone the last wakeup asked for was still not balanced (checked for the wrong zone index before patch 002)">premature in all</dt>
+          <dt title="Sleeps for good since the run started while a zone the last wakeup asked for was still not balanced (before v4.12's classzone fix, checked for the wrong zone index)">premature in all</dt>
           <dd data-testid="kswapd-premature">{formatCount(model.prematureSleeps)}</dd>
         </div>
         <div>

@@ -194,7 +194,7 @@ function CvFigure({ cv, history, leaves, reclaimed }: { cv: number; history: rea
     leaves < 2
       ? 'Coefficient of variation of pgsteal over the leaf memcgs: needs two leaves or more.'
       : `Coefficient of variation of pgsteal over the ${leaves} leaf memcgs: standard deviation / mean. ` +
-        '0 means every memcg gave back the same; the memcg LRU keeps it low.' +
+        '0 means every memcg gave back the same. The memcg LRU is fair only over many writes (eventual fairness); here the old walk, which takes from every memcg in proportion, comes out more even (see the comparison).' +
         (reclaimed ? '' : ' Nothing has been reclaimed yet, so it is not defined.');
   return (
     <div className="cv" title={explain}>

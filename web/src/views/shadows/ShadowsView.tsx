@@ -45,7 +45,7 @@ const MODEL_TEXT: Record<RefaultModel, string> = {
   lru_gen_test_recent:
     'MGLRU (v6.12): a refault counts as recent when the generation it was evicted from is still min_seq of its type (lru_gen_test_recent); there is no distance. A recent refault feeds the PID controller (refaulted[tier]) and is counted as workingset_activate, but it is not activated: only one in a fault, or with refs of 3 or more, gets PG_workingset back.',
   lru_test_refault:
-    'MGLRU with patch 004: a refault is activated when its refault distance is below the workingset (lru_test_refault); whether its generation is still min_seq decides where the PID feedback goes.',
+    'MGLRU with the refault-distance patch (Kairui Song, RFC): a refault is activated when its refault distance is below the workingset (lru_test_refault); whether its generation is still min_seq decides where the PID feedback goes.',
 };
 
 export function ShadowsView({ shadow, step, selected, onSelect, transitionMs, chosenLruvec, onChooseLruvec, note }: ShadowsViewProps) {
