@@ -17,7 +17,7 @@ export interface TourStep {
   text: string;
   /** The experiment's variant the step is seen in. */
   variant: string;
-  /** Where the run goes; absent: it stays where the previous step left it (a comparison step). */
+  /** Where the run goes; absent: it stays at the step the previous step left it at, in this step's variant (a comparison step). */
   at?: Position;
   /** The view the step is about. */
   tab: ShareTab;

@@ -90,9 +90,15 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
       if (!list) return;
       live.current.leaveCompareMode();
       const wanted = tourRequest(list, tour, step);
-      if (keyOf(s.state.request) !== keyOf(wanted)) await s.apply(wanted);
-      if (stale()) return;
       const position = step.at;
+      if (keyOf(s.state.request) !== keyOf(wanted)) {
+        // A step with no moment of its own (a comparison) keeps the run's step, as the Variant switch does.
+        const keep = position === undefined && s.state.request?.name === wanted.name ? (s.state.frame?.step ?? 0) : 0;
+        await s.apply(wanted);
+        if (stale()) return;
+        if (keep > 0) await live.current.sim.seek(keep);
+      }
+      if (stale()) return;
       if (position && 'step' in position) {
         await live.current.sim.seek(position.step);
       } else if (position) {
