@@ -225,6 +225,25 @@ describe('opening tours', () => {
     await page.getByRole('tab', { name: /^LRU/ }).click();
     await problem.waitFor();
     expect(await problem.textContent()).toContain('the LRU tab is shown, not System');
+    // Copy link now gives what the page shows, not the tour step it has left.
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).not.toBe('');
+    const left = new URL(await page.evaluate(() => navigator.clipboard.readText()));
+    expect(left.searchParams.get('tour')).toBeNull();
+    expect(problems).toEqual([]);
+  });
+
+  it("a tour link says which of its run's keys the tour does not use", async () => {
+    const tour = TOURS.find((t) => t.experiment === 'kswapd-classzone')!;
+    const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=3&variant=before&bursts=4&readers=8&tour=kswapd-classzone&tourStep=3', {
+      ready: 'experiment',
+    });
+    await checkStep(page, tour, 2);
+    // readers=8 is the default and variant=before is step 3's: only seed and bursts differ from what the tour runs.
+    const notice = page.getByTestId('page-link-problem');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain("seed, bursts: a tour link runs the tour's experiment (kswapd-classzone) at its defaults on seed 1, in each step's variant; ignored");
     expect(problems).toEqual([]);
   });
 

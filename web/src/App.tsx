@@ -237,7 +237,11 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
           compareSides: compareMode.on
             ? compareMode.lockstep.state.sides?.map((side) => ({ variant: side.request.variant ?? '', step: side.frame.step, counters: side.frame.counters, memcgs: side.frame.memcgs }))
             : undefined,
-          tour: tour.open && !tour.open.moving ? { experiment: tour.open.tour.experiment, step: tour.open.index + 1 } : undefined,
+          // A tour step's link while the page shows that step; once the page has left it, the link is of what it shows.
+          tour:
+            tour.open && !tour.open.moving && tour.open.problem === null
+              ? { experiment: tour.open.tour.experiment, step: tour.open.index + 1 }
+              : undefined,
         }
       : null;
   const transitionMs = state.playing ? Math.min(TICK_MS, 200) : STEP_TRANSITION_MS;

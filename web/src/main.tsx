@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { decodeSharedLink, type SharedLink } from './scenario/share';
-import { encodeScenarioUrl } from './scenario/url';
+import { PAGE_KEYS, encodeScenarioUrl } from './scenario/url';
 import { decodePageView, hasPageKeys, readHash } from './scenario/pageUrl';
 import type { PageLink } from './share/usePageLink';
 import { applyTheme, storedTheme } from './theme/theme';
@@ -47,7 +47,9 @@ async function openSharedLink(): Promise<SharedLink> {
  */
 function readPageLink(search: string): PageLink | null {
   if (!hasPageKeys(search)) return null;
-  return { ...decodePageView(search), scenario: new URLSearchParams(search).get('scenario') };
+  const query = new URLSearchParams(search);
+  const run = [...query].filter(([key]) => key !== 'v' && !(PAGE_KEYS as readonly string[]).includes(key));
+  return { ...decodePageView(search), scenario: query.get('scenario'), run };
 }
 
 /** The URL's hash: a link's keys put after "#" are moved to the query first; another unknown hash goes. */

@@ -12,10 +12,13 @@ import type { ShareTab } from '../scenario/share';
 import { TOURS } from '../tours';
 import type { TourController } from '../tours/useTour';
 import type { Simulation } from '../useSimulation';
+import { DEFAULT_SEED } from '../scenario/url';
 
 export interface PageLink extends PageViewResult {
   /** The scenario the URL names (null when it names none). */
   scenario: string | null;
+  /** The URL's run keys and values as written (scenario, seed, variant, parameters): what a tour link overrules. */
+  run?: readonly (readonly [string, string])[];
 }
 
 /** Opens side by side with these variants at this step; returns what was wrong with them, or null. */
@@ -50,6 +53,25 @@ export function usePageLink(link: PageLink | null, sim: Simulation, setTab: Show
       const overruled = (['compare', 'step', 'tab'] as const).filter((key) => view[key] !== undefined);
       if (overruled.length > 0) {
         setProblems((list) => [...list, `${overruled.join(', ')}: a tour link opens the tour step, which sets the step and the view itself; ignored`]);
+      }
+      // And the run: the tour's experiment at its defaults on seed 1, in each step's variant
+      // (the tour's own links write those, which are not news).
+      const experiment = sim.state.scenarios?.experiments.find((e) => e.name === found.experiment);
+      const stepVariant = found.steps[Math.min(asked, found.steps.length - 1)]!.variant;
+      const run = (p.run ?? [])
+        .filter(([key, value]) => {
+          if (key === 'scenario') return value !== found.experiment;
+          if (key === 'seed') return Number(value) !== DEFAULT_SEED;
+          if (key === 'variant') return value !== stepVariant;
+          const param = experiment?.params.find((x) => x.name === key);
+          return param === undefined || Number(value) !== param.default;
+        })
+        .map(([key]) => key);
+      if (run.length > 0) {
+        setProblems((list) => [
+          ...list,
+          `${run.join(', ')}: a tour link runs the tour's experiment (${found.experiment}) at its defaults on seed 1, in each step's variant; ignored`,
+        ]);
       }
       tour.start(found.experiment, asked);
       return;
