@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SHOTS, counters, open, useBrowser, waitForStep } from './harness';
+import { SHOTS, counters, deltas, open, useBrowser, waitForStep } from './harness';
 
 useBrowser({ nothingMissing: true });
 
@@ -155,6 +155,35 @@ describe('side by side in a link', () => {
     // Leaving compare mode, the page shows the view compare mode was on.
     await page.getByRole('button', { name: 'Side by side', exact: true }).click();
     await expect.poll(() => page.getByRole('tab', { name: /^Memcgs/ }).getAttribute('aria-selected')).toBe('true');
+    expect(problems).toEqual([]);
+  });
+
+  it("a copied link keeps each side's counters and their Δ, the change over the last step", async () => {
+    const { page, problems } = await open(EXPERIMENT, { ready: 'experiment', clipboard: true });
+    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+    const mode = page.getByRole('region', { name: 'Side by side' });
+    await waitForText(mode.getByTestId('compare-step'), '0');
+    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'System', exact: true }).click();
+    for (const step of ['1', '2', '3']) {
+      await mode.getByRole('button', { name: 'Step forward', exact: true }).click();
+      await waitForText(mode.getByTestId('compare-step'), step);
+    }
+    const sides = [mode.getByTestId('compare-side-0'), mode.getByTestId('compare-side-1')];
+    const shown = await Promise.all(sides.map(async (side) => ({ counters: await counters(side), deltas: await deltas(side) })));
+    expect(Object.values(shown[0]!.deltas).some((d) => d !== '' && d !== '0'), 'something changed in step 3').toBe(true);
+    await page.getByRole('button', { name: 'Copy link', exact: true }).click();
+    await page.getByRole('status').getByText('Link copied').waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    const second = await open(new URL(link).search, { ready: 'experiment' });
+    const again = second.page.getByRole('region', { name: 'Side by side' });
+    await waitForText(again.getByTestId('compare-step'), '3');
+    const reopened = [again.getByTestId('compare-side-0'), again.getByTestId('compare-side-1')];
+    for (const [i, side] of reopened.entries()) {
+      await expect.poll(async () => deltas(side)).toEqual(shown[i]!.deltas);
+      expect(await counters(side)).toEqual(shown[i]!.counters);
+    }
+    expect(second.problems).toEqual([]);
+    await second.page.close();
     expect(problems).toEqual([]);
   });
 });

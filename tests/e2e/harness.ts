@@ -116,9 +116,9 @@ export async function counters(scope: Page | Locator): Promise<Record<string, nu
   return Object.fromEntries(rows);
 }
 
-/** The counters' Δ column: name -> the delta as the page holds it ('' without a previous frame). */
-export async function deltas(page: Page): Promise<Record<string, string>> {
-  const rows = await page
+/** The counters' Δ column (the page's, or inside `scope`): name -> the delta as the page holds it ('' without a previous frame). */
+export async function deltas(scope: Page | Locator): Promise<Record<string, string>> {
+  const rows = await scope
     .getByRole('table', { name: 'Counters' })
     .locator('tbody tr')
     .evaluateAll((trs) =>

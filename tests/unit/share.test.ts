@@ -76,6 +76,15 @@ describe('shared link codec: round trip', () => {
       },
     ],
     [
+      'side by side, with the step its counters changed since',
+      {
+        request: req('kswapd-classzone', 4, { bursts: 3 }, 'before'),
+        step: 0,
+        tab: 'system',
+        compare: { variants: ['before', 'after'], step: 50, previous: 49 },
+      },
+    ],
+    [
       'a selected folio and a chosen lruvec',
       { ...base, tab: 'memcgs', folio: 'file:reader#120', lruvec: '/a/b@0' },
     ],
@@ -203,6 +212,11 @@ describe('shared link codec: tampering', () => {
     expect(await problemOf(`?v=2&s=${payload.slice(0, 10)}*${payload.slice(10)}`)).toBe(
       'bad base64: the payload (s=) may hold only A-Z, a-z, 0-9, "-" and "_"; character 11 is "*"',
     );
+  });
+
+  it("side by side's previous step comes before its step", async () => {
+    const compare = (c: Record<string, unknown>) => linkWithJson(validJson({ scenario: 'kswapd-classzone', compare: c }));
+    expect(await problemOf(await compare({ variants: ['before', 'after'], step: 5, previous: 5 }))).toBe('compare.previous: 5 is not before compare.step 5');
   });
 
   it('a missing or repeated payload', async () => {

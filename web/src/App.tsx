@@ -125,12 +125,12 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
   // A readable link's side by side (compare=LEFT,RIGHT): its variants must be the experiment's.
   const { restore: restoreCompare } = compareMode;
   const openCompare = useCallback(
-    (variants: [string, string], step: number): string | null => {
+    (variants: [string, string], step: number, previous?: number): string | null => {
       if (!experiment) return `compare: ${request ? runNamed(request) : 'this scenario'} is not an experiment, so it has no variants to put side by side; ignored`;
       const names = experiment.variants.map((v) => v.name);
       const unknown = variants.find((v) => !names.includes(v));
       if (unknown !== undefined) return `compare: ${JSON.stringify(unknown)} is not a variant of ${experiment.name} (${names.join(', ')}); ignored`;
-      restoreCompare({ variants, step });
+      restoreCompare(previous !== undefined && previous < step ? { variants, step, previous } : { variants, step });
       return null;
     },
     [experiment, request?.name, restoreCompare],

@@ -61,6 +61,8 @@ export function useCompareMode(
   const lockstep = useLockstep(speed);
   /** The step the next start goes to (a link's, or the pair's when a variant changes). */
   const startStep = useRef(0);
+  /** A link's step, once the start has reached its `previous` (so that the counters' Δ is the link's). */
+  const thenStep = useRef<{ from: number; to: number } | null>(null);
   const on = setting !== null && experiment !== undefined && setting.experiment === experiment.name;
   const requestKey = keyOf(request);
 
@@ -119,11 +121,20 @@ export function useCompareMode(
   const restore = useCallback(
     (view: CompareView) => {
       if (!experiment) return;
-      startStep.current = view.step;
+      startStep.current = view.previous ?? view.step;
+      thenStep.current = view.previous !== undefined ? { from: view.previous, to: view.step } : null;
       setSetting({ experiment: experiment.name, variants: [...view.variants] });
     },
     [experiment],
   );
+  // A link with a previous step: started there, then on to its step.
+  const { seek } = lockstep;
+  useEffect(() => {
+    const then = thenStep.current;
+    if (then === null || lockstep.state.status !== 'running' || current !== then.from) return;
+    thenStep.current = null;
+    seek(then.to);
+  }, [lockstep.state.status, current, seek]);
 
   // Keyboard, while compare mode is on: → steps both sides, ← steps them back, Space plays or pauses them.
   const { step, stepBack, play, pause } = lockstep;
@@ -149,6 +160,10 @@ export function useCompareMode(
     return () => window.removeEventListener('keydown', onKey);
   }, [on, running, playing, step, stepBack, play, pause]);
 
-  const view = on && setting && current !== null ? { variants: setting.variants, step: current } : undefined;
+  const shownBefore = lockstep.state.sides?.[0].previous?.step;
+  const view =
+    on && setting && current !== null
+      ? { variants: setting.variants, step: current, ...(shownBefore !== undefined && shownBefore < current ? { previous: shownBefore } : {}) }
+      : undefined;
   return { on, variants: on && setting ? setting.variants : null, lockstep, speed, setSpeed, toggle, chooseVariant, restore, view };
 }

@@ -77,6 +77,8 @@ export interface CompareView {
   variants: [string, string];
   /** The step both sides were at. */
   step: number;
+  /** The step their counters' Δ was taken since (the frame shown before), when earlier: the link goes there first. */
+  previous?: number;
 }
 
 export type SharedLink =
@@ -145,14 +147,18 @@ const FIELDS = ['scenario', 'seed', 'params', 'variant', 'step', 'previous', 'ta
 
 function compareOf(value: unknown): CompareView {
   if (!isObject(value)) return fail('compare: not an object');
-  for (const key of Object.keys(value)) if (key !== 'variants' && key !== 'step') fail(`compare: unknown field ${JSON.stringify(key)}`);
+  for (const key of Object.keys(value)) if (key !== 'variants' && key !== 'step' && key !== 'previous') fail(`compare: unknown field ${quoted(key)}`);
   const { variants } = value;
   if (!Array.isArray(variants) || variants.length !== 2) return fail('compare.variants: not a pair of variant names');
   const pair: [string, string] = [
     nameOf(variants[0], 'compare.variants[0]', 'a variant name'),
     nameOf(variants[1], 'compare.variants[1]', 'a variant name'),
   ];
-  return { variants: pair, step: wholeNumber(value.step, 'compare.step', MAX_SHARED_STEP, 'a step') };
+  const step = wholeNumber(value.step, 'compare.step', MAX_SHARED_STEP, 'a step');
+  if (value.previous === undefined) return { variants: pair, step };
+  const previous = wholeNumber(value.previous, 'compare.previous', MAX_SHARED_STEP, 'a step');
+  if (previous >= step) fail(`compare.previous: ${previous} is not before compare.step ${step}`);
+  return { variants: pair, step, previous };
 }
 
 /** The request name of a custom scenario's document (checked for form only; the engine validates it). */
@@ -228,7 +234,10 @@ function jsonOf(view: SharedView): Record<string, unknown> {
   if (view.rangeCheck) json.ranges = true;
   if (view.folio !== undefined) json.folio = view.folio;
   if (view.lruvec !== undefined) json.lruvec = view.lruvec;
-  if (view.compare) json.compare = { variants: [...view.compare.variants], step: view.compare.step };
+  if (view.compare) {
+    const { variants, step, previous } = view.compare;
+    json.compare = previous !== undefined && previous < step ? { variants: [...variants], step, previous } : { variants: [...variants], step };
+  }
   return json;
 }
 

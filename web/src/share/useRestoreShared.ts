@@ -31,7 +31,7 @@ export interface RestoreTargets {
   /** Checks the experiment's headlines across its parameter ranges. */
   runRangeCheck?(name: string): void;
   /** Opens compare mode with the link's variants, at its step; returns what was wrong with them, or null. */
-  openCompare?(variants: CompareView['variants'], step: number): string | null;
+  openCompare?(variants: CompareView['variants'], step: number, previous?: number): string | null;
 }
 
 /** A shared link's parts that only an experiment has. */
@@ -75,7 +75,7 @@ export function useRestoreShared(view: SharedView | null, sim: Simulation, targe
           if (view.seedCheck) targets.runSeedCheck?.(view.comparison);
         }
         if (view.rangeCheck) targets.runRangeCheck?.(request.name);
-        if (view.compare) note(targets.openCompare?.(view.compare.variants, view.compare.step));
+        if (view.compare) note(targets.openCompare?.(view.compare.variants, view.compare.step, view.compare.previous));
       } else {
         const given = { comparison: view.comparison, ranges: view.rangeCheck, compare: view.compare };
         for (const part of EXPERIMENT_ONLY) {
