@@ -108,6 +108,21 @@ describe('accessibility', () => {
     expect(problems).toEqual([]);
   });
 
+  it('announces where a step or a step back landed to a screen reader (a polite live region), and not each frame of play', async () => {
+    const { page, problems } = await open('', { reducedMotion: 'reduce' });
+    const announced = page.getByTestId('step-announcement');
+    expect(await announced.getAttribute('aria-live')).toBe('polite');
+    await stepForward(page, 3);
+    await expect.poll(() => announced.textContent()).toMatch(/^Step 3, [\d.]+ ms simulated$/);
+    await page.getByRole('button', { name: 'Step back', exact: true }).click();
+    await expect.poll(() => announced.textContent()).toMatch(/^Step 2, /);
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(() => announced.textContent()).toBe('');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await expect.poll(() => announced.textContent()).toMatch(/^Step \d+, /);
+    expect(problems).toEqual([]);
+  });
+
   it('reaches the step controls, the timeline and the views from the keyboard, in reading order', async () => {
     const { page } = await open('', { reducedMotion: 'reduce' });
     await stepForward(page, 3);

@@ -375,6 +375,10 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
                 <dd className="mono">{request ? request.seed : '–'}</dd>
               </div>
             </dl>
+            {/* For a screen reader: where a step, a step back or a jump landed (not each frame of play, which would drown it). */}
+            <p className="visually-hidden" aria-live="polite" data-testid="step-announcement">
+              {frame && !state.playing && !busy ? `Step ${formatCount(frame.step)}, ${formatMs(frame.timeNs)} simulated` : ''}
+            </p>
           </div>
           <TimelineControls
             enabled={running}
