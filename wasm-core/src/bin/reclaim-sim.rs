@@ -279,15 +279,18 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             };
         }
         Cmd::ExperimentsDoc { ranges_json } => {
-            // Open the ranges file first: a path that cannot be written fails now, not after minutes of work.
+            // Open the ranges file first, without emptying it: a path that cannot be written fails
+            // now, not after minutes of work, and a run that fails leaves the old tables.
+            let open = |path: &std::path::PathBuf| std::fs::OpenOptions::new().write(true).create(true).truncate(false).open(path);
             let file = match &ranges_json {
-                Some(path) => Some(std::fs::File::create(path).map_err(|e| UsageError(format!("{}: {e}", path.display())))?),
+                Some(path) => Some(open(path).map_err(|e| UsageError(format!("{}: {e}", path.display())))?),
                 None => None,
             };
             let (doc, recorded) = report::experiments_doc().map_err(|e| UsageError(e.to_string()))?;
             if let (Some(mut file), Some(path)) = (file, &ranges_json) {
                 let text = serde_json::to_string_pretty(&recorded).expect("serialisable") + "\n";
-                std::io::Write::write_all(&mut file, text.as_bytes()).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+                let written = file.set_len(0).and_then(|()| std::io::Write::write_all(&mut file, text.as_bytes()));
+                written.map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
             }
             out = doc;
         }

@@ -170,6 +170,10 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
       // The views may scroll past their end by the panel's height (tour.css).
       if (column instanceof HTMLElement) column.style.setProperty('--tour-panel-height', `${Math.round(window.innerHeight - panelTop)}px`);
       let block = scrollBlock(target, marks.length > 0);
+      // An element the panel covers (a narrow window, where either side is over it) goes to the top of the views.
+      const panelBox = panel?.getBoundingClientRect();
+      const anchorBox = anchor.getBoundingClientRect();
+      if (marks.length === 0 && panelBox && anchorBox.bottom > panelBox.top && anchorBox.left < panelBox.right && anchorBox.right > panelBox.left) block = 'start';
       let into: Element = target;
       // The rows scroll in their own box where it scrolls (the counters' table), else in the views' column.
       const port = marks[0] ? scrollportOf(marks[0], column) : null;
