@@ -211,6 +211,14 @@ describe('scenario URL codec: malformed values', () => {
     expect(decodeScenarioUrl(`?v=1&scenario=${encodeURIComponent(doc)}&seed=2`, DEFAULT).request.seed).toBe(2);
   });
 
+  it('names a reserved key written in another case', () => {
+    const decoded = decodeScenarioUrl('?v=1&Scenario=classic-basic&SEED=3', DEFAULT);
+    expect(decoded.ok ? [] : decoded.errors).toEqual([
+      'Scenario: keys are case-sensitive; did you mean scenario? ignored',
+      'SEED: keys are case-sensitive; did you mean seed? ignored',
+    ]);
+  });
+
   it('reports every bad value at once', () => {
     const decoded = decodeScenarioUrl('?v=1&seed=abc&a=1e&b=&c=5', DEFAULT);
     expect(decoded.ok).toBe(false);

@@ -152,7 +152,10 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     if (RESERVED_KEYS.has(key)) continue;
     const text = single(key);
     if (text === undefined) continue;
-    if (!PARAM_NAME_PATTERN.test(key)) {
+    const meant = [...RESERVED_KEYS].find((k) => k.toLowerCase() === key.toLowerCase());
+    if (meant !== undefined) {
+      errors.push(`${shown(key)}: keys are case-sensitive; did you mean ${meant}? ignored`);
+    } else if (!PARAM_NAME_PATTERN.test(key)) {
       errors.push(`${shown(key)}: not a parameter name (a letter or _, then letters, digits or _); ignored`);
     } else if (text.trim() === '') {
       errors.push(`${shown(key)}: no value given; using the scenario's default`);
