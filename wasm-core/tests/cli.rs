@@ -202,6 +202,8 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         (vec!["run", "mglru-basic", "--param", "memory_max=1"], "from 256 to 262144"),
         (vec!["run", "mglru-basic", "--param", "nope=1"], "unknown parameter"),
         (vec!["run", "mglru-basic", "--param", "zipf_s=abc"], "\"abc\" is not a number (accepted: from 0.1 to 3)"),
+        (vec!["run", "mglru-basic", "--param", "zipf_s=1e999"], "param zipf_s: \"1e999\" is not a number (accepted: from 0.1 to 3)"),
+        (vec!["run", "mglru-basic", "--param", "zipf_s=NaN"], "param zipf_s: \"NaN\" is not a number"),
         (vec!["run", "mglru-basic", "--param", "memory_max=100", "--param", "memory_max=4096"], "memory_max: given twice"),
         (vec!["run", "mglru-basic", "--steps", "-1"], "a whole number from 1 to 10000000"),
         (vec!["run", "mglru-basic", "--json", "--lru-gen"], "'--json' cannot be used with '--lru-gen'"),

@@ -188,10 +188,9 @@ fn parse_params(name: &str, raw: &[String]) -> Result<BTreeMap<String, f64>, Usa
         if k.is_empty() {
             return Err(UsageError(format!("--param {p}: the parameter's name is missing before '='{}", known())));
         }
-        let val: f64 = v.trim().parse().map_err(|_| {
-            let range = param_range(name, k).map(|r| format!(" (accepted: {r})")).unwrap_or_default();
-            UsageError(format!("param {k}: \"{v}\" is not a number{range}"))
-        })?;
+        let range = || param_range(name, k).map(|r| format!(" (accepted: {r})")).unwrap_or_default();
+        // "inf", "NaN" and "1e999" parse as f64 but are no value a parameter takes: named as written.
+        let val: f64 = v.trim().parse().ok().filter(|x: &f64| x.is_finite()).ok_or_else(|| UsageError(format!("param {k}: \"{v}\" is not a number{}", range())))?;
         if let Some(first) = out.insert(k.to_string(), val) {
             return Err(UsageError(format!("param {k}: given twice ({k}={first} and {k}={val}); give each parameter once")));
         }
