@@ -71,6 +71,11 @@ export function useBrowser({ nothingMissing = false }: { nothingMissing?: boolea
   });
 }
 
+/** An address on the test server (a path with its query). */
+export function siteUrl(pathAndQuery: string): string {
+  return new URL(pathAndQuery, server.url).href;
+}
+
 /** Paths the pages asked for that the site does not have. */
 export function missingFiles(): string[] {
   return server.missing;

@@ -7,7 +7,7 @@ import type { Download, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MAX_SHARED_STEP, encodeSharedView, packPayload } from '../../web/src/scenario/share';
 import { makeRequest } from '../../web/src/scenario/params';
-import { SHOTS, counters, deltas, newContext, open, openIn, stepCount, stepForward, useBrowser, waitForStep } from './harness';
+import { SHOTS, counters, deltas, newContext, open, openIn, siteUrl, stepCount, stepForward, useBrowser, waitForStep } from './harness';
 
 /** The label of the selected view tab. */
 async function selectedTab(page: Page): Promise<string> {
@@ -252,6 +252,16 @@ describe('the hash of a link', () => {
     await stepForward(other.page, 2);
     expect(await stepCount(other.page)).toBe(2);
     expect([...problems, ...other.problems]).toEqual([]);
+  });
+});
+
+describe('an address with extra parts in its path', () => {
+  it('says the page could not load its code and what to do, rather than showing a blank page', async () => {
+    const page = await (await newContext()).newPage();
+    await page.goto(siteUrl('/extra/parts?v=1&scenario=mglru-basic'));
+    const note = page.getByTestId('load-failed');
+    await note.waitFor();
+    expect(await note.textContent()).toMatch(/^Reclaim Lab could not load its code \(.*\/extra\/assets\/.*\)\. If this address has extra parts after the app's own \(\/extra\/parts\), remove them/);
   });
 });
 

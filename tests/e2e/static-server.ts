@@ -1,7 +1,8 @@
 // A minimal static file server for the built site (dist/), for the browser
 // tests: 127.0.0.1, a free port, the right MIME types (application/wasm for
-// instantiateStreaming), no caching, nothing outside the root.
-import { createReadStream, statSync } from 'node:fs';
+// instantiateStreaming), no caching, nothing outside the root, and the
+// site's page for a page path that is not a file.
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -38,6 +39,9 @@ export async function serveStatic(root: string): Promise<StaticServer> {
       return;
     }
     try {
+      // A page path that is not a file (no extension: /a/b) gets the site's page, as hosts that
+      // fall back to index.html serve it (nginx's try_files $uri /index.html); files stay 404.
+      if (!existsSync(file) && path.extname(pathname) === '') file = path.join(base, 'index.html');
       if (statSync(file).isDirectory()) file = path.join(file, 'index.html');
       const size = statSync(file).size;
       res.writeHead(200, {

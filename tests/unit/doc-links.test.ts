@@ -115,6 +115,13 @@ describe('the patch pages', () => {
   const pages = readdirSync(dir).filter((f) => f.endsWith('.md'));
   const experimentsDoc = readFileSync(path.join(ROOT, 'docs', 'experiments.md'), 'utf8');
 
+  it("docs/experiments.md says what each experiment's metrics measure as the engine does (npm run experiments writes it)", () => {
+    for (const e of list.experiments) {
+      const line = `Metrics: ${e.metrics.map((m) => `\`${m.name}\`: ${m.help}`).join('; ')}.`;
+      expect(experimentsDoc.split('\n'), e.name).toContain(line);
+    }
+  });
+
   it('one per experiment, each with its results block', () => {
     const named = pages.flatMap((f) => blocksOf(readFileSync(path.join(dir, f), 'utf8')) as string[]);
     expect(named.sort()).toEqual(['kswapd-classzone', 'memcg-lru-fairness', 'multi-memcg-kswapd', 'proactive-reclaim-batching', 'refault-distance-mglru']);

@@ -47,7 +47,7 @@ pub static EXPERIMENT: Experiment = Experiment {
     build,
     metrics,
     metric_docs: &[
-        MetricDoc { name: "kswapd_premature_sleeps", help: "times kswapd went to sleep while a zone its last wakeup asked for was below its high watermark" },
+        MetricDoc { name: "kswapd_premature_sleeps", help: "times kswapd went to sleep for good while the node was not balanced for its last wakeup's zone index (no zone up to it above its high watermark plus its lowmem_reserve)" },
         MetricDoc { name: "pgscan_direct", help: "pages direct reclaim scanned, in allocating tasks (/proc/vmstat)" },
         super::common::PGSTEAL_DIRECT,
         MetricDoc { name: "alloc_latency_p95", help: "95th percentile of an allocation's time, in simulated ms: from an allocator's start until all its pages are faulted in, as simoop times it (reclaim stalls included)" },

@@ -73,7 +73,7 @@ pub(crate) mod common {
     pub const PGSTEAL_DIRECT: MetricDoc = MetricDoc { name: "pgsteal_direct", help: "pages direct reclaim of the node reclaimed, in allocating tasks (/proc/vmstat)" };
     pub const EAGAIN_WRITES: MetricDoc = MetricDoc {
         name: "eagain_writes",
-        help: "memory.reclaim writes that failed with -EAGAIN: they reclaimed less than asked after MAX_RECLAIM_RETRIES rounds without progress",
+        help: "memory.reclaim writes that failed with -EAGAIN: they gave up short of the request once MAX_RECLAIM_RETRIES + 1 of their rounds had reclaimed nothing",
     };
 }
 

@@ -44,7 +44,7 @@ pub static EXPERIMENT: Experiment = Experiment {
     build,
     metrics,
     metric_docs: &[
-        MetricDoc { name: "anon_ops_per_sec", help: "reads memcached served per simulated second, with its closed-loop client (the next read waits for the last reply), as memtier_benchmark reports ops/s" },
+        MetricDoc { name: "anon_ops_per_sec", help: "requests memcached served per simulated second (90 % loads, 10 % stores), with its closed-loop client (the next request waits for the last reply), as memtier_benchmark reports ops/s" },
         MetricDoc { name: "file_iops", help: "pages fio's jobs read per simulated second (buffered random reads, from the page cache or the device)" },
         super::common::PSWPOUT,
         super::common::REFAULT_ANON,

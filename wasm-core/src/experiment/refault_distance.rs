@@ -48,7 +48,7 @@ pub static EXPERIMENT: Experiment = Experiment {
         MetricDoc { name: "ops_per_sec", help: "reads the readers made per simulated second" },
         MetricDoc { name: "hit_ratio", help: "share of the readers' reads the page cache served" },
         MetricDoc { name: "workingset_refault_file", help: "evicted file pages read again that the workingset code counted as refaults (/proc/vmstat)" },
-        MetricDoc { name: "workingset_activate_file", help: "of those refaults, the ones judged part of the working set (recent enough) and activated (/proc/vmstat)" },
+        MetricDoc { name: "workingset_activate_file", help: "of those refaults, the ones judged recent (before: evicted from the generation that is still the oldest; after: a refault distance within the workingset); with MGLRU counted is not activated (/proc/vmstat)" },
         super::common::PSWPOUT,
         super::common::REFAULT_ANON,
     ],

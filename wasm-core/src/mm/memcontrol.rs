@@ -193,8 +193,9 @@ impl Mm {
     /// up to MAX_RECLAIM_RETRIES times without progress, then fail (the caller
     /// invokes the OOM killer).
     ///
-    /// Simplified: no per-cpu charge stock (MEMCG_CHARGE_BATCH), no
-    /// memory.high throttling, no waiting on an OOM in progress.
+    /// Simplified: no per-cpu charge stock (MEMCG_CHARGE_BATCH), memory.high
+    /// throttling a fixed penalty (mem_cgroup_handle_over_high), no waiting
+    /// on an OOM in progress.
     pub fn try_charge(&mut self, memcg: MemcgId, nr: u64) -> Result<(), ChargeFailed> {
         let mut nr_retries = super::MAX_RECLAIM_RETRIES;
         loop {

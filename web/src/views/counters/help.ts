@@ -50,7 +50,7 @@ const HELP: Record<string, string> = {
   pageoutrun: 'kswapd reclaim passes (balance_pgdat).',
   kswapd_low_wmark_hit_quickly: "Times kswapd's short nap was cut short by a wakeup (an allocation below a low watermark).",
   kswapd_high_wmark_hit_quickly: 'Times kswapd went to sleep and found the node unbalanced (a zone below its high watermark), before its short nap or after it, so it did not sleep.',
-  pgrotated: 'Pages reclaim found dirty or under writeback (and marked PG_reclaim) moved to the tail of the inactive list, or with MGLRU of the oldest generation, when their writeback ended (folio_rotate_reclaimable), to be reclaimed next.',
+  pgrotated: 'Pages reclaim found dirty or under writeback (and marked PG_reclaim) moved to the tail of the inactive list, or with MGLRU of the oldest generation, when their writeback ended (folio_rotate_reclaimable), to be reclaimed next. The kernel also counts the moves of lru_deactivate_file (fadvise DONTNEED); the engine has only the writeback path.',
   oom_kill: 'Tasks killed by the OOM killer.',
 };
 

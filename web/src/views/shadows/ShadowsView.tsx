@@ -43,9 +43,9 @@ const MODEL_TEXT: Record<RefaultModel, string> = {
   workingset_test_recent:
     'Classic LRU: a refault is activated when its refault distance (how far nonresident_age moved since eviction) is at most the workingset size (workingset_test_recent).',
   lru_gen_test_recent:
-    'MGLRU (v6.12): a refault counts as recent when the generation it was evicted from is still min_seq of its type (lru_gen_test_recent); there is no distance. A recent refault feeds the PID controller (refaulted[tier]) and is counted as workingset_activate, but it is not activated: only one in a fault, or with refs of 3 or more, gets PG_workingset back.',
+    'MGLRU (v6.12): a refault counts as recent when the generation it was evicted from is still min_seq of its type (lru_gen_test_recent); there is no distance. A recent refault feeds the PID controller (refaulted[tier]) and is counted as workingset_activate, but it is not activated: only one in a fault, or with refs of 3 or more, gets PG_workingset back. Older kernels differ where their switches say so: before v6.7 only refs at the maximum (4) restore, and PG_workingset alone; v6.1, as multi-memcg-kswapd runs it, counts a refault only when it is recent and never counts workingset_activate.',
   lru_test_refault:
-    'MGLRU with the refault-distance patch (Kairui Song, RFC): a refault is activated when its refault distance is below the workingset (lru_test_refault); whether its generation is still min_seq decides where the PID feedback goes.',
+    'MGLRU with the refault-distance patch (Kairui Song, RFC): a refault whose refault distance is below the workingset (lru_test_refault) is activated if it has references, and has its tier raised and PG_workingset restored either way; whether its generation is still min_seq decides where the PID feedback goes.',
 };
 
 export function ShadowsView({ shadow, step, selected, onSelect, transitionMs, chosenLruvec, onChooseLruvec, note }: ShadowsViewProps) {
