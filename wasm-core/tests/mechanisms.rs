@@ -149,6 +149,31 @@ fn look_around_without_a_walk_leaves_a_max_seq_neighbour_alone() {
     }
 }
 
+/// set_mm_walk(NULL, true) in try_to_inc_max_seq(): a reclaimer without a
+/// walk of its own (direct or memcg-limit reclaim) gets one when it ages,
+/// and keeps it for the rest of the call, so later look-arounds promote in
+/// place; lru_gen_shrink_lruvec() starts a call with kswapd's or proactive
+/// reclaim's walk only (clear_mm_walk at the end of the last).
+#[test]
+fn aging_leaves_a_reclaimer_its_mm_walk_for_the_rest_of_the_call() {
+    use reclaim_core::mm::DEF_PRIORITY;
+    let mut s = machine(true, None);
+    let lv = s.mm.lruvec_id(A, 0);
+    // An empty lruvec with two generations left: out of cold folios, so it must age.
+    s.mm.lruvecs[lv as usize].lrugen.min_seq = [2, 2];
+    let mut sc = ScanControl::new(32, Some(A));
+    sc.priority = DEF_PRIORITY - 1;
+    assert!(!sc.mm_walk, "direct and limit reclaim start without a walk");
+    assert_eq!(s.mm.get_nr_to_scan(lv, &mut sc, true), -1, "it aged");
+    assert_eq!(s.mm.lruvecs[lv as usize].lrugen.max_seq, 4);
+    assert!(sc.mm_walk, "aging left its walk");
+    // The next call starts again without one (this one has nothing to age: no pages at all).
+    s.mm.lruvecs[lv as usize].lrugen.min_seq = [4, 4];
+    s.mm.lruvecs[lv as usize].lrugen.max_seq = 7;
+    s.mm.lru_gen_shrink_lruvec(lv, &mut sc);
+    assert!(!sc.mm_walk, "clear_mm_walk() at the end of the last call; no aging in this one");
+}
+
 /// The page-table walk's queue is MGLRU's: the classic LRU reads the
 /// accessed bit in folio_referenced(), so nothing would ever drain it.
 #[test]

@@ -94,7 +94,7 @@ impl Mm {
                     // is half full) and re-entered at max_seq all the same.
                     // Every variant here does 6.12's.
                     // set_mm_walk(): kswapd and proactive reclaim have an mm walk.
-                    self.lru_gen_look_around(f, sc.kswapd || sc.proactive);
+                    self.lru_gen_look_around(f, sc.mm_walk);
                     self.folios.set(f, pg::REFERENCED);
                     self.trace(f, "folio_check_references", FolioWhat::ActivatedYoung);
                     keep.push(f);

@@ -229,6 +229,8 @@ impl Mm {
     pub fn lru_gen_shrink_node(&mut self, node: usize, sc: &mut ScanControl) {
         let reclaimed = sc.nr_reclaimed;
         if sc.may_writepage && sc.may_unmap {
+            // set_mm_walk(pgdat, sc->proactive) ... clear_mm_walk().
+            sc.mm_walk = sc.kswapd || sc.proactive;
             self.set_initial_priority(node, sc);
             if sc.kswapd {
                 sc.nr_reclaimed = 0;

@@ -51,7 +51,7 @@ impl Mm {
     /// scan nothing; without need for aging, (evictable >> priority); at
     /// DEF_PRIORITY no aging; kswapd leaves aging to lru_gen_age_node();
     /// direct reclaim ages here.
-    fn get_nr_to_scan_61(&mut self, lv: LruvecId, sc: &ScanControl, can_swap: bool) -> (u64, bool) {
+    fn get_nr_to_scan_61(&mut self, lv: LruvecId, sc: &mut ScanControl, can_swap: bool) -> (u64, bool) {
         let memcg = self.lruvec_memcg(lv);
         if self.mem_cgroup_below_min(sc.target_mem_cgroup, memcg)
             || (self.mem_cgroup_below_low(sc.target_mem_cgroup, memcg) && !sc.memcg_low_reclaim)
@@ -67,6 +67,8 @@ impl Mm {
             if sc.kswapd {
                 return (0, true);
             }
+            // set_mm_walk(NULL): the walk stays until lru_gen_shrink_lruvec ends.
+            sc.mm_walk = true;
             if self.try_to_inc_max_seq(lv, max_seq, can_swap, false) {
                 return (nr_to_scan, true);
             }
@@ -121,6 +123,8 @@ impl Mm {
     /// patch 000, a lruvec that reclaimed at least MIN_LRU_BATCH pages without
     /// needing aging clears sc->memcgs_need_aging.
     pub fn lru_gen_shrink_lruvec_61(&mut self, lv: LruvecId, sc: &mut ScanControl) {
+        // set_mm_walk(pgdat): kswapd's own walk; others get one only by aging.
+        sc.mm_walk = sc.kswapd;
         let mut need_aging;
         let mut scanned = 0u64;
         let reclaimed = sc.nr_reclaimed;

@@ -32,6 +32,13 @@ pub struct ScanControl {
     pub proactive: bool,
     /// current_is_kswapd().
     pub kswapd: bool,
+    /// current->reclaim_state->mm_walk is set (set_mm_walk): kswapd's and
+    /// proactive reclaim's from the start of lru_gen_shrink_node or
+    /// lru_gen_shrink_lruvec (v6.12; only kswapd's in v6.1), any
+    /// reclaimer's once try_to_inc_max_seq has allocated one, until that
+    /// call ends (clear_mm_walk). With it lru_gen_look_around promotes in
+    /// place; without, through folio_activate (PGACTIVATE).
+    pub mm_walk: bool,
     pub memcg_low_reclaim: bool,
     pub memcg_low_skipped: bool,
     /// sc->memcg_full_walk (v6.11+): set for do_try_to_free_pages()'s retry
@@ -82,6 +89,7 @@ impl ScanControl {
             may_swap: true,
             gfp_io: true,
             proactive: false,
+            mm_walk: false,
             kswapd: false,
             memcg_low_reclaim: false,
             memcg_low_skipped: false,

@@ -48,7 +48,7 @@ impl Mm {
     /// "aged (or protected): stop and rotate this memcg young". No aging at
     /// DEF_PRIORITY. Simplified: memory.min is the only protection checked
     /// here (memory.low is handled by the callers).
-    pub fn get_nr_to_scan(&mut self, lv: LruvecId, sc: &ScanControl, can_swap: bool) -> i64 {
+    pub fn get_nr_to_scan(&mut self, lv: LruvecId, sc: &mut ScanControl, can_swap: bool) -> i64 {
         let memcg = self.lruvec_memcg(lv);
         if self.mem_cgroup_below_min(sc.target_mem_cgroup, memcg) {
             return -1;
@@ -61,6 +61,8 @@ impl Mm {
         if !success || sc.priority == DEF_PRIORITY {
             return (nr_to_scan >> sc.priority) as i64;
         }
+        // set_mm_walk(NULL, true): the walk stays for the rest of this call.
+        sc.mm_walk = true;
         if self.try_to_inc_max_seq(lv, max_seq, can_swap, false) {
             -1
         } else {

@@ -355,6 +355,8 @@ impl Mm {
     /// walk (memcg reclaim); an aged lruvec rotates to the young generation
     /// of the memcg LRU.
     pub fn lru_gen_shrink_lruvec(&mut self, lv: LruvecId, sc: &mut ScanControl) {
+        // set_mm_walk(NULL, sc->proactive) ... clear_mm_walk().
+        sc.mm_walk = sc.kswapd || sc.proactive;
         if self.try_to_shrink_lruvec(lv, sc) && self.knobs.memcg_lru {
             self.lru_gen_rotate_memcg(lv, crate::mm::memcg_lru::MEMCG_LRU_YOUNG);
         }

@@ -212,13 +212,12 @@ impl Mm {
     /// eviction, the kernel also scans a window of 64 PTEs around it (its
     /// own included, shifted to stay within the PMD and the VMA) and moves
     /// their young folios to max_seq: in place when the reclaimer has an mm
-    /// walk (`walk`: kswapd and proactive reclaim, set_mm_walk), else through
+    /// walk (`walk`: set_mm_walk, see `ScanControl::mm_walk`), else through
     /// folio_activate(), which counts PGACTIVATE. Here the window is the
     /// pages idx-32..idx+31 of the same mapping, clipped at its ends.
-    /// Simplified: in the kernel an aging pass (try_to_inc_max_seq) also
-    /// leaves its walk to the rest of that lru_gen_shrink_node call (root
-    /// reclaim) or lru_gen_shrink_lruvec call (memcg reclaim); here only
-    /// kswapd and proactive reclaim have one.
+    /// An aging pass (try_to_inc_max_seq) leaves its walk to the rest of
+    /// that lru_gen_shrink_node call (root reclaim) or lru_gen_shrink_lruvec
+    /// call (memcg reclaim): `ScanControl::mm_walk`.
     pub fn lru_gen_look_around(&mut self, f: FolioId, walk: bool) {
         let m = self.folios.mapping[f as usize];
         let idx = self.folios.index[f as usize] as i64;
