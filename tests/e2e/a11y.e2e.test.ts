@@ -123,6 +123,16 @@ describe('accessibility', () => {
     expect(problems).toEqual([]);
   });
 
+  it("writes what each counter means under its name on request, where a tooltip would not show (keyboard, touch, a projector)", async () => {
+    const { page, problems } = await open('', { reducedMotion: 'reduce' });
+    const row = page.locator('tr[data-counter="pgscan_kswapd"] th');
+    expect(await row.locator('.counter-meaning').count()).toBe(0);
+    await page.getByLabel('Meanings', { exact: true }).check();
+    expect(await row.locator('.counter-meaning').textContent()).toBe('Pages scanned by kswapd.');
+    expect(await row.getAttribute('title')).toBeNull();
+    expect(problems).toEqual([]);
+  });
+
   it('reaches the step controls, the timeline and the views from the keyboard, in reading order', async () => {
     const { page } = await open('', { reducedMotion: 'reduce' });
     await stepForward(page, 3);

@@ -16,6 +16,8 @@ export interface CountersTableProps {
 
 export function CountersTable({ counters, previous, stepsSincePrevious }: CountersTableProps) {
   const [hideZero, setHideZero] = useState(false);
+  // What each counter means, written under its name: for keyboard and touch users and a projector, where a tooltip does not show.
+  const [explain, setExplain] = useState(false);
   // Compare mode shows two of these: ids of their own.
   const headingId = useId();
   const rows = useMemo(() => counterRows(counters, previous), [counters, previous]);
@@ -35,6 +37,10 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
           <input type="checkbox" checked={hideZero} onChange={(e) => setHideZero(e.target.checked)} />
           Hide zeros
         </label>
+        <label className="toggle">
+          <input type="checkbox" checked={explain} onChange={(e) => setExplain(e.target.checked)} />
+          Meanings
+        </label>
       </div>
       {/* A scroller the keyboard reaches (arrows scroll it): named like its table. */}
       <div className="table-scroll" role="region" aria-label="/proc/vmstat counters" tabIndex={0}>
@@ -53,8 +59,9 @@ export function CountersTable({ counters, previous, stepsSincePrevious }: Counte
           <tbody>
             {shown.map((row) => (
               <tr key={row.name} className={row.delta ? 'changed' : undefined} data-counter={row.name}>
-                <th scope="row" className="mono" title={counterHelp(row.name) ?? undefined}>
+                <th scope="row" className="mono" title={explain ? undefined : (counterHelp(row.name) ?? undefined)}>
                   <BreakableName name={row.name} />
+                  {explain && counterHelp(row.name) && <span className="counter-meaning">{counterHelp(row.name)}</span>}
                 </th>
                 <td className="num" data-value={row.value}>
                   {formatCount(row.value)}
