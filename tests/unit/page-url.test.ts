@@ -65,6 +65,11 @@ describe('page keys: malformed values are named and ignored', () => {
     });
   }
 
+  it('quotes a value that does not decode as written (%FF) as the address writes it', () => {
+    expect(decodePageView('?v=1&tab=%FF').errors[0]).toMatch(/^tab: "%FF" is not a view/);
+    expect(decodePageView('?v=1&step=1%0A').errors[0]).toMatch(/^step: "1%0A" is not a whole number/);
+  });
+
   it('a bad page key leaves the run keys alone', () => {
     expect(decodeScenarioUrl('?v=1&scenario=a&seed=2&step=ten&tab=x&memory_max=5', 'b')).toEqual({
       ok: true,

@@ -211,6 +211,11 @@ describe('scenario URL codec: malformed values', () => {
     expect(decodeScenarioUrl(`?v=1&scenario=${encodeURIComponent(doc)}&seed=2`, DEFAULT).request.seed).toBe(2);
   });
 
+  it('quotes a value that does not decode as written (%FF) as the address writes it', () => {
+    const decoded = decodeScenarioUrl('?v=1&scenario=mglru-basic&memory_max=%FF2', DEFAULT);
+    expect(decoded.ok ? [] : decoded.errors).toEqual(['memory_max: "%FF2" is not a number; ignored']);
+  });
+
   it('names a reserved key written in another case', () => {
     const decoded = decodeScenarioUrl('?v=1&Scenario=classic-basic&SEED=3', DEFAULT);
     expect(decoded.ok ? [] : decoded.errors).toEqual([

@@ -24,7 +24,7 @@ import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { formatCount } from '../util/format';
 import { quoted } from '../util/quoted';
 import { MAX_SHARED_STEP, SHARE_TABS, type ShareTab } from './share';
-import { PAGE_KEYS, SCENARIO_NAME_PATTERN, encodeScenarioUrl } from './url';
+import { PAGE_KEYS, SCENARIO_NAME_PATTERN, encodeScenarioUrl, valuesAsWritten } from './url';
 
 /** What a readable link asks the page to show besides the run. */
 export interface PageView {
@@ -45,10 +45,10 @@ export interface PageViewResult {
 
 const WHOLE = /^\d+$/;
 
-function wholeNumber(text: string, key: string, min: number, max: number, errors: string[]): number | undefined {
+function wholeNumber(text: string, key: string, min: number, max: number, errors: string[], quote: (text: string) => string): number | undefined {
   const value = WHOLE.test(text) ? Number(text) : NaN;
   if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
-  errors.push(`${key}: ${quoted(text)} is not a whole number from ${formatCount(min)} to ${formatCount(max)}; ignored`);
+  errors.push(`${key}: ${quote(text)} is not a whole number from ${formatCount(min)} to ${formatCount(max)}; ignored`);
   return undefined;
 }
 
@@ -57,6 +57,9 @@ export function decodePageView(search: string): PageViewResult {
   const query = new URLSearchParams(search);
   const errors: string[] = [];
   const view: PageView = {};
+  // A value quoted as the address writes it where it does not decode as written (%FF).
+  const written = valuesAsWritten(search);
+  const q = (text: string) => quoted(written.get(text) ?? text);
   const single = (key: string): string | undefined => {
     const all = query.getAll(key);
     if (all.length > 1) {
@@ -69,24 +72,24 @@ export function decodePageView(search: string): PageViewResult {
   if (compare !== undefined) {
     const names = compare.split(',');
     if (names.length === 2 && names.every((n) => SCENARIO_NAME_PATTERN.test(n))) view.compare = [names[0]!, names[1]!];
-    else errors.push(`compare: ${quoted(compare)} is not two variant names with a comma between them (compare=before,after); ignored`);
+    else errors.push(`compare: ${q(compare)} is not two variant names with a comma between them (compare=before,after); ignored`);
   }
   const step = single('step');
-  if (step !== undefined) view.step = wholeNumber(step, 'step', 0, MAX_SHARED_STEP, errors);
+  if (step !== undefined) view.step = wholeNumber(step, 'step', 0, MAX_SHARED_STEP, errors, q);
   const tab = single('tab');
   if (tab !== undefined) {
     if ((SHARE_TABS as readonly string[]).includes(tab)) view.tab = tab as ShareTab;
-    else errors.push(`tab: ${quoted(tab)} is not a view (${SHARE_TABS.join(', ')}); ignored`);
+    else errors.push(`tab: ${q(tab)} is not a view (${SHARE_TABS.join(', ')}); ignored`);
   }
   const tour = single('tour');
   if (tour !== undefined) {
     if (SCENARIO_NAME_PATTERN.test(tour)) view.tour = tour;
-    else errors.push(`tour: ${quoted(tour)} is not a tour name; ignored`);
+    else errors.push(`tour: ${q(tour)} is not a tour name; ignored`);
   }
   const tourStep = single('tourStep');
   if (tourStep !== undefined) {
     if (view.tour === undefined && tour === undefined) errors.push('tourStep: given without a tour; ignored');
-    else view.tourStep = wholeNumber(tourStep, 'tourStep', 1, 1000, errors);
+    else view.tourStep = wholeNumber(tourStep, 'tourStep', 1, 1000, errors, q);
   }
   for (const key of Object.keys(view) as (keyof PageView)[]) if (view[key] === undefined) delete view[key];
   return { view, errors };

@@ -84,6 +84,8 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
   const fallback = makeRequest(defaultScenario, DEFAULT_SEED);
   const errors: string[] = [];
   const written = keysAsWritten(search);
+  const writtenValues = valuesAsWritten(search);
+  const asWritten = (text: string) => quoted(writtenValues.get(text) ?? text);
   const shown = (key: string) => {
     if (key === '') return '(a key with no name)';
     const text = written.get(key) ?? key;
@@ -125,7 +127,7 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     if (SCENARIO_NAME_PATTERN.test(scenario)) name = scenario;
     else if (isCustomName(scenario) && scenario.length <= MAX_CUSTOM_CHARS) name = scenario;
     else if (isCustomName(scenario)) errors.push(`scenario: the custom scenario is longer than ${MAX_CUSTOM_CHARS} characters; using ${defaultScenario}`);
-    else errors.push(`scenario: ${quoted(scenario)} is not a scenario name; using ${defaultScenario}`);
+    else errors.push(`scenario: ${asWritten(scenario)} is not a scenario name; using ${defaultScenario}`);
   }
 
   // A custom scenario's own seed, unless the link names one (`reclaim-sim run FILE.json` runs the file's).
@@ -136,14 +138,14 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     const parsed = SEED_PATTERN.test(seedText) ? Number(seedText) : NaN;
     if (Number.isSafeInteger(parsed)) seed = parsed;
     else
-      errors.push(`seed: ${quoted(seedText)} is not a seed (a whole number from 0 to ${Number.MAX_SAFE_INTEGER}); using ${seed}`);
+      errors.push(`seed: ${asWritten(seedText)} is not a seed (a whole number from 0 to ${Number.MAX_SAFE_INTEGER}); using ${seed}`);
   }
 
   let variant: string | undefined;
   const variantText = single('variant');
   if (variantText !== undefined) {
     if (SCENARIO_NAME_PATTERN.test(variantText)) variant = variantText;
-    else errors.push(`variant: ${quoted(variantText)} is not a variant name; using the experiment's default`);
+    else errors.push(`variant: ${asWritten(variantText)} is not a variant name; using the experiment's default`);
   }
 
   // No prototype: a key named __proto__ is a parameter like any other (the engine names it unknown).
@@ -160,11 +162,11 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     } else if (text.trim() === '') {
       errors.push(`${shown(key)}: no value given; using the scenario's default`);
     } else if (!NUMBER_PATTERN.test(text)) {
-      errors.push(`${shown(key)}: ${quoted(text)} is not a number; ignored`);
+      errors.push(`${shown(key)}: ${asWritten(text)} is not a number; ignored`);
     } else {
       const value = Number(text);
       if (Number.isFinite(value)) params[key] = value;
-      else errors.push(`${shown(key)}: ${quoted(text)} is too large; using the scenario's default`);
+      else errors.push(`${shown(key)}: ${asWritten(text)} is too large; using the scenario's default`);
     }
   }
 
@@ -183,6 +185,24 @@ function keysAsWritten(search: string): Map<string, string> {
   for (const pair of search.replace(/^\?/, '').split('&')) {
     const text = pair.split('=')[0] ?? '';
     const [decoded] = new URLSearchParams(`${text}=`).keys();
+    if (decoded !== undefined && /[\uFFFD\p{Cc}]/u.test(decoded) && !written.has(decoded)) written.set(decoded, text);
+  }
+  return written;
+}
+
+/**
+ * Each value that does not read as it is written (a byte that is not UTF-8,
+ * `%FF`, decodes to U+FFFD; control characters), by its decoded text,
+ * mapped to its text in the address: a message quotes what the reader can
+ * find in the link.
+ */
+export function valuesAsWritten(search: string): Map<string, string> {
+  const written = new Map<string, string>();
+  for (const pair of search.replace(/^\?/, '').split('&')) {
+    const at = pair.indexOf('=');
+    if (at < 0) continue;
+    const text = pair.slice(at + 1);
+    const [decoded] = new URLSearchParams(`v=${text}`).values();
     if (decoded !== undefined && /[\uFFFD\p{Cc}]/u.test(decoded) && !written.has(decoded)) written.set(decoded, text);
   }
   return written;
