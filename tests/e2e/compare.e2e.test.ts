@@ -231,6 +231,8 @@ describe('side by side: step back and seek, in lock step', () => {
     for (let i = 0; i < 19; i++) await forward.click();
     await waitForText(mode.getByTestId('compare-step'), '19');
     const at19 = await bothSides(mode);
+    const sides = [mode.getByTestId('compare-side-0'), mode.getByTestId('compare-side-1')];
+    const deltas19 = await Promise.all(sides.map((side) => deltas(side)));
     // The variants differ by then (else this test would not tell the sides apart).
     expect(at19.left).not.toEqual(at19.right);
     await forward.click();
@@ -245,6 +247,8 @@ describe('side by side: step back and seek, in lock step', () => {
     await page.locator('body').press('ArrowLeft');
     await waitForText(mode.getByTestId('compare-step'), '19');
     expect(await bothSides(mode)).toEqual(at19);
+    // Step 18 was shown: each side's Δ is the change into step 19 again, not blank.
+    expect(await Promise.all(sides.map((side) => deltas(side)))).toEqual(deltas19);
     // And forward again to where they were.
     await forward.click();
     await forward.click();

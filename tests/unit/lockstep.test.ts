@@ -68,6 +68,12 @@ describe('lock-step state', () => {
     expect(pairStep(s)).toBe(6);
     expect(s.sides![0].previous?.step).toBe(5);
     expect(s.sides![1].histories.step).toBe(6);
+    // Forward to 7, back to 6: the step before (5) was shown, so the Δ compares with it; back to 4: not shown.
+    s = lockstepReducer(s, { type: 'stepped', frames: [frame(7), frame(7)] });
+    s = lockstepReducer(s, { type: 'stepped', frames: [frame(6), frame(6)] });
+    expect(s.sides!.map((x) => x.previous?.step)).toEqual([5, 5]);
+    s = lockstepReducer(s, { type: 'stepped', frames: [frame(4), frame(4)] });
+    expect(s.sides!.map((x) => x.previous)).toEqual([null, null]);
     expect(s.sides!.map((x) => x.request.variant)).toEqual(['before', 'after']);
     s = lockstepReducer(s, { type: 'playing', playing: true });
     expect(s.playing).toBe(true);

@@ -10,6 +10,7 @@ import {
   MAX_GEN_COLUMNS,
   chooseLruvec,
   decisionCounts,
+  decisionsOf,
   distanceExtent,
   generationColumns,
   refaultRows,
@@ -55,6 +56,14 @@ function refault(extra: Partial<RefaultView>): RefaultView {
     ...extra,
   } as RefaultView;
 }
+
+describe('the decisions each refault model can make', () => {
+  it('the classic LRU activates or not; MGLRU v6.12 never activates; patch 004 all four', () => {
+    expect(decisionsOf('workingset_test_recent')).toEqual(['activate', 'not recent']);
+    expect(decisionsOf('lru_gen_test_recent')).toEqual(['recent', 'not recent', 'ignored']);
+    expect(decisionsOf('lru_test_refault')).toEqual(['activate', 'recent', 'not recent', 'ignored']);
+  });
+});
 
 describe('placement', () => {
   it('ends the distance axis past the largest threshold, at about DISTANCE_SPAN times it, on a whole round count', () => {

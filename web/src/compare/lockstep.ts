@@ -7,7 +7,7 @@
 import type { ExperimentInfo, Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { makeRequest, paramRecord } from '../scenario/params';
 import { encodeScenarioUrl } from '../scenario/url';
-import type { Busy, CountersAt } from '../simulationState';
+import { CounterTrail, type Busy, type CountersAt } from '../simulationState';
 import { takeFrame, type FrameHistories, type HistoryLog } from '../views/history';
 
 /** The variants on the left and on the right. */
@@ -16,8 +16,14 @@ export type VariantPair = [string, string];
 export interface Side {
   request: ScenarioRequest;
   frame: Frame;
-  /** The frame shown before (null right after a start, and after going back). */
+  /**
+   * What the counters' Δ compares with: the frame shown before when the
+   * side came forward, else the step before if this run has shown it
+   * (null right after a start).
+   */
   previous: CountersAt | null;
+  /** The counters of every step this side has shown. */
+  trail: CounterTrail;
   histories: FrameHistories;
   /** What the histories were folded from (rebuilt when the pair goes back). */
   log: HistoryLog;
@@ -85,7 +91,10 @@ export function lockstepReducer(state: LockstepState, action: LockstepAction): L
       const sides = action.frames.map((frame, i) => {
         const first = action.first?.[i];
         const log = takeFrame(first && first.step < frame.step ? takeFrame(null, first) : null, frame);
-        return { request: action.requests[i]!, frame, previous: null, histories: log.histories, log };
+        const trail = new CounterTrail();
+        if (first) trail.remember(first);
+        trail.remember(frame);
+        return { request: action.requests[i]!, frame, previous: null, trail, histories: log.histories, log };
       }) as [Side, Side];
       return { ...state, status: 'running', sides, error: null, furthest: action.frames[0].step };
     }
@@ -97,7 +106,8 @@ export function lockstepReducer(state: LockstepState, action: LockstepAction): L
         const frame = action.frames[i]!;
         const log = takeFrame(side.log, frame);
         const forward = frame.step > side.frame.step;
-        return { ...side, previous: forward ? side.frame : null, frame, histories: log.histories, log };
+        side.trail.remember(frame);
+        return { ...side, previous: forward ? side.frame : side.trail.at(frame.step - 1), frame, histories: log.histories, log };
       }) as [Side, Side];
       const furthest = Math.max(state.furthest, Math.min(action.frames[0].step, action.frames[1].step));
       return { ...state, sides, furthest, inFlight: Math.max(0, state.inFlight - 1) };

@@ -202,7 +202,7 @@ function ResultTable({
               <th
                 scope="col"
                 className="num"
-                title={`after against ${DEFAULT_BASELINE} (or the baseline named): the relative change, (after − ${DEFAULT_BASELINE}) / ${DEFAULT_BASELINE}, in %; for a metric shown in % (a ratio, a CV, an efficiency), the difference in percentage points (pp)`}
+                title={`after against ${DEFAULT_BASELINE}${otherBaselines ? ' (or the baseline named)' : ''}: the relative change, (after − ${DEFAULT_BASELINE}) / ${DEFAULT_BASELINE}, in %; for a metric shown in % (a ratio, a CV, an efficiency), the difference in percentage points (pp); "from 0" where ${DEFAULT_BASELINE} was 0, so no % can be given`}
               >
                 change
               </th>
@@ -215,10 +215,10 @@ function ResultTable({
                   {table.seedsRecorded && <span className="th-note"> (recorded)</span>}
                 </th>
               )}
-              <th scope="col" className="author">
+              <th scope="col" className="author" title="The patch author's figure without the patch, as the patch reports it (their machine and scale)">
                 author before
               </th>
-              <th scope="col" className="author">
+              <th scope="col" className="author" title="The patch author's figure with the patch, as the patch reports it">
                 author after
               </th>
             </tr>
@@ -282,7 +282,7 @@ function ResultTable({
         <p className="change-note">
           <em>change</em>: after against {DEFAULT_BASELINE}
           {otherBaselines ? ' (or the baseline named)' : ''}, in % of it; for a metric shown in %, the difference in
-          percentage points (pp).
+          percentage points (pp); <em>from 0</em> where it was 0, so no % can be given.
         </p>
         <h3 className="legend-heading">Variants</h3>
         <dl className="variant-legend">

@@ -131,7 +131,9 @@ export function RangeCheck({ experiment, check, onOpenPoint }: RangeCheckProps) 
                 <th scope="col">parameter point</th>
                 {experiment.headlines.map((h) => (
                   <th scope="col" className="num" key={h.metric}>
-                    <span className="mono">{h.metric}</span>
+                    <span className="mono" title={experiment.metrics.find((m) => m.name === h.metric)?.help}>
+                      {h.metric}
+                    </span>
                   </th>
                 ))}
               </tr>

@@ -10,6 +10,7 @@ import { drawShadows, shadowChartHeight } from './draw';
 import {
   chooseLruvec,
   DECISIONS,
+  decisionsOf,
   decisionCounts,
   refaultModel,
   refaultRows,
@@ -235,7 +236,7 @@ function RefaultTable({ shadow, step, selected, onSelect }: RefaultTableProps) {
           <label htmlFor={filterId}>Show</label>
           <select id={filterId} value={filter} onChange={(e) => setFilter(e.target.value as Decision | 'all')}>
             <option value="all">every decision</option>
-            {DECISIONS.map((d) => (
+            {decisionsOf(refaultModel(shadow)).map((d) => (
               <option key={d} value={d}>
                 {d}
               </option>

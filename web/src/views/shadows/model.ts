@@ -261,6 +261,17 @@ export function stackLevels(xs: readonly number[], diameter: number): number[] {
 export type Decision = 'activate' | 'recent' | 'not recent' | 'ignored';
 export const DECISIONS: readonly Decision[] = ['activate', 'recent', 'not recent', 'ignored'];
 
+/**
+ * The decisions a refault model can make: the classic LRU activates or not;
+ * MGLRU v6.12 activates no refault (a recent one feeds the PID controller)
+ * and ignores a shadow from another lruvec; with patch 004 all four.
+ */
+export function decisionsOf(model: RefaultModel): readonly Decision[] {
+  if (model === 'workingset_test_recent') return ['activate', 'not recent'];
+  if (model === 'lru_gen_test_recent') return ['recent', 'not recent', 'ignored'];
+  return DECISIONS;
+}
+
 export interface RefaultRow {
   key: string;
   timeNs: number;
