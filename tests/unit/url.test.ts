@@ -216,6 +216,18 @@ describe('scenario URL codec: malformed values', () => {
     expect(decoded.ok ? [] : decoded.errors).toEqual(['memory_max: "%FF2" is not a number; ignored']);
   });
 
+  it("names a key the scenario does not have as such, whatever its value, when it knows the scenario's parameters", () => {
+    const paramsOf = (name: string) => (name === 'mglru-basic' ? ['memory_max', 'file_pages'] : undefined);
+    const decoded = decodeScenarioUrl('?v=1&scenario=mglru-basic&bad0=x&memory_max=y', DEFAULT, paramsOf);
+    expect(decoded.ok ? [] : decoded.errors).toEqual([
+      'bad0: mglru-basic has no such parameter (memory_max, file_pages); ignored',
+      'memory_max: "y" is not a number; ignored',
+    ]);
+    // Without the list, the codec can only say what is wrong with the value.
+    const alone = decodeScenarioUrl('?v=1&scenario=mglru-basic&bad0=x', DEFAULT);
+    expect(alone.ok ? [] : alone.errors).toEqual(['bad0: "x" is not a number; ignored']);
+  });
+
   it('names a reserved key written in another case', () => {
     const decoded = decodeScenarioUrl('?v=1&Scenario=classic-basic&SEED=3', DEFAULT);
     expect(decoded.ok ? [] : decoded.errors).toEqual([

@@ -78,9 +78,12 @@ export function encodeScenarioUrl(request: ScenarioRequest): string {
 /**
  * Reads a request from a query string (`location.search`, with or without `?`).
  * `defaultScenario` (from the engine's `listScenarios()`) is used when the
- * URL names none. An empty query string is the default request.
+ * URL names none. An empty query string is the default request. With
+ * `paramsOf` (a scenario's parameter names, when the list knows it), a
+ * key the scenario does not have is named as such whatever its value,
+ * rather than as a value that is not a number.
  */
-export function decodeScenarioUrl(search: string, defaultScenario: string): DecodeResult {
+export function decodeScenarioUrl(search: string, defaultScenario: string, paramsOf?: (scenario: string) => readonly string[] | undefined): DecodeResult {
   const fallback = makeRequest(defaultScenario, DEFAULT_SEED);
   const errors: string[] = [];
   const written = keysAsWritten(search);
@@ -162,7 +165,9 @@ export function decodeScenarioUrl(search: string, defaultScenario: string): Deco
     } else if (text.trim() === '') {
       errors.push(`${shown(key)}: no value given; using the scenario's default`);
     } else if (!NUMBER_PATTERN.test(text)) {
-      errors.push(`${shown(key)}: ${asWritten(text)} is not a number; ignored`);
+      const known = paramsOf?.(name);
+      if (known && !known.includes(key)) errors.push(`${shown(key)}: ${name} has no such parameter (${known.join(', ') || 'it has none'}); ignored`);
+      else errors.push(`${shown(key)}: ${asWritten(text)} is not a number; ignored`);
     } else {
       const value = Number(text);
       if (Number.isFinite(value)) params[key] = value;
