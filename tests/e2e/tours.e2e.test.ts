@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { TOURS } from '../../web/src/tours';
 import type { Tour, TourStep } from '../../web/src/tours/types';
-import { SHOTS, open, stepCount, useBrowser, waitForStep } from './harness';
+import { SHOTS, newContext, open, openIn, stepCount, useBrowser, waitForStep } from './harness';
 
 useBrowser();
 
@@ -148,7 +148,7 @@ describe('opening tours', () => {
     const { page, problems } = await open();
     const start = page.getByRole('navigation', { name: 'Start here' });
     await start.waitFor();
-    expect(await start.getByRole('button').allTextContents()).toEqual(TOURS.map((t) => t.title));
+    expect(await start.getByRole('listitem').getByRole('button').allTextContents()).toEqual(TOURS.map((t) => t.title));
     await page.screenshot({ path: path.join(SHOTS, 'start-here.png') });
     await start.getByRole('button', { name: TOURS[3]!.title }).click();
     expect(await arrive(page, 0)).toBe('ready');
@@ -161,7 +161,15 @@ describe('opening tours', () => {
     await plain.page.getByRole('button', { name: 'Step forward', exact: true }).click();
     await waitForStep(plain.page, 1);
     expect(await plain.page.getByRole('navigation', { name: 'Start here' }).count()).toBe(0);
-    expect([...problems, ...plain.problems]).toEqual([]);
+    // Closed, it stays closed in this browser, also on a new visit.
+    const context = await newContext();
+    const first = await openIn(context);
+    await first.page.getByRole('button', { name: 'Close Start here', exact: true }).click();
+    expect(await first.page.getByRole('navigation', { name: 'Start here' }).count()).toBe(0);
+    const again = await openIn(context);
+    await again.page.getByRole('button', { name: 'Step forward', exact: true }).waitFor();
+    expect(await again.page.getByRole('navigation', { name: 'Start here' }).count()).toBe(0);
+    expect([...problems, ...plain.problems, ...first.problems, ...again.problems]).toEqual([]);
   });
 
   it('Finish on the last step ends the tour', async () => {
