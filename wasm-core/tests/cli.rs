@@ -188,10 +188,17 @@ fn run_cut_short_reports_only_what_happened() {
 #[test]
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
     static LONG_NAME: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| "x".repeat(1000));
+    // A directory whose name ends in .json.
+    static JSON_DIR: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let dir = std::env::temp_dir().join("reclaim-sim-test-dir.json");
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        dir.to_str().expect("a UTF-8 path").to_string()
+    });
     for (args, needle) in [
         (vec!["run", "no-such-scenario"], "unknown scenario"),
         (vec!["run", "tests"], "tests: a directory; give a scenario file ending in .json, or a built-in scenario's name (reclaim-sim list)"),
         (vec!["run", "Cargo.toml"], "Cargo.toml: not a .json file;"),
+        (vec!["run", &JSON_DIR], "reclaim-sim-test-dir.json: a directory; give a scenario file ending in .json"),
         (vec!["run", "no/such.yaml"], "no/such.yaml: no such file;"),
         // A mistyped experiment with a variant is an unknown name, not a scenario without variants.
         (vec!["run", "kswapd-classzon", "--variant", "before"], "unknown scenario \"kswapd-classzon\" (known: mglru-basic,"),

@@ -209,6 +209,9 @@ fn load(name: &str, params: &[String], seed: Option<u64>, variant: Option<String
         if variant.is_some() {
             return Err(UsageError("--variant applies to experiments, not to scenario files".into()));
         }
+        if std::path::Path::new(name).is_dir() {
+            return Err(UsageError(format!("{name}: a directory; give a scenario file ending in .json, or a built-in scenario's name (reclaim-sim list)")));
+        }
         let text = std::fs::read_to_string(name).map_err(|e| UsageError(format!("{name}: {e}")))?;
         let mut s = Scenario::from_json(&text).map_err(|e| UsageError(format!("{name}: {e}")))?;
         if let Some(seed) = seed {
