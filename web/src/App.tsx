@@ -130,7 +130,8 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
       const names = experiment.variants.map((v) => v.name);
       const unknown = variants.find((v) => !names.includes(v));
       if (unknown !== undefined) return `compare: ${JSON.stringify(unknown)} is not a variant of ${experiment.name} (${names.join(', ')}); ignored`;
-      restoreCompare(previous !== undefined && previous < step ? { variants, step, previous } : { variants, step });
+      // The shared link's codec keeps `previous` before `step` (compareOf).
+      restoreCompare({ variants, step, ...(previous !== undefined ? { previous } : {}) });
       return null;
     },
     [experiment, request?.name, restoreCompare],

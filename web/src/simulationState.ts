@@ -23,6 +23,11 @@ export type CountersAt = Pick<Frame, 'step' | 'counters'>;
 export class CounterTrail {
   private readonly byStep = new Map<number, readonly Counter[]>();
 
+  /** A trail holding the frames a run starts with. */
+  constructor(...frames: CountersAt[]) {
+    for (const frame of frames) this.remember(frame);
+  }
+
   remember(frame: CountersAt): void {
     if (this.byStep.size >= MAX_TRAIL && !this.byStep.has(frame.step)) this.byStep.clear();
     this.byStep.set(frame.step, frame.counters);
@@ -31,6 +36,16 @@ export class CounterTrail {
   at(step: number): CountersAt | null {
     const counters = this.byStep.get(step);
     return counters ? { step, counters: counters as Counter[] } : null;
+  }
+
+  /**
+   * Remembers `frame`, the frame shown after `shown`, and returns what its
+   * counters' Δ compares with: `shown` when `frame` came after it, else the
+   * step before `frame` if it was shown.
+   */
+  moveTo(shown: CountersAt | null, frame: CountersAt): CountersAt | null {
+    this.remember(frame);
+    return shown !== null && frame.step > shown.step ? shown : this.at(frame.step - 1);
   }
 }
 
@@ -117,34 +132,28 @@ export function reducer(state: SimulationState, action: Action): SimulationState
   switch (action.type) {
     case 'loaded':
       return { ...state, scenarios: action.scenarios };
-    case 'started': {
-      const trail = new CounterTrail();
-      trail.remember(action.frame);
+    case 'started':
       return {
         ...state,
         phase: 'running',
         request: action.request,
         frame: action.frame,
         previous: null,
-        trail,
+        trail: new CounterTrail(action.frame),
         histories: action.histories,
         furthest: action.frame.step,
         playing: false,
         alerts: stillTrue(state.alerts, null),
       };
-    }
-    case 'moved': {
-      const forward = state.frame !== null && action.frame.step > state.frame.step;
-      state.trail.remember(action.frame);
+    case 'moved':
       return {
         ...state,
-        previous: forward ? state.frame : state.trail.at(action.frame.step - 1),
+        previous: state.trail.moveTo(state.frame, action.frame),
         frame: action.frame,
         histories: action.histories,
         furthest: Math.max(state.furthest, action.frame.step),
         alerts: stillTrue(state.alerts, action.frame.step),
       };
-    }
     case 'busy':
       return { ...state, busy: action.busy };
     case 'alert': {

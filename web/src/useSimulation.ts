@@ -11,7 +11,7 @@ import { MAX_ADDRESS_CHARS, compactAddress, replaceAddressQuery, startingQuery }
 import { errorMessage } from './engine/host';
 import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
 import type { Progress } from './engine/protocol';
-import { checkRequest, completeRequest, defaultRequest, findScenario } from './scenario/presets';
+import { checkRequest, completeRequest, defaultRequest, unknownParameter } from './scenario/presets';
 import { decodeSharedLink } from './scenario/share';
 import { decodeScenarioUrl, encodeScenarioUrl, sameRun } from './scenario/url';
 import { initialState, reducer, type SimulationState } from './simulationState';
@@ -193,7 +193,7 @@ export function useSimulation(speed: number): Simulation {
         if (clientRef.current !== client) return;
         scenariosRef.current = scenarios;
         dispatch({ type: 'loaded', scenarios });
-        const decoded = decodeScenarioUrl(startingQuery(), scenarios.defaultScenario, (name) => findScenario(scenarios, name)?.params.map((p) => p.name));
+        const decoded = decodeScenarioUrl(startingQuery(), scenarios.defaultScenario, (name, key) => unknownParameter(scenarios, name, key));
         // Each bad value falls back on its own (the scenario and the rest of the link stay).
         const checked = checkRequest(scenarios, decoded.request);
         const problems = [...(decoded.ok ? [] : decoded.errors), ...checked.problems];

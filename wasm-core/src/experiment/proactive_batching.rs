@@ -134,16 +134,15 @@ fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
     };
     // A write not made yet (a run cut short: `run --steps`) leaves its metrics n/a.
     let (part, full) = (sim.reclaim_log.front(), sim.reclaim_log.get(1));
-    let of = |w: Option<&crate::mm::memcontrol::MemoryReclaim>, f: &dyn Fn(&crate::mm::memcontrol::MemoryReclaim) -> f64| w.map_or(f64::NAN, f);
     vec![
         // The full reclaim (of the root, or of /uid_0 with target=1): speed.
-        ("pages_per_sec", of(full, &rate)),
-        ("time_s", of(full, &|w| w.duration_ns as f64 / 1e9)),
-        ("full_reclaim_rounds", of(full, &|w| w.rounds.len() as f64)),
+        ("pages_per_sec", full.map_or(f64::NAN, rate)),
+        ("time_s", full.map_or(f64::NAN, |w| w.duration_ns as f64 / 1e9)),
+        ("full_reclaim_rounds", full.map_or(f64::NAN, |w| w.rounds.len() as f64)),
         // The /uid_0 write: accuracy.
-        ("overreclaim_pages", of(part, &|w| w.reclaimed as f64 - w.requested as f64)),
-        ("uid0_pages_per_sec", of(part, &rate)),
-        ("uid0_rounds", of(part, &|w| w.rounds.len() as f64)),
+        ("overreclaim_pages", part.map_or(f64::NAN, |w| w.reclaimed as f64 - w.requested as f64)),
+        ("uid0_pages_per_sec", part.map_or(f64::NAN, rate)),
+        ("uid0_rounds", part.map_or(f64::NAN, |w| w.rounds.len() as f64)),
         ("eagain_writes", sim.reclaim_log.iter().filter(|r| !r.ok).count() as f64),
     ]
 }

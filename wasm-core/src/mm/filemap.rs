@@ -138,7 +138,7 @@ impl Mm {
         };
         self.set_slot(m, index, Slot::Folio(f));
         // `!read` is a write() here: a fault always reads.
-        if let (Some(s), true) = (shadow, read) {
+        if let Some(s) = shadow.filter(|_| read) {
             self.workingset_refault(f, s, in_fault);
         }
         self.folio_add_lru(f, in_fault);

@@ -93,7 +93,7 @@ impl Mm {
                     // (counted in pgactivate, its swap slot freed when swap
                     // is half full) and re-entered at max_seq all the same.
                     // Every variant here does 6.12's.
-                    // set_mm_walk(): kswapd and proactive reclaim have an mm walk.
+                    // With the reclaimer's mm walk, if it holds one (ScanControl::mm_walk).
                     self.lru_gen_look_around(f, sc.mm_walk);
                     self.folios.set(f, pg::REFERENCED);
                     self.trace(f, "folio_check_references", FolioWhat::ActivatedYoung);

@@ -91,9 +91,7 @@ export function lockstepReducer(state: LockstepState, action: LockstepAction): L
       const sides = action.frames.map((frame, i) => {
         const first = action.first?.[i];
         const log = takeFrame(first && first.step < frame.step ? takeFrame(null, first) : null, frame);
-        const trail = new CounterTrail();
-        if (first) trail.remember(first);
-        trail.remember(frame);
+        const trail = new CounterTrail(...(first ? [first] : []), frame);
         return { request: action.requests[i]!, frame, previous: null, trail, histories: log.histories, log };
       }) as [Side, Side];
       return { ...state, status: 'running', sides, error: null, furthest: action.frames[0].step };
@@ -105,9 +103,7 @@ export function lockstepReducer(state: LockstepState, action: LockstepAction): L
       const sides = state.sides.map((side, i) => {
         const frame = action.frames[i]!;
         const log = takeFrame(side.log, frame);
-        const forward = frame.step > side.frame.step;
-        side.trail.remember(frame);
-        return { ...side, previous: forward ? side.frame : side.trail.at(frame.step - 1), frame, histories: log.histories, log };
+        return { ...side, previous: side.trail.moveTo(side.frame, frame), frame, histories: log.histories, log };
       }) as [Side, Side];
       const furthest = Math.max(state.furthest, Math.min(action.frames[0].step, action.frames[1].step));
       return { ...state, sides, furthest, inFlight: Math.max(0, state.inFlight - 1) };

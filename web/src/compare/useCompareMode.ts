@@ -160,10 +160,11 @@ export function useCompareMode(
     return () => window.removeEventListener('keydown', onKey);
   }, [on, running, playing, step, stepBack, play, pause]);
 
+  // A side's previous frame is always of an earlier step (CounterTrail.moveTo).
   const shownBefore = lockstep.state.sides?.[0].previous?.step;
   const view =
     on && setting && current !== null
-      ? { variants: setting.variants, step: current, ...(shownBefore !== undefined && shownBefore < current ? { previous: shownBefore } : {}) }
+      ? { variants: setting.variants, step: current, ...(shownBefore !== undefined ? { previous: shownBefore } : {}) }
       : undefined;
   return { on, variants: on && setting ? setting.variants : null, lockstep, speed, setSpeed, toggle, chooseVariant, restore, view };
 }

@@ -22,9 +22,9 @@
 // DOM-free.
 import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { formatCount } from '../util/format';
-import { quoted } from '../util/quoted';
+import { cut, quoted } from '../util/quoted';
 import { MAX_SHARED_STEP, SHARE_TABS, type ShareTab } from './share';
-import { PAGE_KEYS, SCENARIO_NAME_PATTERN, encodeScenarioUrl, valuesAsWritten } from './url';
+import { PAGE_KEYS, SCENARIO_NAME_PATTERN, asWritten, encodeScenarioUrl } from './url';
 
 /** What a readable link asks the page to show besides the run. */
 export interface PageView {
@@ -58,7 +58,7 @@ export function decodePageView(search: string): PageViewResult {
   const errors: string[] = [];
   const view: PageView = {};
   // A value quoted as the address writes it where it does not decode as written (%FF).
-  const written = valuesAsWritten(search);
+  const written = asWritten(search).values;
   const q = (text: string) => quoted(written.get(text) ?? text);
   const single = (key: string): string | undefined => {
     const all = query.getAll(key);
@@ -161,8 +161,8 @@ export function readHash(hash: string, search: string): HashReading {
   if (body === '' || body === 'trace') return { message: null, drop: false };
   const keys = new URLSearchParams(body);
   if (search.replace(/^\?/, '') === '' && (keys.has('v') || keys.has('scenario'))) {
-    const shownBody = body.length > 200 ? `${body.slice(0, 200)}… (${body.length.toLocaleString('en-US')} characters)` : body;
-    return { message: `the link's keys came after "#", where "?" belongs; they were read as ?${shownBody}`, query: `?${body}`, drop: true };
+    const [head, rest] = cut(body, 200);
+    return { message: `the link's keys came after "#", where "?" belongs; they were read as ?${head}${rest}`, query: `?${body}`, drop: true };
   }
   return { message: `the page has no part called "#${body}" (only #trace, the trace replay page); ignored`, drop: true };
 }

@@ -67,6 +67,22 @@ export function paramProblem(param: ParamInfo, value: number): string | null {
   return null;
 }
 
+/** Why a key is no parameter of `info` (the message after "KEY: "). */
+function noSuchParameter(info: ScenarioInfo): string {
+  const known = info.params.map((p) => p.name).join(', ');
+  return `${info.name} has no such parameter (${known || 'it has none'}); ignored`;
+}
+
+/**
+ * Why `key` is no parameter of the scenario or experiment named `name`, or
+ * null where it is one or the list does not know the name (the URL codec
+ * asks, for keys whose value it cannot read).
+ */
+export function unknownParameter(list: ScenarioList, name: string, key: string): string | null {
+  const info = findScenario(list, name);
+  return info && !info.params.some((p) => p.name === key) ? noSuchParameter(info) : null;
+}
+
 /**
  * A request from outside (a URL, a shared link) made one the engine takes,
  * problem by problem rather than as a whole: for a scenario or experiment
@@ -84,8 +100,7 @@ export function checkRequest(list: ScenarioList, request: ScenarioRequest): { re
   for (const [key, value] of Object.entries(paramRecord(request))) {
     const param = info.params.find((p) => p.name === key);
     if (!param) {
-      const known = info.params.map((p) => p.name).join(', ');
-      problems.push(`${key}: ${info.name} has no such parameter (${known || 'it has none'}); ignored`);
+      problems.push(`${key}: ${noSuchParameter(info)}`);
       continue;
     }
     const problem = paramProblem(param, value);

@@ -79,19 +79,22 @@ export function encodeScenarioUrl(request: ScenarioRequest): string {
  * Reads a request from a query string (`location.search`, with or without `?`).
  * `defaultScenario` (from the engine's `listScenarios()`) is used when the
  * URL names none. An empty query string is the default request. With
- * `paramsOf` (a scenario's parameter names, when the list knows it), a
- * key the scenario does not have is named as such whatever its value,
- * rather than as a value that is not a number.
+ * `noSuchParameter` (why a key is no parameter of a scenario the list
+ * knows, else null), a key the scenario does not have is named as such
+ * whatever its value, rather than as a value that is not a number.
  */
-export function decodeScenarioUrl(search: string, defaultScenario: string, paramsOf?: (scenario: string) => readonly string[] | undefined): DecodeResult {
+export function decodeScenarioUrl(
+  search: string,
+  defaultScenario: string,
+  noSuchParameter?: (scenario: string, key: string) => string | null,
+): DecodeResult {
   const fallback = makeRequest(defaultScenario, DEFAULT_SEED);
   const errors: string[] = [];
-  const written = keysAsWritten(search);
-  const writtenValues = valuesAsWritten(search);
-  const asWritten = (text: string) => quoted(writtenValues.get(text) ?? text);
+  const written = asWritten(search);
+  const quotedValue = (text: string) => quoted(written.values.get(text) ?? text);
   const shown = (key: string) => {
     if (key === '') return '(a key with no name)';
-    const text = written.get(key) ?? key;
+    const text = written.keys.get(key) ?? key;
     return text.length > MAX_QUOTED ? quoted(text) : text;
   };
 
@@ -130,7 +133,7 @@ export function decodeScenarioUrl(search: string, defaultScenario: string, param
     if (SCENARIO_NAME_PATTERN.test(scenario)) name = scenario;
     else if (isCustomName(scenario) && scenario.length <= MAX_CUSTOM_CHARS) name = scenario;
     else if (isCustomName(scenario)) errors.push(`scenario: the custom scenario is longer than ${MAX_CUSTOM_CHARS} characters; using ${defaultScenario}`);
-    else errors.push(`scenario: ${asWritten(scenario)} is not a scenario name; using ${defaultScenario}`);
+    else errors.push(`scenario: ${quotedValue(scenario)} is not a scenario name; using ${defaultScenario}`);
   }
 
   // A custom scenario's own seed, unless the link names one (`reclaim-sim run FILE.json` runs the file's).
@@ -141,14 +144,14 @@ export function decodeScenarioUrl(search: string, defaultScenario: string, param
     const parsed = SEED_PATTERN.test(seedText) ? Number(seedText) : NaN;
     if (Number.isSafeInteger(parsed)) seed = parsed;
     else
-      errors.push(`seed: ${asWritten(seedText)} is not a seed (a whole number from 0 to ${Number.MAX_SAFE_INTEGER}); using ${seed}`);
+      errors.push(`seed: ${quotedValue(seedText)} is not a seed (a whole number from 0 to ${Number.MAX_SAFE_INTEGER}); using ${seed}`);
   }
 
   let variant: string | undefined;
   const variantText = single('variant');
   if (variantText !== undefined) {
     if (SCENARIO_NAME_PATTERN.test(variantText)) variant = variantText;
-    else errors.push(`variant: ${asWritten(variantText)} is not a variant name; using the experiment's default`);
+    else errors.push(`variant: ${quotedValue(variantText)} is not a variant name; using the experiment's default`);
   }
 
   // No prototype: a key named __proto__ is a parameter like any other (the engine names it unknown).
@@ -165,13 +168,11 @@ export function decodeScenarioUrl(search: string, defaultScenario: string, param
     } else if (text.trim() === '') {
       errors.push(`${shown(key)}: no value given; using the scenario's default`);
     } else if (!NUMBER_PATTERN.test(text)) {
-      const known = paramsOf?.(name);
-      if (known && !known.includes(key)) errors.push(`${shown(key)}: ${name} has no such parameter (${known.join(', ') || 'it has none'}); ignored`);
-      else errors.push(`${shown(key)}: ${asWritten(text)} is not a number; ignored`);
+      errors.push(`${shown(key)}: ${noSuchParameter?.(name, key) ?? `${quotedValue(text)} is not a number; ignored`}`);
     } else {
       const value = Number(text);
       if (Number.isFinite(value)) params[key] = value;
-      else errors.push(`${shown(key)}: ${asWritten(text)} is too large; using the scenario's default`);
+      else errors.push(`${shown(key)}: ${quotedValue(text)} is too large; using the scenario's default`);
     }
   }
 
@@ -180,37 +181,26 @@ export function decodeScenarioUrl(search: string, defaultScenario: string, param
 }
 
 /**
- * Each decoded key that does not read as it is written, mapped to its text in
- * the address, for messages: URLSearchParams turns a byte that is not UTF-8
- * (`%FF`) into U+FFFD and control characters into themselves, and a message
- * naming "\uFFFD" names nothing the reader can find in the link.
+ * The keys and the values of a query that do not read as they are written,
+ * each by its decoded text, mapped to its text in the address, for
+ * messages: URLSearchParams turns a byte that is not UTF-8 (`%FF`) into
+ * U+FFFD and control characters into themselves, and a message naming
+ * "\uFFFD" names nothing the reader can find in the link.
  */
-function keysAsWritten(search: string): Map<string, string> {
-  const written = new Map<string, string>();
-  for (const pair of search.replace(/^\?/, '').split('&')) {
-    const text = pair.split('=')[0] ?? '';
-    const [decoded] = new URLSearchParams(`${text}=`).keys();
+export function asWritten(search: string): { keys: Map<string, string>; values: Map<string, string> } {
+  const keys = new Map<string, string>();
+  const values = new Map<string, string>();
+  const note = (written: Map<string, string>, decoded: string | undefined, text: string) => {
     if (decoded !== undefined && /[\uFFFD\p{Cc}]/u.test(decoded) && !written.has(decoded)) written.set(decoded, text);
-  }
-  return written;
-}
-
-/**
- * Each value that does not read as it is written (a byte that is not UTF-8,
- * `%FF`, decodes to U+FFFD; control characters), by its decoded text,
- * mapped to its text in the address: a message quotes what the reader can
- * find in the link.
- */
-export function valuesAsWritten(search: string): Map<string, string> {
-  const written = new Map<string, string>();
+  };
   for (const pair of search.replace(/^\?/, '').split('&')) {
     const at = pair.indexOf('=');
-    if (at < 0) continue;
-    const text = pair.slice(at + 1);
-    const [decoded] = new URLSearchParams(`v=${text}`).values();
-    if (decoded !== undefined && /[\uFFFD\p{Cc}]/u.test(decoded) && !written.has(decoded)) written.set(decoded, text);
+    const key = at < 0 ? pair : pair.slice(0, at);
+    const [[decodedKey, decodedValue] = []] = new URLSearchParams(pair);
+    note(keys, decodedKey, key);
+    if (at >= 0) note(values, decodedValue, pair.slice(at + 1));
   }
-  return written;
+  return { keys, values };
 }
 
 /** Whether two requests are the same run (as their URLs say), optionally whatever their variant or seed. */
