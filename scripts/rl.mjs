@@ -144,16 +144,26 @@ async function buildWasm() {
 
 /**
  * Writes the engine's default switches (defaultKnobs(), i.e. Knobs::default())
- * to pkg/default-knobs.json, where the scenario editor reads them: generated
- * from the engine, like the types, never copied by hand.
+ * to pkg/default-knobs.json, where the scenario editor reads them, and its
+ * constants (engineConstants()) to pkg/engine-constants.json, where the UI
+ * reads them: generated from the engine, like the types, never copied by hand.
  */
 async function writeDefaultKnobs(wasm) {
-  const out = path.join(PKG_OUT, 'default-knobs.json');
-  if (existsSync(out) && statSync(out).mtimeMs >= statSync(wasm).mtimeMs) return;
+  const outputs = [
+    ['default-knobs.json', 'defaultKnobs', 'default switches'],
+    ['engine-constants.json', 'engineConstants', 'constants (limits, memcg LRU shape, zone names, run kinds)'],
+  ];
+  const stale = outputs.filter(([file]) => {
+    const out = path.join(PKG_OUT, file);
+    return !existsSync(out) || statSync(out).mtimeMs < statSync(wasm).mtimeMs;
+  });
+  if (stale.length === 0) return;
   const pkg = await import(pathToFileURL(path.join(PKG_OUT, 'reclaim_core.js')).href);
   pkg.initSync({ module: readFileSync(wasm) });
-  writeFileSync(out, `${JSON.stringify(pkg.defaultKnobs(), null, 2)}\n`);
-  log('wrote the engine\'s default switches to web/src/engine/pkg/default-knobs.json');
+  for (const [file, fn, what] of stale) {
+    writeFileSync(path.join(PKG_OUT, file), `${JSON.stringify(pkg[fn](), null, 2)}\n`);
+    log(`wrote the engine's ${what} to web/src/engine/pkg/${file}`);
+  }
 }
 
 function cargo(args) {

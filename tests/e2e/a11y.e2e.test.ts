@@ -123,6 +123,23 @@ describe('accessibility', () => {
     expect(problems).toEqual([]);
   });
 
+  it('keeps the keyboard focus on the transport when the focused button is disabled (Play to Pause and back, Step back at step 0)', async () => {
+    const { page, problems } = await open('', { reducedMotion: 'reduce' });
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent?.trim() ?? '');
+    await page.getByRole('button', { name: 'Play', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Pause');
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Play');
+    await page.getByRole('button', { name: 'Reset', exact: true }).click();
+    await stepForward(page, 1);
+    await page.getByRole('button', { name: 'Step back', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('step').textContent()).toBe('0');
+    await expect.poll(focused).toBe('Step forward');
+    expect(problems).toEqual([]);
+  });
+
   it("writes what each counter means under its name on request, where a tooltip would not show (keyboard, touch, a projector)", async () => {
     const { page, problems } = await open('', { reducedMotion: 'reduce' });
     const row = page.locator('tr[data-counter="pgscan_kswapd"] th');

@@ -460,7 +460,8 @@ describe('Reclaim Lab in a browser', () => {
     let moved: { page: string; from: number; to: number; kind: string; step: number } | null = null;
     for (let step = 1; step <= 60 && !moved; step++) {
       await stepForward(still.page, 1);
-      await still.page.waitForTimeout(60);
+      // The chart draws in an effect after the step's render: two animation frames later it has.
+      await still.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
       const after = await dots(still.page);
       for (const d of after) {
         const old = before.find((b) => b.page === d.page);

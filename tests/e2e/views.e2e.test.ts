@@ -124,7 +124,7 @@ describe('System and Memcgs views', () => {
     const before = (await chips(still.page)).find((c) => c.path === '/memcg4')!;
     expect([before.gen, before.bin]).toEqual([0, 0]);
     await stepForward(still.page, 1);
-    await still.page.waitForTimeout(80);
+    await expect.poll(async () => (await chips(still.page)).find((c) => c.path === '/memcg4')?.bin).toBe(6);
     const after = (await chips(still.page)).find((c) => c.path === '/memcg4')!;
     expect([after.gen, after.bin]).toEqual([0, 6]);
     expect(after.moved).toBe(true);

@@ -201,7 +201,7 @@ describe('dot grid', () => {
 });
 
 describe('tiers model', () => {
-  const tier = (kind: string, t: number, v: Partial<TierView>): TierView => ({
+  const tier = (kind: TierView['kind'], t: number, v: Partial<TierView>): TierView => ({
     kind,
     tier: t,
     avgRefaulted: 0,

@@ -401,7 +401,7 @@ describe('memcgs model', () => {
     expect(b.reclaimOffScale).toBe(false);
   });
 
-  it('computes the coefficient of variation as the engine does', () => {
+  it('computes the coefficient of variation: population stddev over mean, 0 without a spread (system-engine.test.ts ties it to the engine)', () => {
     expect(coefficientOfVariation([])).toBe(0);
     expect(coefficientOfVariation([5])).toBe(0);
     expect(coefficientOfVariation([0, 0])).toBe(0);

@@ -174,13 +174,34 @@ pub struct LruvecView {
     pub tiers: Vec<TierView>,
 }
 
+/// The LRU type of a folio, page or shadow: anonymous memory or page cache
+/// (LRU_GEN_ANON / LRU_GEN_FILE; the classic LRU's anon and file lists).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub enum FolioType {
+    Anon,
+    File,
+}
+
+impl FolioType {
+    /// The type of LRU_GEN_ANON (0) or LRU_GEN_FILE (1).
+    pub fn of(type_: usize) -> FolioType {
+        if type_ == crate::mm::LRU_GEN_ANON { FolioType::Anon } else { FolioType::File }
+    }
+
+    /// The type of an address space's pages.
+    pub fn of_mapping(kind: crate::mm::MappingKind) -> FolioType {
+        if kind == crate::mm::MappingKind::Anon { FolioType::Anon } else { FolioType::File }
+    }
+}
+
 /// One tier's refault feedback (the /sys/kernel/debug/lru_gen_full columns).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct TierView {
-    /// "anon" or "file".
-    pub kind: String,
+    pub kind: FolioType,
     pub tier: u32,
     pub avg_refaulted: u64,
     pub avg_total: u64,
@@ -229,8 +250,7 @@ pub struct FolioHistory {
 pub struct TrackedFolioView {
     /// "file:reader#120": address space and page offset.
     pub page: String,
-    /// "anon" or "file".
-    pub kind: String,
+    pub kind: FolioType,
     /// The memcg its address space belongs to.
     pub memcg: String,
     /// The node of the lruvec its folio is on (resident only).
@@ -253,8 +273,7 @@ pub struct TrackedFolioView {
 pub struct TrackedSpaceView {
     /// "file:reader", "anon:kv".
     pub name: String,
-    /// "anon" or "file".
-    pub kind: String,
+    pub kind: FolioType,
     /// The memcg that owns it (a page that is not resident is drawn there).
     pub memcg: String,
     /// Its tracked pages are 0, stride, 2 * stride, ... (`count` of them).
@@ -342,10 +361,9 @@ pub struct ZoneView {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct KswapdView {
-    /// "asleep", "napping" or "running".
-    pub mode: String,
+    pub mode: crate::mm::kswapd::KswapdMode,
     /// State changes during the last step: (simulated ns, mode).
-    pub transitions: Vec<(u64, String)>,
+    pub transitions: Vec<(u64, crate::mm::kswapd::KswapdMode)>,
     pub failures: u32,
     /// The pending kswapd_highest_zoneidx (null = unset).
     pub pending_zoneidx: Option<u32>,
@@ -495,4 +513,39 @@ pub struct RunUntilView {
     pub found: bool,
     /// Steps taken (at most the limit asked for).
     pub steps: u64,
+}
+
+/// Constants of the engine that the UI needs before an engine runs (limits
+/// of its controls, the memcg LRU's shape, the zones' names, the events a run
+/// can stop at). The build writes them to pkg/engine-constants.json, so that
+/// the UI reads the engine's values rather than copies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+pub struct EngineConstants {
+    /// The furthest step a seek or a run may go to (timeline::MAX_STEP).
+    pub max_seek_step: u64,
+    /// MEMCG_NR_GENS and MEMCG_NR_BINS of the memcg LRU.
+    pub memcg_nr_gens: u32,
+    pub memcg_nr_bins: u32,
+    /// SWAP_CLUSTER_MAX: the pages a memory.reclaim round asked for at most in v6.6-v6.8.
+    pub swap_cluster_max: u64,
+    /// The zones' names, by zone index (ZONE_DMA first).
+    pub zone_names: Vec<String>,
+    /// The events a run can stop at (runUntil's names), in the engine's order.
+    pub run_kinds: Vec<String>,
+}
+
+impl EngineConstants {
+    pub fn get() -> EngineConstants {
+        use crate::mm::pgdat::ZoneType;
+        EngineConstants {
+            max_seek_step: crate::timeline::MAX_STEP,
+            memcg_nr_gens: crate::mm::memcg_lru::MEMCG_NR_GENS as u32,
+            memcg_nr_bins: crate::mm::memcg_lru::MEMCG_NR_BINS as u32,
+            swap_cluster_max: crate::mm::SWAP_CLUSTER_MAX,
+            zone_names: ZoneType::ALL.iter().map(|z| z.name().to_string()).collect(),
+            run_kinds: crate::event::EventMatch::ALL.iter().map(|m| m.name().to_string()).collect(),
+        }
+    }
 }

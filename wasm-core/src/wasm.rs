@@ -134,6 +134,13 @@ pub fn default_knobs() -> Result<Ts<crate::mm::Knobs>, JsError> {
     Ok(crate::mm::Knobs::default().into_ts()?)
 }
 
+/// The engine's constants the UI needs before an engine runs. The build
+/// writes them to pkg/engine-constants.json, as it does the default switches.
+#[wasm_bindgen(js_name = engineConstants)]
+pub fn engine_constants() -> Result<Ts<crate::view::EngineConstants>, JsError> {
+    Ok(crate::view::EngineConstants::get().into_ts()?)
+}
+
 /// The built-in scenarios with their parameters and ranges.
 #[wasm_bindgen(js_name = listScenarios)]
 pub fn list_scenarios() -> Result<Ts<ScenarioList>, JsError> {

@@ -177,7 +177,7 @@ fn tracked_folios_have_positions_and_histories() {
     let g = &s.mm.lruvecs[s.mm.lruvec_id(1, 0) as usize].lrugen;
     for t in tracked.iter().filter(|t| t.state == "resident") {
         let seq = t.seq.expect("a resident MGLRU folio has a generation");
-        let type_ = usize::from(t.kind == "file");
+        let type_ = usize::from(t.kind == reclaim_core::view::FolioType::File);
         assert!(seq >= g.min_seq[type_] && seq <= g.max_seq, "{} at seq {seq} outside [{}, {}]", t.page, g.min_seq[type_], g.max_seq);
     }
     assert!(tracked.iter().any(|t| t.state == "evicted"), "some tracked file page was evicted");

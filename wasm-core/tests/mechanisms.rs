@@ -333,13 +333,13 @@ fn the_tiers_view_marks_the_tiers_above_the_last_scans_tier_idx() {
         s.mm.access(A, 0, FILE, i, Op::Read).unwrap();
     }
     let lv = s.mm.lruvec_id(A, 0);
-    let marked = |s: &Simulation, kind: &str| -> Vec<bool> {
+    let marked = |s: &Simulation, kind: reclaim_core::view::FolioType| -> Vec<bool> {
         let path = &s.mm.memcgs[A as usize].path;
         let frame = s.frame();
         let view = frame.lruvecs.iter().find(|l| &l.memcg == path && l.node == 0).unwrap();
         view.tiers.iter().filter(|t| t.kind == kind).map(|t| t.above_tier_idx).collect()
     };
-    assert_eq!(marked(&s, "file"), [false; 4], "no tier is marked before the first scan");
+    assert_eq!(marked(&s, reclaim_core::view::FolioType::File), [false; 4], "no tier is marked before the first scan");
     let g = &mut s.mm.lruvecs[lv as usize].lrugen;
     for t in 0..4 {
         g.avg_total[LRU_GEN_FILE][t] = 10_000;
@@ -349,8 +349,8 @@ fn the_tiers_view_marks_the_tiers_above_the_last_scans_tier_idx() {
     let mut sc = ScanControl::new(32, Some(A));
     assert!(s.mm.evict_folios(lv, &mut sc, 0) > 0, "a batch was scanned");
     assert_eq!(s.mm.lruvecs[lv as usize].lrugen.tier_idx[LRU_GEN_FILE], Some(1), "tier 2 refaults 2.5x tier 0");
-    assert_eq!(marked(&s, "file"), [false, false, true, true]);
-    assert_eq!(marked(&s, "anon"), [false; 4], "anon was not scanned");
+    assert_eq!(marked(&s, reclaim_core::view::FolioType::File), [false, false, true, true]);
+    assert_eq!(marked(&s, reclaim_core::view::FolioType::Anon), [false; 4], "anon was not scanned");
 }
 
 /// MGLRU refault: recent only while the eviction generation is still the oldest.

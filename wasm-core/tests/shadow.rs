@@ -10,7 +10,7 @@ use reclaim_core::mm::{MappingKind, LRU_GEN_ANON, LRU_GEN_FILE};
 use reclaim_core::scenario;
 use reclaim_core::shadow_view::{RefaultView, ShadowFrame, ShadowLruvecView};
 use reclaim_core::sim::Simulation;
-use reclaim_core::view::{Frame, ScenarioRequest};
+use reclaim_core::view::{FolioType, Frame, ScenarioRequest};
 
 /// The scenarios with refaults, one per refault model: (label, request, patch 004 forced on).
 fn cases() -> Vec<(&'static str, ScenarioRequest, bool)> {
@@ -68,15 +68,15 @@ fn workingset_counters(sim: &Simulation) -> [[u64; 2]; 3] {
     [get(Item::WorkingsetRefaultAnon), get(Item::WorkingsetActivateAnon), get(Item::WorkingsetRestoreAnon)]
 }
 
-fn type_index(kind: &str) -> usize {
-    if kind == "anon" { LRU_GEN_ANON } else { LRU_GEN_FILE }
+fn type_index(kind: FolioType) -> usize {
+    if kind == FolioType::Anon { LRU_GEN_ANON } else { LRU_GEN_FILE }
 }
 
 /// The reported decisions of a step, counted like the kernel's counters.
 fn decision_counts(refaults: &[RefaultView]) -> [[u64; 2]; 3] {
     let mut out = [[0u64; 2]; 3];
     for r in refaults {
-        let t = type_index(&r.kind);
+        let t = type_index(r.kind);
         out[0][t] += u64::from(r.decision != "ignored");
         out[1][t] += u64::from(r.activate_counted);
         out[2][t] += u64::from(r.restore);
@@ -208,18 +208,18 @@ fn thresholds_are_the_kernel_sums_of_the_lists() {
         assert_eq!(view.lists, lv.lists, "{label}");
         let [ia, aa, ifile, af] = lv.lists;
         assert!(view.swap, "{label}: the scenario has swap");
-        let threshold = |kind: &str| view.thresholds.iter().find(|t| t.kind == kind).map(|t| t.pages);
+        let threshold = |kind: FolioType| view.thresholds.iter().find(|t| t.kind == kind).map(|t| t.pages);
         match sf.model.as_str() {
             "workingset_test_recent" => {
-                assert_eq!(threshold("file"), Some(af + aa + ia), "{label}");
-                assert_eq!(threshold("anon"), Some(af + ifile + aa), "{label}");
+                assert_eq!(threshold(FolioType::File), Some(af + aa + ia), "{label}");
+                assert_eq!(threshold(FolioType::Anon), Some(af + ifile + aa), "{label}");
                 assert_eq!(view.min_seq, None);
             }
             "lru_test_refault" => {
                 let (active, inactive) = (af + aa, ia + ifile);
                 let (file, anon) = if active >= inactive { (inactive, inactive) } else { (active + ia, active + ifile) };
-                assert_eq!(threshold("file"), Some(file), "{label}");
-                assert_eq!(threshold("anon"), Some(anon), "{label}");
+                assert_eq!(threshold(FolioType::File), Some(file), "{label}");
+                assert_eq!(threshold(FolioType::Anon), Some(anon), "{label}");
                 assert_eq!(view.min_seq, Some(lv.min_seq));
             }
             "lru_gen_test_recent" => {
@@ -231,10 +231,10 @@ fn thresholds_are_the_kernel_sums_of_the_lists() {
         assert!(view.shadows.len() > 10, "{label}: only {} shadows", view.shadows.len());
         let mut activate = [0, 0];
         for s in &view.shadows {
-            let t = type_index(&s.kind);
+            let t = type_index(s.kind);
             let would = match sf.model.as_str() {
-                "workingset_test_recent" => s.distance.unwrap() <= threshold(&s.kind).unwrap(),
-                "lru_test_refault" => s.distance.unwrap() < threshold(&s.kind).unwrap(),
+                "workingset_test_recent" => s.distance.unwrap() <= threshold(s.kind).unwrap(),
+                "lru_test_refault" => s.distance.unwrap() < threshold(s.kind).unwrap(),
                 _ => s.token_seq == Some(lv.min_seq[t]),
             };
             assert_eq!(s.activate, would, "{label}: {s:?}");
@@ -287,7 +287,7 @@ fn a_refault_now_meets_what_the_view_reports() {
                 }
                 mm.install_folio(f, m, idx);
                 mm.events.clear();
-                mm.workingset_refault(f, shadow, s.kind == "anon");
+                mm.workingset_refault(f, shadow, s.kind == FolioType::Anon);
                 let r = &copy.shadow_frame().refaults[0];
                 assert_eq!(r.page, s.page);
                 assert_eq!(r.distance, s.distance, "{label}: {}", r.rule);

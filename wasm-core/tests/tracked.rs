@@ -31,7 +31,7 @@ fn decode(frame: &Frame) -> Vec<TrackedFolioView> {
             let lruvec = (c.state == TrackedCell::RESIDENT).then(|| &frame.lruvecs[c.lruvec as usize]);
             out.push(TrackedFolioView {
                 page: format!("{}#{}", space.name, k * space.stride),
-                kind: space.kind.clone(),
+                kind: space.kind,
                 memcg: lruvec.map_or(space.memcg.clone(), |l| l.memcg.clone()),
                 node: lruvec.map(|l| l.node),
                 state: ["absent", "resident", "evicted", "swapped"][c.state as usize].into(),
@@ -90,7 +90,7 @@ fn tracked_pages_sets_the_sample_size() {
     let tracked = s.tracked_folios();
     assert_eq!(tracked.len(), 10_000);
     // Shared in proportion to the sizes: 16,384 / 20,480 of them file pages.
-    assert_eq!(tracked.iter().filter(|t| t.kind == "file").count(), 8_000);
+    assert_eq!(tracked.iter().filter(|t| t.kind == reclaim_core::view::FolioType::File).count(), 8_000);
     assert!(tracked.iter().any(|t| t.page == "file:reader#2"), "every other file page (stride 16384 / 8000 = 2)");
     for _ in 0..200 {
         s.step();

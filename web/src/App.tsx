@@ -51,6 +51,10 @@ const TABS_ID = 'views';
 function isTyping(target: EventTarget | null, key: string): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return true;
+  // A focused box that scrolls (a wide table at high zoom) scrolls with the arrow keys.
+  if ((key === 'ArrowLeft' || key === 'ArrowRight') && target.scrollWidth > target.clientWidth && /^(auto|scroll)$/.test(getComputedStyle(target).overflowX)) {
+    return true;
+  }
   // A tab list moves between its tabs with the arrow keys.
   if (target.getAttribute('role') === 'tab' && key.startsWith('Arrow')) return true;
   // Space presses a focused button; the arrow keys do nothing there.
@@ -342,7 +346,7 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
             <strong>Side by side</strong>: both variants step together with the controls below. The page&apos;s own run waits at step{' '}
             <span data-testid="step">{frame ? formatCount(frame.step) : '–'}</span>.
           </p>
-          <button type="button" className="button small" onClick={compareMode.toggle}>
+          <button type="button" className="button small" onClick={compareMode.toggle} data-focus-partner="side-by-side">
             Exit side by side
           </button>
         </div>

@@ -8,6 +8,7 @@ import type { PageLink } from './share/usePageLink';
 import { applyTheme, storedTheme } from './theme/theme';
 import { MAX_ADDRESS_CHARS, replaceAddressHash, replaceAddressQuery, setStartingQuery } from './share/address';
 import './styles.css';
+import { installFocusRescue } from './util/focus';
 
 // The theme first, so the page never flashes in the other one.
 applyTheme(storedTheme());
@@ -15,6 +16,7 @@ applyTheme(storedTheme());
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 const root = createRoot(container);
+installFocusRescue(container);
 
 /**
  * A shared link (?v=2&s=...) is read before the app starts: its run goes in

@@ -162,6 +162,9 @@ impl Mm {
     /// file_is_tiny -> ANON; cache_trim_mode -> FILE; else FRACT by cost and
     /// swappiness), then per list: size in eligible zones, reduced by
     /// memory.min/low protection, shifted by priority, split by the balance.
+    /// Simplified: the protection is the memcg's own memory.min/low, not the
+    /// effective emin/elow that mem_cgroup_calculate_protection() spreads
+    /// over siblings; an offline memcg is not scraped (none goes offline).
     pub fn get_scan_count(&self, lv: LruvecId, sc: &mut ScanControl) -> ScanCount {
         let memcg = self.lruvec_memcg(lv);
         let swappiness = self.mem_cgroup_swappiness(memcg);

@@ -153,6 +153,24 @@ impl Lruvec {
         }
     }
 
+    /// [inactive_anon, active_anon, inactive_file, active_file]: the
+    /// lruvec's NR_LRU_BASE + lru page states. With MGLRU
+    /// (lru_gen_update_size keeps them) the two youngest generations count
+    /// as active (lru_gen_is_active).
+    pub fn lru_sizes(&self, lru_gen: bool) -> [u64; 4] {
+        if !lru_gen {
+            return [self.lru_size(LRU_INACTIVE_ANON), self.lru_size(LRU_ACTIVE_ANON), self.lru_size(LRU_INACTIVE_FILE), self.lru_size(LRU_ACTIVE_FILE)];
+        }
+        let g = &self.lrugen;
+        let mut out = [0u64; 4];
+        for gen in 0..MAX_NR_GENS as usize {
+            for t in 0..ANON_AND_FILE {
+                out[t * 2 + usize::from(g.is_active(gen))] += g.gen_size(gen, t);
+            }
+        }
+        out
+    }
+
     /// Pages on the classic list `lru`, over all zones.
     pub fn lru_size(&self, lru: usize) -> u64 {
         u64::from(self.lists[lru].len)

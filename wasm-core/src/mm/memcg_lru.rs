@@ -212,7 +212,7 @@ impl Mm {
         // can_reclaim_anon_pages(NULL, nid, sc): any free swap slot.
         let can_swap = self.swap.nr_free() > 0;
         for m in 0..self.memcgs.len() {
-            let sizes = crate::sim::lruvec_lru_sizes(&self.lruvecs[self.lruvec_id(m as MemcgId, node) as usize], true);
+            let sizes = self.lruvecs[self.lruvec_id(m as MemcgId, node) as usize].lru_sizes(true);
             reclaimable += sizes[2];
             if can_swap {
                 reclaimable += sizes[0];

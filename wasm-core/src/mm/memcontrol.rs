@@ -169,6 +169,9 @@ impl Mm {
         })
     }
 
+    /// page_counter_charge() on memcg->memory: adds `nr` pages to the usage
+    /// of the memcg and each ancestor. Simplified: no per-CPU charge stock
+    /// (consume_stock, MEMCG_CHARGE_BATCH) and no watermark or failcnt.
     fn page_counter_charge(&mut self, memcg: MemcgId, nr: u64) {
         let mut m = Some(memcg);
         while let Some(id) = m {
@@ -325,11 +328,11 @@ impl Mm {
 
     /// [inactive_anon, active_anon, inactive_file, active_file] of `memcg`
     /// and its descendants on `node` (lruvec_page_state of each list, which
-    /// is hierarchical; with MGLRU as crate::sim::lruvec_lru_sizes counts).
+    /// is hierarchical; with MGLRU as Lruvec::lru_sizes counts).
     pub fn memcg_lru_sizes(&self, memcg: MemcgId, node: usize) -> [u64; 4] {
         let mut sizes = [0u64; 4];
         self.memcg_subtree_for_each(memcg, &mut |m| {
-            let l = crate::sim::lruvec_lru_sizes(&self.lruvecs[self.lruvec_id(m, node) as usize], self.knobs.lru_gen_enabled);
+            let l = self.lruvecs[self.lruvec_id(m, node) as usize].lru_sizes(self.knobs.lru_gen_enabled);
             for (a, b) in sizes.iter_mut().zip(l) {
                 *a += b;
             }

@@ -88,6 +88,10 @@ impl Mm {
         None
     }
 
+    /// rmqueue() -> __rmqueue_smallest(): takes a free page off the zone's
+    /// free list and clears its flags but the zone's. Simplified: order-0
+    /// pages only, one free list per zone (no buddy orders, migratetypes or
+    /// per-CPU lists).
     fn rmqueue_zone(&mut self, node: usize, z: usize) -> Option<FolioId> {
         let f = self.nodes[node].zones[z].free_list.pop_head(&mut self.folios)?;
         let zone_bits = self.folios.flags[f as usize] & pg::ZONE_MASK;
@@ -164,6 +168,12 @@ impl Mm {
         result
     }
 
+    /// __alloc_pages(): the fast path (get_page_from_freelist at the low
+    /// watermark), then __alloc_pages_slowpath(): wake kswapd, try again at
+    /// the min watermark, direct reclaim and retry while
+    /// should_reclaim_retry() sees progress. Simplified: order 0, no
+    /// compaction, no ALLOC_HARDER/ALLOC_OOM reserves and no OOM killer here
+    /// (the caller kills, for allocations up to ZONE_NORMAL and above).
     fn alloc_pages_inner(&mut self, node: usize, memcg: MemcgId, hz: usize) -> Result<FolioId, ChargeFailed> {
         let fail = ChargeFailed { memcg: ROOT_MEMCG, oom: hz >= ZoneType::Normal as usize };
         if let Some(f) = self.get_page_from_freelist(node, hz, WMARK_LOW) {

@@ -53,6 +53,8 @@ pub struct Zone {
 }
 
 impl Zone {
+    /// zone_page_state(zone, NR_FREE_PAGES): the pages on the zone's free
+    /// list (exact: no per-CPU vmstat drift).
     pub fn free_pages(&self) -> u64 {
         u64::from(self.free_list.len)
     }

@@ -57,6 +57,11 @@ impl Mm {
         })
     }
 
+    /// __mem_cgroup_try_charge_swap(): charges one swap slot to the memcg's
+    /// memcg->swap counter and its ancestors'. Simplified: the caller has
+    /// checked swap.max (mem_cgroup_get_nr_swap_pages), so the charge cannot
+    /// fail here, and there is no swap_cgroup record of the owner (the slot
+    /// remembers its memcg through the folio's).
     pub(crate) fn swap_charge(&mut self, memcg: MemcgId) {
         let mut m = Some(memcg);
         while let Some(id) = m {

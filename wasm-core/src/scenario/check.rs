@@ -321,6 +321,35 @@ mod tests {
         );
     }
 
+    /// A file that would take more memory than a tab has (many large
+    /// targets), or times that would overflow the schedule, is refused with
+    /// its field named, before anything is allocated or scheduled.
+    #[test]
+    fn targets_past_the_total_and_times_past_the_clock_are_refused() {
+        let w = |i: usize| format!(r#"{{"name": "w{i}", "memcg": "/a", "pattern": {{"kind": "uniform"}}, "target": {{"kind": "anon", "pages": 16777216}}}}"#);
+        let many = (0..3).map(w).collect::<Vec<_>>().join(", ");
+        let huge = GOOD.replace(r#"{"name": "w", "memcg": "/a", "pattern": {"kind": "uniform"}, "target": {"kind": "anon", "pages": 100}}"#, &many);
+        let c = check(&huge);
+        assert_eq!(
+            c.problems.iter().map(|p| (p.field.as_str(), p.message.as_str())).collect::<Vec<_>>(),
+            [("workloads", "the workloads' targets cover 50331648 pages in all (target.pages; a file shared by workloads counts once); at most 33554432")]
+        );
+        // Workloads sharing a file share its pages, but each exponent needs a table of its own.
+        let z = |i: usize| format!(r#"{{"name": "z{i}", "memcg": "/a", "pattern": {{"kind": "zipf", "s": 0.{}}}, "target": {{"kind": "file", "pages": 16777216, "op": "read", "file": "f"}}}}"#, i + 5);
+        let shared = |n: usize| GOOD.replace(r#"{"name": "w", "memcg": "/a", "pattern": {"kind": "uniform"}, "target": {"kind": "anon", "pages": 100}}"#, &(0..n).map(z).collect::<Vec<_>>().join(", "));
+        assert_eq!(check(&shared(2)).problems, vec![]);
+        assert_eq!(
+            check(&shared(3)).problems.iter().map(|p| p.message.as_str()).collect::<Vec<_>>(),
+            ["the workloads' zipf patterns need tables over 50331648 pages in all (one per pair of target.pages and pattern.s); at most 33554432"]
+        );
+        let late = GOOD
+            .replace("\"memcg\": \"/a\",", "\"memcg\": \"/a\", \"startNs\": 18446744073709551615,")
+            .replace("\"workloads\"", r#""proactive": [{"memcg": "/", "pages": 1, "startNs": 0, "intervalNs": 18446744073709551615, "count": 3}], "workloads""#);
+        let c = check(&late);
+        assert_eq!(fields(&c), ["workloads[0].startNs", "proactive[0].intervalNs"], "{:?}", c.problems);
+        assert!(c.problems[0].message.starts_with("18446744073709551615 is out of range: accepted from 0 to 1000000000000000"), "{:?}", c.problems);
+    }
+
     #[test]
     fn names_the_kernel_refuses_and_a_min_free_kbytes_past_int_are_refused() {
         for (path, bad) in [("/..", "\"..\""), ("/a/.", "\".\""), ("/a\\nb", "\"a\\nb\"")] {

@@ -162,10 +162,20 @@ pub const MAX_TOTAL_PAGES: u64 = 1 << 24;
 pub const MAX_MAPPING_PAGES: u32 = 1 << 24;
 /// The most pages the views may track over all workloads (`trackedPages`).
 pub const MAX_TRACKED_PAGES: u32 = 65_536;
+/// The most workloads a scenario may run (as many as it may have memcgs).
+pub const MAX_WORKLOADS: usize = MAX_MEMCGS;
+/// The most pages all workloads' targets may cover together: each page of
+/// a target costs the engine a slot (and a zipf weight), so this keeps a
+/// scenario, however it was written, within the memory a browser tab has.
+pub const MAX_WORKLOAD_PAGES: u64 = 1 << 25;
+/// The latest time (ns, about 11.6 days) a start, stop or interval may
+/// name: far past any run (durationNs is at most an hour), and far from
+/// the end of the u64 clock, so schedules never overflow.
+pub const MAX_TIME_NS: u64 = 1_000_000_000_000_000;
 
 /// "{v} is out of range: accepted {accepted}", worded as a parameter's
 /// message is (params.rs): `accepted` says what the field takes, in words
-/// ("from 0 to 200", "at least 1000000 (1 ms) when count > 1"), never in
+/// ("from 0 to 200", "from 1000000 (1 ms) to ... when count > 1"), never in
 /// Rust's range syntax.
 fn range_err<T: fmt::Display>(field: impl Into<String>, v: T, accepted: &str) -> ScenarioError {
     ScenarioError::new(field, format!("{v} is out of range: accepted {accepted}"))
@@ -268,6 +278,22 @@ impl Scenario {
         if self.workloads.is_empty() {
             errs.push(ScenarioError::new("workloads", "a scenario needs at least one workload"));
         }
+        if self.workloads.len() > MAX_WORKLOADS {
+            errs.push(range_err("workloads", self.workloads.len(), &format!("from 1 to {MAX_WORKLOADS} workloads")));
+        }
+        let (mapped, zipf) = self.workload_footprint();
+        if mapped > MAX_WORKLOAD_PAGES {
+            errs.push(ScenarioError::new(
+                "workloads",
+                format!("the workloads' targets cover {mapped} pages in all (target.pages; a file shared by workloads counts once); at most {MAX_WORKLOAD_PAGES}"),
+            ));
+        }
+        if zipf > MAX_WORKLOAD_PAGES {
+            errs.push(ScenarioError::new(
+                "workloads",
+                format!("the workloads' zipf patterns need tables over {zipf} pages in all (one per pair of target.pages and pattern.s); at most {MAX_WORKLOAD_PAGES}"),
+            ));
+        }
         let mut names: Vec<&str> = Vec::new();
         for (i, w) in self.workloads.iter().enumerate() {
             let f = |s: &str| format!("workloads[{i}].{s}");
@@ -300,6 +326,12 @@ impl Scenario {
             if w.rate > 1_000_000_000 {
                 errs.push(range_err(f("rate"), w.rate, "from 0 to 1000000000 accesses per second"));
             }
+            if w.start_ns > MAX_TIME_NS {
+                errs.push(range_err(f("startNs"), w.start_ns, &format!("from 0 to {MAX_TIME_NS}")));
+            }
+            if w.stop_ns > MAX_TIME_NS {
+                errs.push(range_err(f("stopNs"), w.stop_ns, &format!("from 0 to {MAX_TIME_NS}")));
+            }
             if w.stop_ns != 0 && w.stop_ns <= w.start_ns {
                 errs.push(ScenarioError::new(f("stopNs"), format!("{} is neither 0 (never) nor after startNs, which is {}", w.stop_ns, w.start_ns)));
             }
@@ -322,8 +354,11 @@ impl Scenario {
             if !(1..=1_000_000).contains(&p.count) {
                 errs.push(range_err(f("count"), p.count, "from 1 to 1000000"));
             }
-            if p.count > 1 && p.interval_ns < 1_000_000 {
-                errs.push(range_err(f("intervalNs"), p.interval_ns, "at least 1000000 (1 ms) when count > 1"));
+            if p.start_ns > MAX_TIME_NS {
+                errs.push(range_err(f("startNs"), p.start_ns, &format!("from 0 to {MAX_TIME_NS}")));
+            }
+            if p.count > 1 && !(1_000_000..=MAX_TIME_NS).contains(&p.interval_ns) {
+                errs.push(range_err(f("intervalNs"), p.interval_ns, &format!("from 1000000 (1 ms) to {MAX_TIME_NS} when count > 1")));
             }
             if p.bytes.is_some() && p.pages != 0 {
                 errs.push(ScenarioError::new(f("bytes"), "give pages or bytes, not both"));
@@ -335,6 +370,32 @@ impl Scenario {
             }
         }
         errs
+    }
+
+    /// What the workloads' pages cost the engine before they run: the pages
+    /// of their address spaces (a file shared by several workloads once, at
+    /// its largest target) and of their zipf tables (one per pair of size
+    /// and exponent), as Simulation::new builds them.
+    fn workload_footprint(&self) -> (u64, u64) {
+        let mut mappings: Vec<(String, u64)> = Vec::new();
+        let mut tables: Vec<(u32, u64)> = Vec::new();
+        for w in &self.workloads {
+            let pages = w.target.pages();
+            let key = match &w.target {
+                Target::File { file, .. } => format!("file:{}", file.as_deref().unwrap_or(&w.name)),
+                Target::Anon { .. } => format!("anon:{}", w.name),
+            };
+            match mappings.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, most)) => *most = (*most).max(u64::from(pages)),
+                None => mappings.push((key, u64::from(pages))),
+            }
+            if let Pattern::Zipf { s } = w.pattern {
+                if !tables.contains(&(pages, s.to_bits())) {
+                    tables.push((pages, s.to_bits()));
+                }
+            }
+        }
+        (mappings.iter().map(|(_, p)| p).sum(), tables.iter().map(|&(p, _)| u64::from(p)).sum())
     }
 
     /// Parses and validates a scenario file (JSON).

@@ -38,7 +38,7 @@ pub(super) fn threshold_view(type_: usize, c: &DistanceCheck) -> ThresholdView {
         format!("lru_test_refault: {article} {kind} refault is activated when its refault distance < {} = {} ({})", terms_text(c), group(c.threshold), case_text(c))
     };
     ThresholdView {
-        kind: kind.into(),
+        kind: crate::view::FolioType::of(type_),
         pages: c.threshold,
         comparison: (if c.inclusive { "<=" } else { "<" }).into(),
         terms: terms(c).into_iter().map(|(name, pages)| TermView { name: name.into(), pages }).collect(),

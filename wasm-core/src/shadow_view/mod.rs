@@ -18,7 +18,8 @@ use crate::mm::filemap::Slot;
 use crate::mm::refault::{DistanceCheck, GenCheck, RefaultRecord};
 use crate::mm::workingset::{unpack_shadow, Shadow, LRU_GEN_EVICTION_BITS};
 use crate::mm::{LruvecId, MappingKind, Mm, LRU_GEN_ANON, LRU_GEN_FILE};
-use crate::sim::{lruvec_lru_sizes, Simulation};
+use crate::sim::Simulation;
+use crate::view::FolioType;
 
 /// With at most this many lruvecs in the frame, each has a shadow view;
 /// with more, only those with a tracked shadow or a refault in the last step.
@@ -91,8 +92,8 @@ pub struct ShadowLruvecView {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct ThresholdView {
-    /// The refaults it applies to: "anon" or "file".
-    pub kind: String,
+    /// The refaults it applies to.
+    pub kind: FolioType,
     pub pages: u64,
     /// "<=" (workingset_test_recent) or "<" (lru_test_refault): a distance
     /// that compares so with `pages` counts.
@@ -120,8 +121,7 @@ pub struct TermView {
 pub struct ShadowEntryView {
     /// "file:reader#120".
     pub page: String,
-    /// "anon" or "file".
-    pub kind: String,
+    pub kind: FolioType,
     /// "evicted" (a shadow in the page cache) or "swapped" (in its swap slot).
     pub state: String,
     /// The shadow's workingset bit (PG_workingset at eviction; MGLRU: refs != 0).
@@ -153,7 +153,7 @@ pub struct RefaultView {
     /// "file:reader#120"; `tracked` says whether the views know the page.
     pub page: String,
     pub tracked: bool,
-    pub kind: String,
+    pub kind: FolioType,
     /// The lruvec the shadow names.
     pub memcg: String,
     pub node: u32,
@@ -263,7 +263,7 @@ impl Simulation {
         let listed: Vec<LruvecId> = (0..mm.lruvecs.len() as LruvecId)
             .filter(|&i| {
                 let lv = &mm.lruvecs[i as usize];
-                mm.lruvec_memcg(i) != 0 || lv.lrugen.max_seq > 3 || lruvec_lru_sizes(lv, mm.knobs.lru_gen_enabled).iter().sum::<u64>() > 0
+                mm.lruvec_memcg(i) != 0 || lv.lrugen.max_seq > 3 || lv.lru_sizes(mm.knobs.lru_gen_enabled).iter().sum::<u64>() > 0
             })
             .collect();
         if listed.len() <= ALL_LRUVECS_UP_TO {
@@ -287,7 +287,7 @@ impl Simulation {
                 let eviction = distance.map(|_| if mm.knobs.lru_gen_enabled { mm.lru_gen_timestamp(&s) } else { s.eviction });
                 by_lruvec.entry(lv).or_default().push(ShadowEntryView {
                     page: format!("{}#{idx}", a.name),
-                    kind: TYPE_NAMES[type_].into(),
+                    kind: FolioType::of(type_),
                     state: state.into(),
                     workingset: s.workingset,
                     eviction,
@@ -346,7 +346,7 @@ impl Simulation {
             time_ns: r.time_ns,
             page: format!("{}#{}", self.mm.mappings[r.mapping as usize].name, r.index),
             tracked: r.tracked,
-            kind: TYPE_NAMES[r.type_].into(),
+            kind: FolioType::of(r.type_),
             memcg,
             node,
             function: r.function.into(),

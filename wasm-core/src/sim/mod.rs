@@ -27,7 +27,6 @@ mod invariants;
 mod tasks;
 mod views;
 
-pub use views::lruvec_lru_sizes;
 
 /// A running workload.
 #[derive(Clone, Debug)]

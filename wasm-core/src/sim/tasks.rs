@@ -32,7 +32,7 @@ impl Simulation {
         self.reclaim_log.push_back(result);
         self.proactive[j].2 = done + 1;
         if done + 1 < p.count {
-            let next = (p.start_ns + (done + 1) * p.interval_ns).max(when + duration);
+            let next = p.start_ns.saturating_add((done + 1).saturating_mul(p.interval_ns)).max(when.saturating_add(duration));
             self.queue.push(Reverse((next, (self.tasks.len() + j) as u32)));
         }
     }
@@ -86,9 +86,9 @@ impl Simulation {
             t.first_pass_ns = when + cost;
         }
         t.next_ns = if t.closed_loop {
-            when + cost + t.interval_ns
+            when.saturating_add(cost).saturating_add(t.interval_ns)
         } else {
-            (when + cost).max(t.start_ns + t.accesses.saturating_mul(t.interval_ns))
+            when.saturating_add(cost).max(t.start_ns.saturating_add(t.accesses.saturating_mul(t.interval_ns)))
         };
         if t.alive {
             self.queue.push(Reverse((t.next_ns, i as u32)));

@@ -2,14 +2,14 @@
 //! /proc/vmstat and memory.stat, folio histories and the tracked sample.
 use crate::mm::filemap::Slot;
 use crate::mm::folio::pg;
-use crate::mm::lruvec::{lru_gen_from_seq, Lruvec, LRU_ACTIVE_ANON, LRU_ACTIVE_FILE, LRU_INACTIVE_ANON, LRU_INACTIVE_FILE};
+use crate::mm::lruvec::{lru_gen_from_seq, Lruvec};
 use crate::mm::memcg_lru::get_memcg_gen;
 use crate::mm::memcontrol::{MemoryReclaim, PAGE_COUNTER_MAX};
 use crate::mm::pgdat::PgData;
 use crate::mm::trace::FolioTrace;
 use crate::mm::vmstat::Item;
-use crate::mm::{MappingId, MappingKind, MemcgId};
-use crate::view::{Counter, EventView, Frame, GenView, KswapdView, LruvecView, MemcgLruView, MemcgView, NodeView, ReclaimRoundView, ReclaimView, TierView, TrackedCell, TrackedFolioView, TrackedFolios, TrackedSpaceView, ZoneView};
+use crate::mm::{MappingId, MemcgId};
+use crate::view::{Counter, EventView, FolioType, Frame, GenView, KswapdView, LruvecView, MemcgLruView, MemcgView, NodeView, ReclaimRoundView, ReclaimView, TierView, TrackedCell, TrackedFolioView, TrackedFolios, TrackedSpaceView, ZoneView};
 
 use super::{Simulation, FOLIO_EVENTS_PER_FRAME, FULL_FOLIO_RECORDS};
 
@@ -62,7 +62,7 @@ impl Simulation {
             }
             spaces.push(TrackedSpaceView {
                 name: a.name.clone(),
-                kind: if a.kind == MappingKind::Anon { "anon".into() } else { "file".into() },
+                kind: FolioType::of_mapping(a.kind),
                 memcg: mm.memcgs[a.memcg as usize].path.clone(),
                 stride: a.tracked_stride,
                 count: a.tracked_count,
@@ -102,7 +102,7 @@ impl Simulation {
                 let idx = i * a.tracked_stride;
                 let mut v = TrackedFolioView {
                     page: self.page_key(m as MappingId, idx),
-                    kind: if a.kind == MappingKind::Anon { "anon".into() } else { "file".into() },
+                    kind: FolioType::of_mapping(a.kind),
                     memcg: mm.memcgs[a.memcg as usize].path.clone(),
                     state: "absent".into(),
                     seq: None,
@@ -140,7 +140,7 @@ impl Simulation {
         out.push(("nr_free_pages".into(), free));
         let mut lru = [0u64; 4];
         for lv in &mm.lruvecs {
-            let sizes = lruvec_lru_sizes(lv, mm.knobs.lru_gen_enabled);
+            let sizes = lv.lru_sizes(mm.knobs.lru_gen_enabled);
             for (a, b) in lru.iter_mut().zip(sizes) {
                 *a += b;
             }
@@ -230,7 +230,7 @@ impl Simulation {
             .enumerate()
             .filter(|(i, lv)| {
                 let m = mm.lruvec_memcg(*i as u16);
-                m != 0 || lv.lrugen.max_seq > 3 || lruvec_lru_sizes(lv, mm.knobs.lru_gen_enabled).iter().sum::<u64>() > 0
+                m != 0 || lv.lrugen.max_seq > 3 || lv.lru_sizes(mm.knobs.lru_gen_enabled).iter().sum::<u64>() > 0
             })
             .map(|(i, _)| i)
             .collect();
@@ -303,8 +303,8 @@ impl Simulation {
                         })
                         .collect(),
                     kswapd: KswapdView {
-                        mode: mode_name(k.mode).into(),
-                        transitions: k.timeline.iter().filter(|(t, _)| *t >= step_start && self.step > 0).map(|(t, m)| (*t, mode_name(*m).to_string())).collect(),
+                        mode: k.mode,
+                        transitions: k.timeline.iter().filter(|(t, _)| *t >= step_start && self.step > 0).copied().collect(),
                         failures: k.failures,
                         pending_zoneidx: (k.highest_zoneidx != unset || !mm.knobs.kswapd_classzone_fix).then_some(k.highest_zoneidx.min(3) as u32),
                         sleeps: k.sleeps,
@@ -398,11 +398,12 @@ impl Simulation {
             .collect();
         let cg = &self.mm.memcgs[lv.memcg as usize];
         let mut tiers = Vec::new();
-        for (t, kind) in ["anon", "file"].iter().enumerate() {
+        for t in 0..crate::mm::ANON_AND_FILE {
+            let kind = FolioType::of(t);
             let hist = crate::mm::lruvec::lru_hist_from_seq(g.min_seq[t]);
             for tier in 0..crate::mm::lruvec::MAX_NR_TIERS {
                 tiers.push(TierView {
-                    kind: kind.to_string(),
+                    kind,
                     tier: tier as u32,
                     avg_refaulted: g.avg_refaulted[t][tier],
                     avg_total: g.avg_total[t][tier],
@@ -423,17 +424,9 @@ impl Simulation {
             memory_current: cg.usage,
             memory_max: (cg.memory_max != PAGE_COUNTER_MAX).then_some(cg.memory_max),
             lru_gen,
-            lists: lruvec_lru_sizes(lv, lru_gen),
+            lists: lv.lru_sizes(lru_gen),
             tiers,
         }
-    }
-}
-
-fn mode_name(m: crate::mm::kswapd::KswapdMode) -> &'static str {
-    match m {
-        crate::mm::kswapd::KswapdMode::Asleep => "asleep",
-        crate::mm::kswapd::KswapdMode::Napping => "napping",
-        crate::mm::kswapd::KswapdMode::Running => "running",
     }
 }
 
@@ -448,24 +441,6 @@ fn reclaim_view(r: &MemoryReclaim, path: &str) -> ReclaimView {
         duration_ns: r.duration_ns,
         rounds: r.rounds.iter().map(|b| ReclaimRoundView { batch: b.batch, reclaimed: b.reclaimed }).collect(),
     }
-}
-
-/// [inactive_anon, active_anon, inactive_file, active_file] of a lruvec. With
-/// MGLRU the two youngest generations count as active (lru_gen_is_active).
-pub fn lruvec_lru_sizes(lv: &Lruvec, lru_gen: bool) -> [u64; 4] {
-    if !lru_gen {
-        return [lv.lru_size(LRU_INACTIVE_ANON), lv.lru_size(LRU_ACTIVE_ANON), lv.lru_size(LRU_INACTIVE_FILE), lv.lru_size(LRU_ACTIVE_FILE)];
-    }
-    let g = &lv.lrugen;
-    let mut out = [0u64; 4];
-    for gen in 0..4 {
-        for t in 0..2 {
-            let n = g.gen_size(gen, t);
-            let active = g.is_active(gen);
-            out[t * 2 + usize::from(active)] += n;
-        }
-    }
-    out
 }
 
 /// memory.stat's node items the engine counts, in memory_stats[] order.

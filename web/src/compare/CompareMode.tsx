@@ -39,6 +39,7 @@ export function CompareToggle({ on, disabled, onToggle }: { on: boolean; disable
       className={`button compare-toggle${on ? ' on' : ''}`}
       aria-pressed={on}
       disabled={disabled}
+      data-focus-name="side-by-side"
       title="Step two variants side by side, in lock step"
       onClick={onToggle}
     >
@@ -113,11 +114,11 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
             <StepIcon />
             Step forward
           </button>
-          <button type="button" className="button primary" disabled={!running || state.playing} onClick={lockstep.play} aria-keyshortcuts="Space" title="Run both sides (Space)">
+          <button type="button" className="button primary" disabled={!running || state.playing} onClick={lockstep.play} data-focus-name="compare-play" data-focus-partner="compare-pause" aria-keyshortcuts="Space" title="Run both sides (Space)">
             <PlayIcon />
             Play
           </button>
-          <button type="button" className="button" disabled={!running || !state.playing} onClick={lockstep.pause} aria-keyshortcuts="Space" title="Stop running (Space)">
+          <button type="button" className="button" disabled={!running || !state.playing} onClick={lockstep.pause} data-focus-name="compare-pause" data-focus-partner="compare-play" aria-keyshortcuts="Space" title="Stop running (Space)">
             <PauseIcon />
             Pause
           </button>
@@ -180,7 +181,7 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
           Side by side stopped: {state.error}
         </p>
       )}
-      <p className="compare-diff" id={`${id}-diff`} data-testid="compare-diff" aria-live="polite">
+      <p className="compare-diff" id={`${id}-diff`} data-testid="compare-diff" aria-live={state.playing ? 'off' : 'polite'}>
         {sides &&
           (differing.length === 0
             ? `At step ${formatCount(sides[0].frame.step)} the two sides' counters are the same.`

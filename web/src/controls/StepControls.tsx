@@ -31,22 +31,22 @@ export function StepControls(props: StepControlsProps) {
   return (
     <div className="transport" role="group" aria-label="Simulation controls">
       <button type="button" className="button" onClick={props.onStepBack} disabled={!moving || !props.canStepBack}
-        aria-keyshortcuts="ArrowLeft" title={`Go back one step (←)${waitNote}`}>
+        data-focus-partner="step" aria-keyshortcuts="ArrowLeft" title={`Go back one step (←)${waitNote}`}>
         <StepBackIcon />
         Step back
       </button>
-      <button type="button" className="button" onClick={props.onStep} disabled={!moving} aria-keyshortcuts="ArrowRight"
+      <button type="button" className="button" onClick={props.onStep} disabled={!moving} data-focus-name="step" aria-keyshortcuts="ArrowRight"
         title={`Advance one step (→)${waitNote}`}>
         <StepIcon />
         Step forward
       </button>
       <button type="button" className="button primary" onClick={props.onPlay} disabled={!moving || playing}
-        aria-keyshortcuts="Space" title={`Run continuously (Space)${waitNote}`}>
+        data-focus-name="play" data-focus-partner="pause" aria-keyshortcuts="Space" title={`Run continuously (Space)${waitNote}`}>
         <PlayIcon />
         Play
       </button>
       <button type="button" className="button" onClick={props.onPause} disabled={!enabled || !playing}
-        aria-keyshortcuts="Space" title="Stop running (Space)">
+        data-focus-name="pause" data-focus-partner="play" aria-keyshortcuts="Space" title="Stop running (Space)">
         <PauseIcon />
         Pause
       </button>

@@ -43,8 +43,12 @@ export function CustomScenario({ request, disabled, onRun }: CustomScenarioProps
   const card = useRef<HTMLElement>(null);
   const opened = useRef(false);
   // Opening the editor hides the form above it (editor.css): the sidebar goes back to its top, where the editor now starts.
+  // Closing it brings the form back above: the card's button, which keeps the focus, is kept in view.
   useEffect(() => {
     if (open && opened.current) card.current?.scrollIntoView?.({ block: 'start' });
+    if (!open && opened.current && card.current?.contains(document.activeElement)) {
+      (document.activeElement as HTMLElement).scrollIntoView?.({ block: 'nearest' });
+    }
     opened.current = true;
   }, [open]);
   return (

@@ -11,10 +11,11 @@ export const replaceAt = <T,>(list: readonly T[], i: number, value: T): T[] => l
 export const removeAt = <T,>(list: readonly T[], i: number): T[] => list.filter((_, k) => k !== i);
 
 /** A small button that removes or adds an item, named for what it does. */
-export function ItemButton({ label, onClick }: { label: string; onClick(): void }) {
+/** `focusName`/`focusPartner`: see util/focus.ts (a Remove button hands the focus to its group's Add button). */
+export function ItemButton({ label, onClick, focusName, focusPartner }: { label: string; onClick(): void; focusName?: string; focusPartner?: string }) {
   const { disabled } = useFields();
   return (
-    <button type="button" className="button small" onClick={onClick} disabled={disabled}>
+    <button type="button" className="button small" onClick={onClick} disabled={disabled} data-focus-name={focusName} data-focus-partner={focusPartner}>
       {label}
     </button>
   );

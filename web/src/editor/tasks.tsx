@@ -118,7 +118,7 @@ function WorkloadItem({ index, workload: w, memcgs, nodes, update }: { index: nu
       field={key}
       legend={<span className="mono">{w.name || `workload ${index}`}</span>}
       className="grid-2"
-      actions={<ItemButton label={`Remove workload ${w.name || index}`} onClick={() => update((d) => ({ ...d, workloads: removeAt(d.workloads, index) }))} />}
+      actions={<ItemButton label={`Remove workload ${w.name || index}`} focusPartner="add-workload" onClick={() => update((d) => ({ ...d, workloads: removeAt(d.workloads, index) }))} />}
     >
       <TextField field={`${key}.name`} label="Name" inputMode="text" value={w.name} onChange={(name) => set({ name })} />
       <SelectField field={`${key}.memcg`} label="Memcg" value={w.memcg} options={memcgOptions} onChange={(memcg) => set({ memcg })} />
@@ -173,6 +173,7 @@ export function WorkloadsSection({ draft, update }: { draft: Draft; update: Upda
       actions={
         <ItemButton
           label="Add workload"
+          focusName="add-workload"
           onClick={() => update((d) => ({ ...d, workloads: [...d.workloads, newWorkload(d.memcgs[0]?.path ?? '/', d.workloads)] }))}
         />
       }

@@ -1,6 +1,7 @@
 // Messages between the page and the engine worker. The payload types are
 // the ones tsify generates from the Rust view models (engine/pkg); only the
 // envelopes are declared here.
+import ENGINE_CONSTANTS from './pkg/engine-constants.json';
 import type { Comparison, FolioHistory, Frame, ScenarioList, ScenarioRequest } from './pkg/reclaim_core';
 
 /** Page -> worker. Every command carries an id; the worker answers each one exactly once, in order. */
@@ -68,11 +69,12 @@ export const UNSOLICITED = 0;
 /** The largest `n` one step command may ask for. */
 export const MAX_STEPS_PER_COMMAND = 1_000_000;
 
-/** The furthest step a seek may go to (the engine's limit). */
-export const MAX_SEEK_STEP = 10_000_000;
+/** The furthest step a seek may go to (the engine's limit, timeline::MAX_STEP). */
+export const MAX_SEEK_STEP: number = ENGINE_CONSTANTS.maxSeekStep;
 
 /**
- * The kinds of event a run can stop at: the engine's names, with what the UI
+ * The kinds of event a run can stop at: the engine's names (in its order:
+ * ENGINE_CONSTANTS.runKinds, which a unit test holds this list to), with what the UI
  * calls them; `mglruOnly`: only MGLRU has them (the classic LRU has no
  * inc_max_seq or evict_folios), so a run with MGLRU off cannot stop there.
  */

@@ -34,7 +34,7 @@ export function StartHere({ disabled, onTour }: StartHereProps) {
   };
   return (
     <nav className="card start-here" aria-label="Start here">
-      <button type="button" className="link-button start-here-close" onClick={close} aria-label="Close Start here" title="Close (for good in this browser)">
+      <button type="button" className="link-button start-here-close" onClick={close} data-focus-partner="step" aria-label="Close Start here" title="Close (for good in this browser)">
         ✕
       </button>
       <p>

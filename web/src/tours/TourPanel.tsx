@@ -111,16 +111,16 @@ export function TourPanel({ tour }: TourPanelProps) {
         </p>
       )}
       <div className="tour-buttons">
-        <button type="button" className="button" onClick={tour.previous} disabled={index === 0}>
+        <button type="button" className="button" onClick={tour.previous} disabled={index === 0} data-focus-partner="tour-next">
           Previous
         </button>
         {index + 1 < count ? (
-          <button type="button" className="button primary" onClick={tour.next}>
+          <button type="button" className="button primary" onClick={tour.next} data-focus-name="tour-next" data-focus-partner="tour-finish">
             Next
           </button>
         ) : (
           // The last step ends the tour where Next was, rather than leaving a Next that cannot go on.
-          <button type="button" className="button primary" onClick={tour.exit}>
+          <button type="button" className="button primary" onClick={tour.exit} data-focus-name="tour-finish">
             Finish
           </button>
         )}

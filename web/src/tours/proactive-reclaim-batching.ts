@@ -1,13 +1,14 @@
 // The tour of patch 003 (T.J. Mercier, 2024, "mm: memcg: use larger
 // batches for proactive reclaim"): memory.reclaim asks for a quarter of what
 // is left each round. Steps at the experiment's defaults, seed 1.
+import ENGINE_CONSTANTS from '../engine/pkg/engine-constants.json';
 import type { Frame, ReclaimView } from '../engine/pkg/reclaim_core';
 import { all, expect, metric, type Tour } from './types';
 
 /** The first write (12.5 % of the apps' memory to /uid_0) and the second (everything, to the root). */
 const uid0 = (f: Frame): ReclaimView | undefined => f.reclaims.find((r) => r.memcg === '/uid_0');
 const root = (f: Frame): ReclaimView | undefined => f.reclaims.find((r) => r.memcg === '/');
-const SWAP_CLUSTER_MAX = 32;
+const SWAP_CLUSTER_MAX: number = ENGINE_CONSTANTS.swapClusterMax;
 
 export const PROACTIVE_RECLAIM_BATCHING_TOUR: Tour = {
   experiment: 'proactive-reclaim-batching',

@@ -140,10 +140,10 @@ export function TraceForm({ running, onRun, onCancel }: TraceFormProps) {
         </label>
       </div>
       <div className="form-actions trace-actions">
-        <button type="submit" className="button primary" disabled={running || problem !== null} data-testid="trace-run" aria-describedby={problem ? `${id}-problem` : undefined}>
+        <button type="submit" className="button primary" disabled={running || problem !== null} data-testid="trace-run" data-focus-name="trace-run" data-focus-partner="trace-cancel" aria-describedby={problem ? `${id}-problem` : undefined}>
           Replay
         </button>
-        <button type="button" className="button" disabled={!running} onClick={onCancel} data-testid="trace-cancel">
+        <button type="button" className="button" disabled={!running} onClick={onCancel} data-testid="trace-cancel" data-focus-name="trace-cancel" data-focus-partner="trace-run">
           Cancel
         </button>
         {problem && (

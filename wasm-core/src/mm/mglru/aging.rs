@@ -155,6 +155,9 @@ impl Mm {
     /// inc_min_seq(): every folio of the oldest generation moves into the next
     /// one (folio_inc_gen); for anon without swap nothing moves. Then the PID
     /// history carries over (reset_ctrl_pos) and min_seq advances.
+    /// Simplified: the kernel drops the LRU lock and restarts every
+    /// MAX_LRU_BATCH folios (nobody else runs meanwhile here), so the moves
+    /// happen in one go.
     fn inc_min_seq(&mut self, lv: LruvecId, type_: usize, can_swap: bool) -> bool {
         let old_gen = lru_gen_from_seq(self.lruvecs[lv as usize].lrugen.min_seq[type_]);
         let mut moved = 0u64;

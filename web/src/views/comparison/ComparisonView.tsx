@@ -41,7 +41,7 @@ export interface ComparisonViewProps {
 function RunButton({ seed, onRun }: { seed: number; onRun(): void }) {
   return (
     <p className="comparison-run">
-      <button type="button" className="button primary" onClick={onRun} data-testid="comparison-run">
+      <button type="button" className="button primary" onClick={onRun} data-testid="comparison-run" data-focus-partner="seed-check">
         Compare now
       </button>{' '}
       <span className="hint">every variant to the end, with the parameters running now, seed {seed}</span>
@@ -124,7 +124,7 @@ export function ComparisonView({ experiment, state, current, seedCheck, onRun }:
         <ResultTable table={table} experiment={experiment} busy={running}>
           {tableRun && seedCheck && (
             <div className="seed-check">
-              <button type="button" className="button small" onClick={() => seedCheck.run(tableRun)} disabled={running || checkRunning}>
+              <button type="button" className="button small" onClick={() => seedCheck.run(tableRun)} disabled={running || checkRunning} data-focus-name="seed-check">
                 Check seeds {SEED_RANGE}
               </button>
               <p aria-live="polite">
@@ -178,7 +178,8 @@ function ResultTable({
   const whyId = useId();
   const showWhy = () => {
     const why = document.getElementById(whyId);
-    why?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    why?.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
     why?.focus({ preventScroll: true });
   };
   return (

@@ -2,10 +2,10 @@
 // MGLRU, one column per generation, oldest first; with the classic LRU, the
 // inactive and active lists. Each column holds an anon and a file bar.
 // DOM-free, so it can be tested and reused by other views (tours, compare mode).
-import type { LruvecView } from '../../engine/pkg/reclaim_core';
+import type { FolioType, LruvecView } from '../../engine/pkg/reclaim_core';
 import { formatCount, formatDuration } from '../../util/format';
 
-export type FolioType = 'anon' | 'file';
+export type { FolioType };
 export const FOLIO_TYPES: readonly FolioType[] = ['anon', 'file'];
 
 /** Which LRU the lruvec runs. */

@@ -4,7 +4,7 @@
 // states straight from the bytes and build full records
 // (TrackedFolioView) only for the few they name: a small chart's dots, the
 // selected folio. DOM-free.
-import type { Frame, LruvecView, TrackedFolios, TrackedFolioView } from '../../engine/pkg/reclaim_core';
+import type { FolioType, Frame, LruvecView, TrackedFolios, TrackedFolioView } from '../../engine/pkg/reclaim_core';
 import { lruvecKey } from './model';
 
 /** The part of a frame the tracked sample is read from. */
@@ -85,7 +85,7 @@ export class TrackedIndex {
   }
 
   /** "anon" or "file". */
-  kind(i: number): string {
+  kind(i: number): FolioType {
     return this.tracked.spaces[spaceIndex(this.starts, i)]!.kind;
   }
 

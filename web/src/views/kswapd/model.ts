@@ -41,10 +41,6 @@ export interface KswapdTrack {
   view: KswapdView;
 }
 
-export function kswapdMode(mode: string): KswapdMode {
-  return mode === 'running' || mode === 'napping' ? mode : 'asleep';
-}
-
 /** Adds a closed segment, merging it into the previous one when they read the same. */
 function pushSegment(segments: KswapdSegment[], segment: KswapdSegment): void {
   const last = segments[segments.length - 1];
@@ -67,15 +63,14 @@ export function appendKswapd(
   at: { step: number; timeNs: number },
   windowStart: number,
 ): KswapdTrack {
-  const mode = kswapdMode(view.mode);
+  const mode = view.mode;
   if (!track || at.step <= track.step) {
     return { segments: [], open: { start: at.timeNs, mode, observed: true }, step: at.step, timeNs: at.timeNs, view };
   }
   const segments: KswapdSegment[] = track.segments.filter((s) => s.end >= windowStart);
   let open = { ...track.open };
   const changes = [...view.transitions].sort((a, b) => a[0] - b[0]);
-  for (const [time, next] of changes) {
-    const m = kswapdMode(next);
+  for (const [time, m] of changes) {
     if (m === open.mode) continue;
     const t = Math.min(at.timeNs, Math.max(time, open.start));
     pushSegment(segments, { start: open.start, end: t, mode: open.mode, observed: open.observed });
@@ -189,7 +184,7 @@ export function kswapdModel(node: number, track: KswapdTrack, start: number, end
   }
   const view = track.view;
   const pending = view.pendingZoneidx ?? null;
-  const mode = kswapdMode(view.mode);
+  const mode = view.mode;
   const label = `kswapd timeline of node ${node}`;
   const span = Math.max(0, end - start);
   const percent = (ns: number) => (span > 0 ? `${((100 * ns) / span).toFixed(ns > 0 && ns < span / 1000 ? 2 : 1)}%` : '0%');

@@ -6,6 +6,7 @@
 // lru_gen_rotate_memcg moves its memcg. Only old (seq) and young (seq + 1)
 // are valid; the spare slot (seq - 1) is always empty and drawn low, and
 // becomes the young slot when seq advances. DOM-free: geometry in plain numbers.
+import ENGINE_CONSTANTS from '../../engine/pkg/engine-constants.json';
 import type { MemcgLruView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 
@@ -15,8 +16,8 @@ const ROW_LABEL_HEIGHT = 50;
 const SPARE_ROW_HEIGHT = 22;
 
 /** Generation slots since v6.7 (mmzone.h); two of them are valid at a time. */
-export const MEMCG_NR_GENS = 3;
-export const MEMCG_NR_BINS = 8;
+export const MEMCG_NR_GENS: number = ENGINE_CONSTANTS.memcgNrGens;
+export const MEMCG_NR_BINS: number = ENGINE_CONSTANTS.memcgNrBins;
 
 export interface LruChip {
   /** The memcg's path: the chip's key across frames. */

@@ -2,7 +2,7 @@
 // fairness pgsteal_cv measures, memcg by memcg.
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { MemcgView } from '../../engine/pkg/reclaim_core';
-import { useElementWidth } from '../../util/hooks';
+import { useElementWidth, usePrefersReducedMotion } from '../../util/hooks';
 import { drawSpread } from './draw';
 import { spreadModel } from './spread';
 
@@ -21,9 +21,10 @@ export function PgstealSpread({ memcgs, transitionMs = 0, top }: PgstealSpreadPr
   const svgRef = useRef<SVGSVGElement>(null);
   const width = useElementWidth(containerRef);
   const summaryId = useId();
+  const reducedMotion = usePrefersReducedMotion();
   useEffect(() => {
-    if (model && svgRef.current && width > 0) drawSpread(svgRef.current, model, { width, height: HEIGHT }, transitionMs);
-  }, [model, width, transitionMs]);
+    if (model && svgRef.current && width > 0) drawSpread(svgRef.current, model, { width, height: HEIGHT }, reducedMotion ? 0 : transitionMs);
+  }, [model, width, transitionMs, reducedMotion]);
   if (!model) {
     // One leaf: no spread to draw, but say why the chart is not there.
     const leaves = memcgs.filter((m) => m.leaf);

@@ -3,11 +3,12 @@
 // The history is kept here, in the UI: each frame brings the current free
 // count and, after a multi-step move or a jump, the counts of the steps in
 // between (ZoneView.freeTrail); DOM-free, so it is tested under Node.
+import ENGINE_CONSTANTS from '../../engine/pkg/engine-constants.json';
 import type { NodeView, ZoneView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 
-/** Zone types in the kernel's order (enum zone_type; the index of lowmem_reserve). */
-export const ZONE_NAMES = ['DMA', 'DMA32', 'Normal', 'Movable'] as const;
+/** Zone types in the kernel's order (enum zone_type; the index of lowmem_reserve): the engine's names (ZoneType::name). */
+export const ZONE_NAMES: readonly string[] = ENGINE_CONSTANTS.zoneNames;
 
 /** One sample of a series kept over time. */
 export interface TimePoint {
@@ -119,7 +120,7 @@ export interface ZoneChartModel {
   free: number;
   watermarks: Watermark[];
   level: ZoneLevel;
-  /** A short phrase for the level ("below low: kswapd is woken"). */
+  /** A short phrase for the level ("below low: allocating here wakes kswapd"). */
   levelText: string;
   reserves: Reserve[];
   points: readonly TimePoint[];
@@ -153,8 +154,10 @@ export function zoneLevel(zone: Pick<ZoneView, 'free' | 'min' | 'low' | 'high'>)
 const LEVEL_TEXT: Record<ZoneLevel, string> = {
   'above-high': 'above high',
   'above-low': 'between low and high',
-  'below-low': 'below low: kswapd is woken',
-  'below-min': 'below min: direct reclaim',
+  // Against the zone's own watermarks: an allocation that could use a higher
+  // zone also keeps lowmem_reserve free here (the engine's zone_watermark_ok).
+  'below-low': 'below low: allocating here wakes kswapd',
+  'below-min': 'below min: allocating here reclaims directly',
 };
 
 /** lowmem_reserve of the zone against allocations that could use a higher zone (j > the zone's own index). */
