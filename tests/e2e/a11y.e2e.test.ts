@@ -140,6 +140,22 @@ describe('accessibility', () => {
     expect(problems).toEqual([]);
   });
 
+  it('offers a skip link first, which takes the focus to the selected view tab without touching the address', async () => {
+    const { page, problems } = await open('', { reducedMotion: 'reduce' });
+    const address = page.url();
+    // First in the document's focus order, and on screen once focused.
+    const first = await page.evaluate(() => document.querySelector('a[href], button, input, select, textarea, [tabindex="0"]')?.textContent?.trim());
+    expect(first).toBe('Skip to the views');
+    const skip = page.getByRole('link', { name: 'Skip to the views' });
+    await skip.focus();
+    expect((await skip.boundingBox())!.y).toBeGreaterThanOrEqual(0);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-selected'))).toBe('true');
+    expect(page.url()).toBe(address);
+    expect(problems).toEqual([]);
+  });
+
   it("writes what each counter means under its name on request, where a tooltip would not show (keyboard, touch, a projector)", async () => {
     const { page, problems } = await open('', { reducedMotion: 'reduce' });
     const row = page.locator('tr[data-counter="pgscan_kswapd"] th');

@@ -64,6 +64,16 @@ function isTyping(target: EventTarget | null, key: string): boolean {
 const NO_LINK: SharedLink = { kind: 'none' };
 
 /**
+ * The skip link: past the header, the controls and the form, to the views'
+ * selected tab (about 25 Tab presses on an experiment's page). It moves the
+ * focus itself: the address's hash belongs to shared links.
+ */
+function skipToViews(event: React.MouseEvent<HTMLAnchorElement>): void {
+  event.preventDefault();
+  document.querySelector<HTMLElement>('.workspace [role="tab"][aria-selected="true"]')?.focus();
+}
+
+/**
  * `shared`: the shared link the page was opened with (main.tsx has read it);
  * `page`: a readable link's page keys (step, tab, tour), when it has any.
  */
@@ -306,6 +316,9 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
 
   return (
     <div className="app">
+      <a className="skip-link" href="#views" onClick={skipToViews}>
+        Skip to the views
+      </a>
       <header className="app-header">
         <div className="brand">
           <svg className="logo" viewBox="0 0 24 24" width="26" height="26" aria-hidden="true">

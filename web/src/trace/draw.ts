@@ -11,7 +11,10 @@ export interface Series {
   points: Point[];
 }
 
-const MARGIN = { top: 12, right: 16, bottom: 36, left: 52 };
+/** The right margin holds each line's name, at its end (colour and dash are not the only key). */
+const MARGIN = { top: 12, right: 84, bottom: 36, left: 52 };
+/** The least vertical distance between two lines' names, px. */
+const LABEL_GAP = 12;
 const si = format('~s');
 
 export function drawMissRatio(node: SVGSVGElement, series: readonly Series[], size: { width: number; height: number }): void {
@@ -58,4 +61,25 @@ export function drawMissRatio(node: SVGSVGElement, series: readonly Series[], si
     .attr('data-policy', (s) => s.policy)
     .attr('fill', 'none')
     .attr('d', (s) => path(s.points) ?? '');
+
+  // Each line's name at its last point, moved apart where lines end close together.
+  const ends = series
+    .filter((s) => s.points.length > 0)
+    .map((s) => ({ policy: s.policy, label: s.label, y: y(s.points[s.points.length - 1]!.y) }))
+    .sort((a, b) => a.y - b.y);
+  for (let i = 1; i < ends.length; i++) ends[i]!.y = Math.max(ends[i]!.y, ends[i - 1]!.y + LABEL_GAP);
+  const overflow = ends.length > 0 ? ends[ends.length - 1]!.y - innerHeight : 0;
+  if (overflow > 0) {
+    for (let i = ends.length - 1; i >= 0; i--) ends[i]!.y = Math.min(ends[i]!.y - overflow, i + 1 < ends.length ? ends[i + 1]!.y - LABEL_GAP : Infinity);
+  }
+  plot
+    .selectAll<SVGTextElement, (typeof ends)[number]>('text.series-label')
+    .data(ends, (e) => e.policy)
+    .join('text')
+    .attr('class', (e) => `series-label policy-${e.policy}`)
+    .attr('aria-hidden', 'true')
+    .attr('x', innerWidth + 6)
+    .attr('y', (e) => e.y)
+    .attr('dy', '0.32em')
+    .text((e) => e.label);
 }
