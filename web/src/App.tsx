@@ -2,6 +2,7 @@
 // views draw inside them from the engine's frames.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { StepControls } from './controls/StepControls';
+import { useStepKeys } from './controls/stepKeys';
 import { TimelineControls } from './controls/TimelineControls';
 import { ScenarioForm } from './controls/ScenarioForm';
 import { Tabs, tabId, tabPanelId } from './controls/Tabs';
@@ -47,19 +48,6 @@ import { TraceEntry } from './trace/TraceEntry';
 /** Transition length when stepping by hand; while playing it follows the tick. */
 const STEP_TRANSITION_MS = 450;
 const TABS_ID = 'views';
-/** Whether a key press belongs to a form control rather than to the page's shortcuts. */
-function isTyping(target: EventTarget | null, key: string): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return true;
-  // A focused box that scrolls (a wide table at high zoom) scrolls with the arrow keys.
-  if ((key === 'ArrowLeft' || key === 'ArrowRight') && target.scrollWidth > target.clientWidth && /^(auto|scroll)$/.test(getComputedStyle(target).overflowX)) {
-    return true;
-  }
-  // A tab list moves between its tabs with the arrow keys.
-  if (target.getAttribute('role') === 'tab' && key.startsWith('Arrow')) return true;
-  // Space presses a focused button; the arrow keys do nothing there.
-  return key === ' ' && target.tagName === 'BUTTON';
-}
 
 const NO_LINK: SharedLink = { kind: 'none' };
 
@@ -286,29 +274,17 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
     [sim, toWatch],
   );
 
-  // Keyboard: → steps, ← steps back, Space plays/pauses (not while typing in the form).
+  // Keyboard: → steps, ← steps back, Space plays/pauses (not while typing in the form). Compare mode
+  // has keys of its own (useCompareMode); while a long jump or run goes, Escape stops it and these wait.
   const busy = state.busy !== null;
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      // Compare mode has keys of its own (useCompareMode).
-      if (!running || compareMode.on || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target, event.key)) return;
-      // While a long jump or run goes, Escape stops it; the step keys wait, as the buttons do.
-      if (busy) return;
-      if (event.key === 'ArrowRight') {
-        event.preventDefault();
-        watched.step();
-      } else if (event.key === 'ArrowLeft') {
-        event.preventDefault();
-        sim.stepBack();
-      } else if (event.key === ' ') {
-        event.preventDefault();
-        if (state.playing) sim.pause();
-        else watched.play();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [running, busy, state.playing, sim, watched, compareMode.on]);
+  useStepKeys({
+    enabled: running && !compareMode.on && !busy,
+    playing: state.playing,
+    step: watched.step,
+    stepBack: sim.stepBack,
+    play: watched.play,
+    pause: sim.pause,
+  });
 
   useEffect(() => {
     document.title = info ? `${info.title} · Reclaim Lab` : custom ? `${custom} · Reclaim Lab` : 'Reclaim Lab';

@@ -11,6 +11,7 @@ import { encodeScenarioUrl } from '../scenario/url';
 import type { ComparisonState } from '../useComparison';
 import { defaultVariants, pairStep, runKey, sideRequests, type VariantPair } from './lockstep';
 import { useLockstep, type Lockstep } from './useLockstep';
+import { useStepKeys } from '../controls/stepKeys';
 
 export interface CompareMode {
   /** On, for the experiment now open. */
@@ -39,13 +40,6 @@ function keyOf(request: ScenarioRequest | null): string | null {
   } catch {
     return null;
   }
-}
-
-function isTyping(target: EventTarget | null, key: string): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return true;
-  if (target.getAttribute('role') === 'tab' && key.startsWith('Arrow')) return true;
-  return key === ' ' && target.tagName === 'BUTTON';
 }
 
 export function useCompareMode(
@@ -140,25 +134,7 @@ export function useCompareMode(
   const { step, stepBack, play, pause } = lockstep;
   const playing = lockstep.state.playing;
   const running = lockstep.state.status === 'running';
-  useEffect(() => {
-    if (!on) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (!running || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target, event.key)) return;
-      if (event.key === 'ArrowRight') {
-        event.preventDefault();
-        step(1);
-      } else if (event.key === 'ArrowLeft') {
-        event.preventDefault();
-        stepBack();
-      } else if (event.key === ' ') {
-        event.preventDefault();
-        if (playing) pause();
-        else play();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [on, running, playing, step, stepBack, play, pause]);
+  useStepKeys({ enabled: on && running, playing, step: () => step(1), stepBack, play, pause });
 
   // A side's previous frame is always of an earlier step (CounterTrail.moveTo).
   const shownBefore = lockstep.state.sides?.[0].previous?.step;

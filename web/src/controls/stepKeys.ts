@@ -1,0 +1,57 @@
+// The page's step keys, shared by the page's own run and side by side:
+// → steps, ← steps back, Space plays or pauses, unless the key belongs to
+// what has the focus (a field, a tab list, a focused button, a box that
+// scrolls sideways).
+import { useEffect, useLayoutEffect, useRef } from 'react';
+
+/** Whether `key` belongs to the focused element rather than to the step keys. */
+export function isTyping(target: EventTarget | null, key: string): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return true;
+  // A tab list moves between its tabs with the arrow keys.
+  if (target.getAttribute('role') === 'tab' && key.startsWith('Arrow')) return true;
+  // A focused box that scrolls (a wide table at high zoom) scrolls with the arrow keys.
+  if ((key === 'ArrowLeft' || key === 'ArrowRight') && target.scrollWidth > target.clientWidth && /^(auto|scroll)$/.test(getComputedStyle(target).overflowX)) {
+    return true;
+  }
+  // Space presses a focused button; the arrow keys do nothing there.
+  return key === ' ' && target.tagName === 'BUTTON';
+}
+
+export interface StepKeys {
+  /** False while the keys should do nothing (no engine, a long run going, another owner of the keys). */
+  enabled: boolean;
+  playing: boolean;
+  step(): void;
+  stepBack(): void;
+  play(): void;
+  pause(): void;
+}
+
+/** Listens for the step keys on the window while `keys.enabled`. */
+export function useStepKeys(keys: StepKeys): void {
+  const latest = useRef(keys);
+  useLayoutEffect(() => {
+    latest.current = keys;
+  });
+  useEffect(() => {
+    if (!keys.enabled) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target, event.key)) return;
+      const k = latest.current;
+      if (event.key === 'ArrowRight') {
+        event.preventDefault();
+        k.step();
+      } else if (event.key === 'ArrowLeft') {
+        event.preventDefault();
+        k.stepBack();
+      } else if (event.key === ' ') {
+        event.preventDefault();
+        if (k.playing) k.pause();
+        else k.play();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [keys.enabled]);
+}
