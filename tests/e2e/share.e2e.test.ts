@@ -240,6 +240,22 @@ describe('parts of a link the run cannot show', () => {
 });
 
 describe('the hash of a link', () => {
+  it('repairs a link mangled on its way ("&amp;", encoded again, a ")" after it) and says what it undid', async () => {
+    const link = 'v=1&scenario=global-pressure&seed=2&step=20&tab=system';
+    for (const [mangled, said] of [
+      [`?${link.replace(/&/g, '&amp;')}`, 'written "&amp;"'],
+      [`?${encodeURIComponent(encodeURIComponent(link))}`, 'percent-encoded 2 times too often'],
+      [`?${link})`, '")" after its end'],
+    ] as const) {
+      const { page, problems } = await open(mangled);
+      await waitForStep(page, 20, 60_000);
+      expect(new URL(page.url()).search, mangled).toContain('scenario=global-pressure&seed=2');
+      expect(await page.getByRole('tab', { name: /^System/ }).getAttribute('aria-selected'), mangled).toBe('true');
+      expect(await page.getByTestId('page-link-problem').textContent(), mangled).toContain(said);
+      expect(problems).toEqual([]);
+    }
+  });
+
   it('reads a link whose "?" became "#" as the link it was, and says so; drops a hash the page does not know', async () => {
     const { page, problems } = await open('#v=1&scenario=global-pressure&seed=2&step=20');
     await waitForStep(page, 20, 60_000);
@@ -369,7 +385,7 @@ describe('Export', () => {
     const metrics = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-metric')));
 
     const csv = await exported(page, 'Export CSV');
-    expect(csv.download.suggestedFilename()).toBe('kswapd-classzone-after-1-comparison.csv');
+    expect(csv.download.suggestedFilename()).toBe('kswapd-classzone-1-comparison.csv');
     const lines = csv.bytes.toString('utf8').trimEnd().split('\n');
     expect(lines[0]!.split(',').slice(0, 5)).toEqual(['metric', 'before', 'after', 'merged-v4.12', 'baseline']);
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(metrics);

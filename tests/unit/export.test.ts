@@ -120,14 +120,27 @@ describe('comparison CSV', () => {
   const rows = csvParseRows(comparisonCsv(table).trimEnd());
 
   it('has a column per variant, then the change and the headline', () => {
-    expect(rows[0]).toEqual(['metric', 'before', 'after', 'baseline', 'change', 'headline_direction', 'author_before', 'author_after', 'verdict']);
+    expect(rows[0]).toEqual(['metric', 'before', 'after', 'baseline', 'change', 'change_shown', 'headline_direction', 'author_before', 'author_after', 'verdict']);
   });
 
   it('writes numbers unformatted and quotes the author figures that hold commas', () => {
     expect(comparisonCsv(table)).toContain('"6,579,706"');
-    expect(rows[1]).toEqual(['pgscan_direct', '29961', '31926', 'before', String((31926 - 29961) / 29961), 'lower', '6,579,706', '6,256,811', 'not-held']);
+    expect(rows[1]).toEqual(['pgscan_direct', '29961', '31926', 'before', String((31926 - 29961) / 29961), '+6.56 %', 'lower', '6,579,706', '6,256,811', 'not-held']);
     // A metric one variant did not report: an empty cell, no change.
-    expect(rows[2]).toEqual(['alloc_latency_p95', '0.125', '', 'before', '', '', '', '', '']);
+    expect(rows[2]).toEqual(['alloc_latency_p95', '0.125', '', 'before', '', '—', '', '', '', '']);
+  });
+
+  it('gives a share\'s change as the table shows it, in percentage points, next to the relative change', () => {
+    const shares: Comparison = {
+      ...comparison,
+      variants: [
+        { variant: 'before', metrics: [['hit_ratio', 0.415]] },
+        { variant: 'after', metrics: [['hit_ratio', 0.564]] },
+      ],
+    };
+    const row = csvParseRows(comparisonCsv(comparisonTable(experiment, shares)).trimEnd()).find((r) => r[0] === 'hit_ratio')!;
+    expect(Number(row[4])).toBeCloseTo(0.564 / 0.415 - 1, 12);
+    expect(row[5]).toBe('+14.9 pp');
   });
 
   it('leaves a value the run does not define (NaN) empty, with no change, and writes it as null in JSON', () => {
@@ -141,7 +154,7 @@ describe('comparison CSV', () => {
     const t = comparisonTable(experiment, undefinedEfficiency);
     const row = t.rows.find((r) => r.metric === 'kswapd_efficiency')!;
     expect(row.changeText).toBe('—');
-    expect(csvParseRows(comparisonCsv(t).trimEnd()).find((r) => r[0] === 'kswapd_efficiency')).toEqual(['kswapd_efficiency', '', '', 'before', '', '', '', '', '']);
+    expect(csvParseRows(comparisonCsv(t).trimEnd()).find((r) => r[0] === 'kswapd_efficiency')).toEqual(['kswapd_efficiency', '', '', 'before', '', '—', '', '', '', '']);
     const exported = JSON.parse(exportJson(run, t)).comparison.metrics.find((m: { metric: string }) => m.metric === 'kswapd_efficiency');
     expect(exported.values).toEqual({ before: null, after: null });
     expect(exported.change).toBeNull();
@@ -253,6 +266,7 @@ describe('JSON export', () => {
       values: { before: 29961, after: 31926 },
       baseline: 'before',
       change: (31926 - 29961) / 29961,
+      changeShown: '+6.56 %',
       headline: { direction: 'lower', authorBefore: '6,579,706', authorAfter: '6,256,811', verdict: 'not-held' },
     });
     expect(data.comparison.metrics[1].values).toEqual({ before: 0.125, after: null });

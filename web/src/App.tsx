@@ -65,7 +65,7 @@ function skipToViews(event: React.MouseEvent<HTMLAnchorElement>): void {
  * `shared`: the shared link the page was opened with (main.tsx has read it);
  * `page`: a readable link's page keys (step, tab, tour), when it has any.
  */
-export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared?: SharedLink; page?: PageLink | null; hashNote?: string | null }) {
+export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?: SharedLink; page?: PageLink | null; linkNotes?: readonly string[] }) {
   const [speed, setSpeed] = useState(1);
   const sim = useSimulation(speed);
   const { state } = sim;
@@ -410,7 +410,7 @@ export function App({ shared = NO_LINK, page = null, hashNote = null }: { shared
       )}
 
       <SharedLinkNotice link={shared} />
-      <PageLinkNotice problems={[...(hashNote ? [hashNote] : []), ...linkProblems, ...restoreProblems]} />
+      <PageLinkNotice problems={[...linkNotes, ...linkProblems, ...restoreProblems]} />
 
       <main className={`workspace${wide ? ' wide' : ''}`}>
         <aside className="sidebar" aria-label="Scenario">

@@ -4,6 +4,7 @@ import { App } from './App';
 import { decodeSharedLink, type SharedLink } from './scenario/share';
 import { PAGE_KEYS, encodeScenarioUrl } from './scenario/url';
 import { decodePageView, hasPageKeys, readHash } from './scenario/pageUrl';
+import { repairAddress } from './scenario/repair';
 import type { PageLink } from './share/usePageLink';
 import { applyTheme, storedTheme } from './theme/theme';
 import { MAX_ADDRESS_CHARS, replaceAddressHash, replaceAddressQuery, setStartingQuery } from './share/address';
@@ -63,13 +64,27 @@ function readAddressHash(): string | null {
   return reading.message;
 }
 
+/**
+ * A link mangled on its way (percent-encoded again, "&amp;", a ")" at its
+ * end) is repaired in the address bar before anything reads it; the notes
+ * say what was undone.
+ */
+function repairLink(): string[] {
+  const { pathname, search: query, hash } = window.location;
+  const repaired = repairAddress(pathname, query);
+  if (repaired.notes.length > 0) window.history.replaceState(window.history.state, '', `${repaired.pathname}${repaired.search}${hash}`);
+  return repaired.notes;
+}
+
+const repairNotes = repairLink();
 const hashNote = readAddressHash();
+const linkNotes = [...repairNotes, ...(hashNote ? [hashNote] : [])];
 const search = window.location.search;
 void openSharedLink().then(
   (shared) =>
     root.render(
       <StrictMode>
-        <App shared={shared} page={shared.kind === 'none' ? readPageLink(search) : null} hashNote={hashNote} />
+        <App shared={shared} page={shared.kind === 'none' ? readPageLink(search) : null} linkNotes={linkNotes} />
       </StrictMode>,
     ),
   (error: unknown) => {

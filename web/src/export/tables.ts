@@ -121,7 +121,8 @@ function memcgRows(memcgs: readonly MemcgView[]): string[][] {
 
 /**
  * The comparison table as CSV: a row per metric, a column per variant, then
- * the change and the headline; with a check over seeds 1 to 5, on how many
+ * the change (`change`: relative, after / baseline - 1; `change_shown`: as
+ * the table shows it, in percentage points for a share) and the headline; with a check over seeds 1 to 5, on how many
  * seeds each headline held and tied, and whether those counts were checked
  * here or recorded by `npm run experiments` (seeds_source).
  */
@@ -131,6 +132,7 @@ export function comparisonCsv(table: ComparisonTable): string {
     ...table.columns.map((c) => c.variant),
     'baseline',
     'change',
+    'change_shown',
     'headline_direction',
     'author_before',
     'author_after',
@@ -144,6 +146,7 @@ export function comparisonCsv(table: ComparisonTable): string {
     ...r.values.map((v) => (v === null || Number.isNaN(v) ? '' : String(v))),
     r.baseline,
     r.change === null ? '' : String(r.change),
+    r.changeText,
     r.headline?.direction ?? '',
     r.headline?.authorBefore ?? '',
     r.headline?.authorAfter ?? '',
@@ -168,7 +171,9 @@ function comparisonData(table: ComparisonTable) {
       metric: r.metric,
       values: Object.fromEntries(table.columns.map((c, i) => [c.variant, r.values[i] ?? null])),
       baseline: r.baseline,
+      // Relative (after / baseline - 1); changeShown is the table's text (percentage points for a share).
       change: r.change,
+      changeShown: r.changeText,
       headline: r.headline
         ? {
             direction: r.headline.direction,

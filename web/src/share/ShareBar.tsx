@@ -193,7 +193,8 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
       name = exportFileName(page.request, run.step, 'json');
       blob = new Blob([exportJson(run, table, rangesOf(page, recorded))], { type: 'application/json' });
     } else if (page.tab === 'comparison' && table) {
-      name = exportFileName(page.request, 'comparison', 'csv');
+      // Every variant is in it, whichever the page runs.
+      name = exportFileName({ ...page.request, variant: undefined }, 'comparison', 'csv');
       blob = new Blob([comparisonCsv(table)], { type: 'text/csv' });
     } else if (page.tab === 'memcgs' && run.memcgs && run.memcgs.length > 0) {
       name = exportFileName(page.request, `${run.step}-memcgs`, 'csv');

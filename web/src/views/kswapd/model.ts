@@ -170,6 +170,11 @@ export function pendingZoneText(index: number | null): string {
 }
 
 /** The timeline over [start, end] (the kept window of frames). */
+/** "1 sleep", "2 sleeps". */
+function counted(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 export function kswapdModel(node: number, track: KswapdTrack, start: number, end: number): KswapdModel {
   const all = [...track.segments, { ...track.open, end: track.timeNs }];
   const segments: KswapdSegment[] = [];
@@ -191,7 +196,7 @@ export function kswapdModel(node: number, track: KswapdTrack, start: number, end
   const summary =
     `kswapd of node ${node} is ${mode}. Over the window: running ${percent(time.running)} of the time in ` +
     `${formatCount(wakeups)} run${wakeups === 1 ? '' : 's'}, napping ${percent(time.napping)}, asleep ${percent(time.asleep)}. ` +
-    `${formatCount(view.failures)} failures, ${formatCount(view.sleeps)} sleeps, ${formatCount(view.prematureSleeps)} premature sleeps; ` +
+    `${counted(view.failures, 'failure')}, ${counted(view.sleeps, 'sleep')}, ${counted(view.prematureSleeps, 'premature sleep')}; ` +
     `pending zone index ${pendingZoneText(pending)}.`;
   return {
     node,
