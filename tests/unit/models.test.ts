@@ -240,8 +240,9 @@ describe('formatting', () => {
     expect(formatMs(12_345_678)).toBe('12.346 ms');
     expect(formatMs(999_999_000)).toBe('999.999 ms');
     expect(formatMs(1e9)).toBe('1.000 s');
-    // In a column whose later rows are past 1 s.
-    expect(formatMs(800e6, true)).toBe('0.800 s');
+    // In a column whose later rows are past 1 s: every row to the microsecond, so that they line up.
+    expect(formatMs(800e6, true)).toBe('0.800000 s');
+    expect(formatMs(14_990_240_000, true)).toBe('14.990240 s');
     expect(secondsColumn([800e6, 1e9])).toBe(true);
     expect(secondsColumn([800e6, 999_999_999])).toBe(false);
     expect(formatMs(1_010_250_000)).toBe('1.01025 s');

@@ -33,6 +33,7 @@ export function formatPages(pages: number): string {
 const thousandths = { minimumFractionDigits: 3, maximumFractionDigits: 3 };
 /** Seconds to the microsecond, with no more than three trailing zeros' worth of digits shown. */
 const microseconds = { minimumFractionDigits: 3, maximumFractionDigits: 6 };
+const COLUMN_MICROSECONDS = { minimumFractionDigits: 6, maximumFractionDigits: 6 };
 
 /** Whether formatMs writes `ns` in seconds (from 1 s on). */
 function inSecondsAt(ns: number): boolean {
@@ -54,7 +55,9 @@ export function secondsColumn(times: readonly number[]): boolean {
  * Exported data keeps raw nanoseconds.
  */
 export function formatMs(ns: number, inSeconds = false): string {
-  if (inSeconds || inSecondsAt(ns)) return `${(Math.round(ns / 1e3) / 1e6).toLocaleString('en-US', microseconds)} s`;
+  // A column in seconds (secondsColumn) keeps every microsecond digit, so its rows line up.
+  if (inSeconds) return `${(Math.round(ns / 1e3) / 1e6).toLocaleString('en-US', COLUMN_MICROSECONDS)} s`;
+  if (inSecondsAt(ns)) return `${(Math.round(ns / 1e3) / 1e6).toLocaleString('en-US', microseconds)} s`;
   return `${(ns / 1e6).toLocaleString('en-US', thousandths)} ms`;
 }
 
