@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { StepControls } from './controls/StepControls';
 import { useStepKeys } from './controls/stepKeys';
+import { stepAnnouncement } from './controls/announce';
 import { TimelineControls } from './controls/TimelineControls';
 import { ScenarioForm } from './controls/ScenarioForm';
 import { Tabs, tabId, tabPanelId } from './controls/Tabs';
@@ -371,7 +372,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
             </dl>
             {/* For a screen reader: where a step, a step back or a jump landed (not each frame of play, which would drown it). */}
             <p className="visually-hidden" aria-live="polite" data-testid="step-announcement">
-              {frame && !state.playing && !busy ? `Step ${formatCount(frame.step)}, ${formatMs(frame.timeNs)} simulated` : ''}
+              {frame && !state.playing && !busy ? stepAnnouncement(frame) : ''}
             </p>
           </div>
           <TimelineControls
