@@ -81,10 +81,18 @@ pub(crate) fn metric_unit(metric: &str) -> Option<&'static str> {
     }
 }
 
-/// The change from `b` to `a` in percent (None when `b` is 0 or either is
-/// not defined).
+/// The change from `b` to `a` in percent, as the app's relativeChange
+/// computes it: against the magnitude of `b` (so that -100 -> -50 is a
+/// rise), 0 from 0 to 0, None from 0 to anything else or when either is
+/// not defined.
 pub(crate) fn percent_change(b: f64, a: f64) -> Option<f64> {
-    (b != 0.0 && !b.is_nan() && !a.is_nan()).then(|| (a / b - 1.0) * 100.0)
+    if !b.is_finite() || !a.is_finite() {
+        return None;
+    }
+    if b == 0.0 {
+        return (a == 0.0).then_some(0.0);
+    }
+    Some((a - b) / b.abs() * 100.0)
 }
 
 /// The change from `b` to `a` of `metric`: in percentage points for a
@@ -101,7 +109,18 @@ pub(crate) fn change_text(metric: &str, b: f64, a: f64) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::fmt_named;
+    use super::{change_text, fmt_named};
+
+    /// The change as the app's comparison table words it (relativeChange, formatPointsChange).
+    #[test]
+    fn changes_read_as_the_app_reads_them() {
+        assert_eq!(change_text("pgscan_direct", 29961.0, 31926.0).as_deref(), Some("+6.6 %"));
+        assert_eq!(change_text("eagain_writes", 0.0, 0.0).as_deref(), Some("+0.0 %"));
+        assert_eq!(change_text("eagain_writes", 0.0, 5.0), None);
+        // A negative baseline: from 100 pages short to 50 short is a rise.
+        assert_eq!(change_text("overreclaim_pages", -100.0, -50.0).as_deref(), Some("+50.0 %"));
+        assert_eq!(change_text("hit_ratio", 0.415, 0.564).as_deref(), Some("+14.9 pp"));
+    }
 
     /// The same figures as the app's formatMetric (tests/unit/experiments.test.ts).
     #[test]
