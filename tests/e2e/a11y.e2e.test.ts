@@ -137,6 +137,23 @@ describe('accessibility', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('step').textContent()).toBe('0');
     await expect.poll(focused).toBe('Step forward');
+    // Focus moved away on purpose (a click on the page) stays away: Space plays and pauses, nothing is focused.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press(' ');
+    await expect.poll(() => page.getByRole('button', { name: 'Pause', exact: true }).isEnabled()).toBe(true);
+    await page.keyboard.press(' ');
+    await expect.poll(() => page.getByRole('button', { name: 'Play', exact: true }).isEnabled()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    // A form rebuilt for another scenario gives the focus back to the field that had it.
+    const address = page.url();
+    const picker = page.locator('aside[aria-label="Scenario"] select').first();
+    const pickerId = await picker.getAttribute('id');
+    await picker.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.url()).not.toBe(address);
+    // The form was rebuilt (its fields have new ids) and the new picker has the focus.
+    await expect.poll(() => page.evaluate(() => document.activeElement === document.querySelector('aside[aria-label="Scenario"] select'))).toBe(true);
+    expect(await picker.getAttribute('id')).not.toBe(pickerId);
     expect(problems).toEqual([]);
   });
 

@@ -21,6 +21,8 @@ describe('repairAddress', () => {
       expect(r.notes, tail).toHaveLength(1);
     }
     expect(repairAddress('/', `${LINK})`).notes[0]).toBe('")" after its end (where a sentence or a mail client put it) was left out');
+    // A "." after a number is the same number either way ("1." reads as 1): dropped without a word.
+    expect(repairAddress('/', `${LINK.replace('tab=system', 'zipf_s=1')}.`)).toEqual({ pathname: '/', search: LINK.replace('tab=system', 'zipf_s=1'), notes: [] });
   });
 
   it('reads "&amp;" as "&"', () => {

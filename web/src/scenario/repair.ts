@@ -60,9 +60,11 @@ export function repairAddress(pathname: string, search: string): RepairedAddress
 
   const trailing = TRAILING.exec(query);
   if (trailing && query.includes('=')) {
-    query = query.slice(0, trailing.index);
+    const kept = query.slice(0, trailing.index);
     const shown = decodeOnce(trailing[0]) ?? trailing[0];
-    notes.push(`"${shown}" after its end (where a sentence or a mail client put it) was left out`);
+    query = kept;
+    // A "." after a number ("&step=105.") reads as the same number either way: nothing to tell.
+    if (!(shown === '.' && /\d$/.test(kept))) notes.push(`"${shown}" after its end (where a sentence or a mail client put it) was left out`);
   }
 
   return { pathname: path, search: query === '' ? '' : `?${query}`, notes };

@@ -13,10 +13,20 @@ function disabled(element: HTMLElement): boolean {
   return element.matches(':disabled');
 }
 
-/** A name for a control that a re-rendered copy of it shares: its label, name or text. */
-function signature(element: HTMLElement): string {
-  const label = element.getAttribute('aria-label') ?? element.getAttribute('name') ?? element.id ?? '';
-  return `${element.tagName}|${label}|${label ? '' : (element.textContent ?? '').trim()}`;
+/**
+ * A name for a control that a re-rendered copy of it shares: its accessible
+ * label, name, <label> or text (not its id, which React's useId changes on
+ * a remount). Null for a control with none of them: nothing to match it by.
+ */
+function signature(element: HTMLElement): string | null {
+  const labels = (element as HTMLInputElement).labels;
+  const name =
+    element.getAttribute('aria-label') ??
+    element.getAttribute('name') ??
+    (labels && labels.length > 0 ? (labels[0]!.textContent ?? '').trim() : '') ??
+    '';
+  const text = name ? '' : (element.textContent ?? '').trim();
+  return name || text ? `${element.tagName}|${name}|${text}` : null;
 }
 
 /**
@@ -25,13 +35,13 @@ function signature(element: HTMLElement): string {
  * for Play), or, when `lost` was replaced, the control that replaced it.
  * Null when there is no such control: focus then stays where the browser put it.
  */
-function replacement(root: HTMLElement, lost: HTMLElement, signatureOfLost: string): HTMLElement | null {
+function replacement(root: HTMLElement, lost: HTMLElement, signatureOfLost: string | null): HTMLElement | null {
   const partner = lost.dataset.focusPartner;
   if (partner) {
     const next = root.querySelector<HTMLElement>(`[data-focus-name="${CSS.escape(partner)}"]`);
     if (next && !disabled(next)) return next;
   }
-  if (!lost.isConnected) {
+  if (!lost.isConnected && signatureOfLost !== null) {
     for (const candidate of root.querySelectorAll<HTMLElement>(FOCUSABLE)) {
       if (signature(candidate) === signatureOfLost) return candidate;
     }
@@ -44,7 +54,7 @@ function replacement(root: HTMLElement, lost: HTMLElement, signatureOfLost: stri
  * focus to its replacement. Returns a function that stops watching.
  */
 export function installFocusRescue(root: HTMLElement): () => void {
-  let last: { element: HTMLElement; signature: string; lostAt: number } | null = null;
+  let last: { element: HTMLElement; signature: string | null; lostAt: number } | null = null;
   const onFocusIn = (event: FocusEvent) => {
     const element = event.target as HTMLElement;
     last = { element, signature: signature(element), lostAt: 0 };
@@ -61,7 +71,14 @@ export function installFocusRescue(root: HTMLElement): () => void {
     // A disabled control may still hold the focus until the browser's fixup: it is lost all the same.
     const active = document.activeElement;
     if (active && active !== document.body && active !== element) return;
-    if (element.isConnected && !disabled(element)) return;
+    // It still has the focus, and may keep it.
+    if (active === element && !disabled(element)) return;
+    // Still there and usable, yet not focused: the user moved the focus away (a click on the
+    // page): nothing to rescue, now or when the control is disabled later.
+    if (element.isConnected && !disabled(element)) {
+      last = null;
+      return;
+    }
     // The replacement may come a render later (Play is enabled once the run has stopped):
     // each change of the page tries again, for a while (not to steal the focus much later).
     const now = performance.now();
