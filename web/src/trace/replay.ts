@@ -30,6 +30,9 @@ export const PUSH_BYTES = 1 << 20;
  * report, or null when cancelled; a malformed trace rejects with the
  * engine's message (naming the line or the byte offset).
  */
+/** How often at most a replay lets the worker's other messages in, ms. */
+const YIELD_MS = 50;
+
 export async function replayChunks(
   bindings: ReplayBindings,
   source: AsyncIterable<Uint8Array>,
@@ -39,9 +42,16 @@ export async function replayChunks(
   const replay = new bindings.TraceReplay(options);
   const progressMs = hooks.progressMs ?? 100;
   let last = performance.now();
+  let yielded = last;
   let bytesRead = 0;
   try {
     for await (const chunk of source) {
+      // A stream whose chunks are buffered already resolves its reads as microtasks, and a
+      // worker's messages (a cancel) wait for a task: give them one now and then.
+      if (hooks.cancelled && performance.now() - yielded >= YIELD_MS) {
+        await new Promise((resume) => setTimeout(resume, 0));
+        yielded = performance.now();
+      }
       if (hooks.cancelled?.()) return null;
       for (let at = 0; at < chunk.length; at += PUSH_BYTES) {
         const part = chunk.subarray(at, Math.min(chunk.length, at + PUSH_BYTES));
