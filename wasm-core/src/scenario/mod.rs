@@ -381,10 +381,7 @@ impl Scenario {
         let mut tables: Vec<(u32, u64)> = Vec::new();
         for w in &self.workloads {
             let pages = w.target.pages();
-            let key = match &w.target {
-                Target::File { file, .. } => format!("file:{}", file.as_deref().unwrap_or(&w.name)),
-                Target::Anon { .. } => format!("anon:{}", w.name),
-            };
+            let key = w.mapping_name();
             match mappings.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, most)) => *most = (*most).max(u64::from(pages)),
                 None => mappings.push((key, u64::from(pages))),

@@ -207,10 +207,11 @@ impl Simulation {
         let mut zipf_tables = ZipfTables::default();
         for (i, w) in scenario.workloads.iter().enumerate() {
             let memcg = mm.memcgs.iter().position(|m| m.path == w.memcg).expect("validated memcg") as MemcgId;
-            let (kind, name) = match &w.target {
-                Target::File { file, .. } => (MappingKind::File, format!("file:{}", file.clone().unwrap_or_else(|| w.name.clone()))),
-                Target::Anon { .. } => (MappingKind::Anon, format!("anon:{}", w.name)),
+            let kind = match &w.target {
+                Target::File { .. } => MappingKind::File,
+                Target::Anon { .. } => MappingKind::Anon,
             };
+            let name = w.mapping_name();
             let pages = w.target.pages() as usize;
             let mapping = match mm.mappings.iter().position(|a| a.name == name) {
                 Some(m) => {

@@ -129,6 +129,15 @@ impl WorkloadSpec {
     pub fn new(name: impl Into<String>, memcg: impl Into<String>, pattern: Pattern, target: Target) -> Self {
         WorkloadSpec { name: name.into(), memcg: memcg.into(), node: 0, pattern, target, rate: 0, closed_loop: false, start_ns: 0, stop_ns: 0, gfp: Default::default(), free_on_exit: false, tracked_pages: None }
     }
+
+    /// The address space it touches: "file:NAME" (its `file`, or its own
+    /// name; workloads naming the same file share it) or "anon:NAME" (its own).
+    pub fn mapping_name(&self) -> String {
+        match &self.target {
+            Target::File { file, .. } => format!("file:{}", file.as_deref().unwrap_or(&self.name)),
+            Target::Anon { .. } => format!("anon:{}", self.name),
+        }
+    }
 }
 
 /// A workload's generator state.

@@ -25,14 +25,14 @@ export interface ReplayHooks {
 /** Chunks pushed at a time: the stream's own, joined up to this size. */
 export const PUSH_BYTES = 1 << 20;
 
+/** How often at most a replay lets the worker's other messages in, ms. */
+const YIELD_MS = 50;
+
 /**
  * Replays the chunks of `source` with the given options. Returns the final
  * report, or null when cancelled; a malformed trace rejects with the
  * engine's message (naming the line or the byte offset).
  */
-/** How often at most a replay lets the worker's other messages in, ms. */
-const YIELD_MS = 50;
-
 export async function replayChunks(
   bindings: ReplayBindings,
   source: AsyncIterable<Uint8Array>,

@@ -19,12 +19,8 @@ function disabled(element: HTMLElement): boolean {
  * a remount). Null for a control with none of them: nothing to match it by.
  */
 function signature(element: HTMLElement): string | null {
-  const labels = (element as HTMLInputElement).labels;
-  const name =
-    element.getAttribute('aria-label') ??
-    element.getAttribute('name') ??
-    (labels && labels.length > 0 ? (labels[0]!.textContent ?? '').trim() : '') ??
-    '';
+  const label = (element as HTMLInputElement).labels?.[0];
+  const name = element.getAttribute('aria-label') ?? element.getAttribute('name') ?? (label?.textContent ?? '').trim();
   const text = name ? '' : (element.textContent ?? '').trim();
   return name || text ? `${element.tagName}|${name}|${text}` : null;
 }
