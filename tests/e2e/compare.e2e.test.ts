@@ -152,9 +152,11 @@ describe('side by side in a link', () => {
     expect(await again.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'Memcgs', exact: true }).getAttribute('aria-pressed')).toBe('true');
     expect(second.problems).toEqual([]);
     await second.page.close();
-    // Leaving compare mode, the page shows the view compare mode was on.
-    await page.getByRole('button', { name: 'Side by side', exact: true }).click();
+    // Leaving compare mode from the keyboard, the page shows the view compare mode was on, and the focus goes back to Side by side.
+    await page.getByRole('button', { name: 'Exit side by side', exact: true }).focus();
+    await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('tab', { name: /^Memcgs/ }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.focusName ?? null)).toBe('side-by-side');
     expect(problems).toEqual([]);
   });
 

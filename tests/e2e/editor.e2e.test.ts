@@ -58,6 +58,14 @@ describe('scenario editor', () => {
     });
     expect(top.scrollTop).toBe(0);
     expect(top.offset).toBeLessThan(30);
+    // From the keyboard, a Remove workload button goes with its workload and hands the focus to Add workload.
+    const removes = page.getByRole('button', { name: /^Remove workload / });
+    const count = await removes.count();
+    expect(count).toBeGreaterThan(0);
+    await removes.last().focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => removes.count()).toBe(count - 1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Add workload');
     await page.getByRole('button', { name: 'Close editor', exact: true }).click();
     expect(await form.isVisible()).toBe(true);
     expect(problems).toEqual([]);

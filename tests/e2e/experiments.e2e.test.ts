@@ -402,13 +402,16 @@ describe('Experiments', () => {
     const { page, problems } = await open('?v=1&scenario=memcg-lru-fairness&seed=3&variant=after', { ready: 'experiment' });
     const run = page.getByTestId('comparison-run');
     expect(await run.textContent()).toBe('Compare now');
-    await run.click();
+    await run.focus();
+    await page.keyboard.press('Enter');
     const table = page.getByRole('table', { name: 'Comparison' });
     await table.waitFor({ timeout: 60_000 });
     await page.getByText('Running…').waitFor({ state: 'detached', timeout: 60_000 });
     // The table is of the link's run (seed 3), and the button goes with the empty state.
     expect(await page.locator('.comparison').first().textContent()).toMatch(/Seed 3 ·/);
     expect(await run.count()).toBe(0);
+    // Compare now went with the empty state as the run began; its focus went to the card's heading, above the table.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('comparison-heading');
     expect(query(page).get('seed')).toBe('3');
     expect(problems).toEqual([]);
   });

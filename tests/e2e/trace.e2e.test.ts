@@ -141,12 +141,17 @@ describe('trace replay page', () => {
       await openTracePage(page);
       await page.getByTestId('trace-file-input').setInputFiles(file);
       await page.getByTestId('trace-cache-pages').fill('65536');
-      await page.getByTestId('trace-run').click();
+      // From the keyboard: Replay gives way to Cancel and Cancel back to Replay, each taking the focus.
+      const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? null);
+      await page.getByTestId('trace-run').focus();
+      await page.keyboard.press('Enter');
       await page.getByTestId('trace-progress').waitFor();
-      await page.getByTestId('trace-cancel').click();
+      await expect.poll(focused).toBe('trace-cancel');
+      await page.keyboard.press('Enter');
       await page.getByText('Cancelled; the figures below are up to where it stopped.').waitFor({ timeout: 15_000 });
       expect(await page.getByText(/replayed in/).count()).toBe(0);
       expect(await page.getByTestId('trace-cancel').isDisabled()).toBe(true);
+      await expect.poll(focused).toBe('trace-run');
       // The page still replays: the small bundled trace, to its end.
       await page.getByTestId('trace-file-input').setInputFiles(DATA('small.csv'));
       await expect.poll(() => page.getByTestId('trace-file-name').textContent()).toContain('small.csv');

@@ -41,7 +41,7 @@ export interface ComparisonViewProps {
 function RunButton({ seed, onRun }: { seed: number; onRun(): void }) {
   return (
     <p className="comparison-run">
-      <button type="button" className="button primary" onClick={onRun} data-testid="comparison-run" data-focus-partner="seed-check">
+      <button type="button" className="button primary" onClick={onRun} data-testid="comparison-run" data-focus-partner="comparison-heading">
         Compare now
       </button>{' '}
       <span className="hint">every variant to the end, with the parameters running now, seed {seed}</span>
@@ -73,7 +73,9 @@ export function ComparisonView({ experiment, state, current, seedCheck, onRun }:
   return (
     <section className="card comparison" aria-labelledby="comparison-heading" data-tour="comparison">
       <div className="card-header">
-        <h2 className="card-title" id="comparison-heading">
+        {/* Takes the focus from Compare now, which goes while the comparison runs (it may take longer than
+            the focus rescue waits for a control to come back); the table comes in below it. */}
+        <h2 className="card-title" id="comparison-heading" tabIndex={-1} data-focus-name="comparison-heading">
           Before and after the patch
         </h2>
         {table && (
