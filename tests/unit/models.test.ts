@@ -6,7 +6,7 @@ import { classicListsModel, defaultLruvec, generationsModel, lruvecModel, lruvec
 import { makeRequest as req } from '../../web/src/scenario/params';
 import { completeRequest, defaultRequest, paramProblem } from '../../web/src/scenario/presets';
 import { pagesTicks } from '../../web/src/util/d3';
-import { formatDelta, formatDuration, formatMs, formatPages, keepTogether, secondsColumn } from '../../web/src/util/format';
+import { counted, formatDelta, formatDuration, formatMs, formatPages, keepTogether, secondsColumn } from '../../web/src/util/format';
 
 describe('counters model', () => {
   it('has no deltas without a previous frame, in the given order', () => {
@@ -230,6 +230,12 @@ describe('presets', () => {
 });
 
 describe('formatting', () => {
+  it('counts with a noun that is plural unless the count is 1', () => {
+    expect(counted(1, 'sleep')).toBe('1 sleep');
+    expect(counted(0, 'premature sleep')).toBe('0 premature sleeps');
+    expect(counted(2048, 'page')).toBe('2,048 pages');
+  });
+
   it('formats deltas, sizes and times', () => {
     expect(formatDelta(0)).toBe('0');
     expect(formatDelta(1234)).toBe('+1,234');

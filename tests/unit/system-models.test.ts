@@ -592,7 +592,7 @@ describe('memory.reclaim model', () => {
     const rounds = Array.from({ length: 1803 }, () => ({ batch: 32, reclaimed: 32 }));
     const long = roundsModel(write(0, { rounds, requested: 57_696, reclaimed: 57_696 }));
     expect(long.bars).toHaveLength(1803);
-    expect(long.summary).toContain('in 1803 rounds');
+    expect(long.summary).toContain('in 1,803 rounds');
     expect(long.summary).toContain('round 24: asked for 32, reclaimed 32; and 1,779 more rounds.');
     expect(long.summary).not.toContain('round 25:');
   });

@@ -2,7 +2,7 @@
 import type { ExperimentInfo, Frame } from './engine/pkg/reclaim_core';
 import type { TabInfo } from './controls/Tabs';
 import { TAB_LABELS, type ShareTab } from './scenario/share';
-import { formatCount } from './util/format';
+import { counted, formatCount } from './util/format';
 import type { TrackedFolios } from './views/generations/useTrackedFolios';
 import { GenerationsView } from './views/generations/GenerationsView';
 import { defaultLruvec, lruvecKey, lruvecOption } from './views/generations/model';
@@ -26,9 +26,9 @@ export type TabKey = ShareTab;
 export function tabsFor(frame: Frame, experiment: ExperimentInfo | undefined): TabInfo<TabKey>[] {
   const tabs: TabInfo<TabKey>[] = [];
   if (experiment) tabs.push({ key: 'comparison', label: TAB_LABELS.comparison });
-  tabs.push({ key: 'lru', label: TAB_LABELS.lru, note: `${frame.lruvecs.length} lruvec${frame.lruvecs.length === 1 ? '' : 's'}` });
+  tabs.push({ key: 'lru', label: TAB_LABELS.lru, note: counted(frame.lruvecs.length, 'lruvec') });
   const zones = frame.nodes.reduce((n, node) => n + node.zones.length, 0);
-  if (frame.nodes.length > 0) tabs.push({ key: 'system', label: TAB_LABELS.system, note: `${zones} zone${zones === 1 ? '' : 's'} · kswapd` });
+  if (frame.nodes.length > 0) tabs.push({ key: 'system', label: TAB_LABELS.system, note: `${counted(zones, 'zone')} · kswapd` });
   if (frame.memcgs.length > 0 || frame.nodes.some((n) => n.memcgLru) || frame.reclaims.length > 0) {
     tabs.push({ key: 'memcgs', label: TAB_LABELS.memcgs, note: `${frame.memcgs.length}` });
   }

@@ -18,6 +18,7 @@ import { docOf, draftOf } from './draft';
 import { templateDoc, type Draft, type ScenarioDoc } from './model';
 import { MachineSection, RunSection, SwitchesSection, type Update } from './sections';
 import { MemcgsSection, WorkloadsSection } from './tasks';
+import { counted } from '../util/format';
 
 /** Wait after the last change before asking the engine. */
 const CHECK_DELAY_MS = 150;
@@ -202,7 +203,7 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
     const n = own.length + read.problems.filter((p) => !own.some((o) => o.field === p.field)).length;
     setStatus({
       kind: n > 0 ? 'error' : 'info',
-      message: n > 0 ? `Loaded ${file.name}: ${n} problem${n === 1 ? '' : 's'}, marked below.` : `Loaded ${file.name}. Run it with Run scenario.`,
+      message: n > 0 ? `Loaded ${file.name}: ${counted(n, 'problem')}, marked below.` : `Loaded ${file.name}. Run it with Run scenario.`,
     });
   };
 
@@ -243,7 +244,7 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
         <SwitchesSection knobs={draft.knobs} update={update} />
         {draft.base.proactive && draft.base.proactive.length > 0 && (
           <p className="hint">
-            {draft.base.proactive.length} memory.reclaim writer{draft.base.proactive.length === 1 ? '' : 's'} kept from the file (not editable here).
+            {counted(draft.base.proactive.length, 'memory.reclaim writer')} kept from the file (not editable here).
           </p>
         )}
         <div className="form-actions">
@@ -251,7 +252,7 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
             Run scenario
           </button>
           <span className="editor-check muted" aria-live="polite">
-            {problems.length > 0 ? `${problems.length} problem${problems.length === 1 ? '' : 's'}` : checked ? 'Checked by the engine' : ''}
+            {problems.length > 0 ? counted(problems.length, 'problem') : checked ? 'Checked by the engine' : ''}
           </span>
         </div>
       </form>

@@ -10,6 +10,16 @@ export function formatCount(value: number): string {
   return grouped.format(value);
 }
 
+/** "1 sleep", "2,048 pages": a count and its noun, plural unless the count is 1. */
+export function counted(n: number, noun: string): string {
+  return `${formatCount(n)} ${plural(n, noun)}`;
+}
+
+/** The noun alone, plural unless `n` is 1: plural(2, 'memcg') -> "memcgs". */
+export function plural(n: number, noun: string): string {
+  return n === 1 ? noun : `${noun}s`;
+}
+
 /** A signed change: "+12", "−3" (a real minus sign), "0". */
 export function formatDelta(delta: number): string {
   if (delta === 0) return '0';

@@ -3,7 +3,7 @@
 // inactive and active lists. Each column holds an anon and a file bar.
 // DOM-free, so it can be tested and reused by other views (tours, compare mode).
 import type { FolioType, LruvecView } from '../../engine/pkg/reclaim_core';
-import { formatCount, formatDuration } from '../../util/format';
+import { counted, formatCount, formatDuration } from '../../util/format';
 
 export type { FolioType };
 export const FOLIO_TYPES: readonly FolioType[] = ['anon', 'file'];
@@ -113,7 +113,7 @@ export function lruvecModel(lruvec: LruvecView): GenerationsModel {
 }
 
 function pagesTitle(name: string, pages: number, type: FolioType): string {
-  return `${name}: ${formatCount(pages)} ${type} page${pages === 1 ? '' : 's'}`;
+  return `${name}: ${counted(pages, `${type} page`)}`;
 }
 
 function maxBar(columns: readonly GenerationColumn[]): number {
@@ -163,7 +163,7 @@ export function generationsModel(lruvec: LruvecView): GenerationsModel {
   const totals = totalsOf(columns);
   const label = `Generations of ${lruvec.memcg} on node ${lruvec.node}`;
   const range = columns.length
-    ? `${columns.length} generation${columns.length === 1 ? '' : 's'}, seq ${columns[0]!.seq} (oldest) to ${lruvec.maxSeq} (youngest)`
+    ? `${counted(columns.length, 'generation')}, seq ${columns[0]!.seq} (oldest) to ${lruvec.maxSeq} (youngest)`
     : 'no generations';
   const summary = `${range}; ${totals.anon} anon and ${totals.file} file pages; min_seq anon ${minSeqAnon}, file ${minSeqFile}.`;
   return {

@@ -5,7 +5,7 @@
 // multi-step frame, so a wake-up shorter than a step still shows) and the
 // mode at the end of the frame. DOM-free.
 import type { KswapdMode, KswapdView } from '../../engine/pkg/reclaim_core';
-import { formatCount } from '../../util/format';
+import { counted } from '../../util/format';
 import { ZONE_NAMES } from '../zones/model';
 
 export const KSWAPD_MODES: readonly KswapdMode[] = ['asleep', 'napping', 'running'];
@@ -170,11 +170,6 @@ export function pendingZoneText(index: number | null): string {
 }
 
 /** The timeline over [start, end] (the kept window of frames). */
-/** "1 sleep", "2 sleeps". */
-function counted(n: number, noun: string): string {
-  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
-}
-
 export function kswapdModel(node: number, track: KswapdTrack, start: number, end: number): KswapdModel {
   const all = [...track.segments, { ...track.open, end: track.timeNs }];
   const segments: KswapdSegment[] = [];
@@ -195,7 +190,7 @@ export function kswapdModel(node: number, track: KswapdTrack, start: number, end
   const percent = (ns: number) => (span > 0 ? `${((100 * ns) / span).toFixed(ns > 0 && ns < span / 1000 ? 2 : 1)}%` : '0%');
   const summary =
     `kswapd of node ${node} is ${mode}. Over the window: running ${percent(time.running)} of the time in ` +
-    `${formatCount(wakeups)} run${wakeups === 1 ? '' : 's'}, napping ${percent(time.napping)}, asleep ${percent(time.asleep)}. ` +
+    `${counted(wakeups, 'run')}, napping ${percent(time.napping)}, asleep ${percent(time.asleep)}. ` +
     `${counted(view.failures, 'failure')}, ${counted(view.sleeps, 'sleep')}, ${counted(view.prematureSleeps, 'premature sleep')}; ` +
     `pending zone index ${pendingZoneText(pending)}.`;
   return {

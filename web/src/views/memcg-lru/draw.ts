@@ -5,7 +5,7 @@
 // reduced motion) and stays outlined until the next frame.
 import { easeCubicInOut, interrupt, select, type BaseType } from 'd3';
 import { layer, root } from '../../util/d3';
-import { formatCount } from '../../util/format';
+import { counted } from '../../util/format';
 import type { LruBin, LruChip, LruRow, MemcgLruLayout } from './model';
 
 /** Where each chip was last drawn, per <svg>: to tell which chips moved. */
@@ -66,7 +66,7 @@ export function drawMemcgLru(node: SVGSVGElement, model: MemcgLruLayout, options
     .select('text.row-count')
     .attr('x', 4)
     .attr('y', (r) => r.y + 44)
-    .text((r) => (thin(r) ? '' : `${formatCount(r.memcgs)} memcg${r.memcgs === 1 ? '' : 's'}`));
+    .text((r) => (thin(r) ? '' : counted(r.memcgs, 'memcg')));
 
   layer<SVGGElement>(frame, 'g', 'bins')
     .selectAll<SVGRectElement, LruBin>('rect')

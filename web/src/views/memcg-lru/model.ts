@@ -8,7 +8,7 @@
 // becomes the young slot when seq advances. DOM-free: geometry in plain numbers.
 import ENGINE_CONSTANTS from '../../engine/pkg/engine-constants.json';
 import type { MemcgLruView } from '../../engine/pkg/reclaim_core';
-import { formatCount } from '../../util/format';
+import { counted, formatCount } from '../../util/format';
 
 /** The height of a row's label: three lines, the last at y + 44 (draw.ts). */
 const ROW_LABEL_HEIGHT = 50;
@@ -170,8 +170,8 @@ export function memcgLruLayout(node: number, view: MemcgLruView, geometry: LruGe
   const [oldCount, youngCount] = [view.nrMemcgs[view.oldGen] ?? 0, view.nrMemcgs[view.youngGen] ?? 0];
   const spare = gens.find((g) => g !== view.oldGen && g !== view.youngGen);
   const summary =
-    `Memcg LRU of node ${node}: seq ${view.seq}; the old generation (gen ${view.oldGen}) holds ${formatCount(oldCount)} ` +
-    `memcg${oldCount === 1 ? '' : 's'}, the young one (gen ${view.youngGen}) ${formatCount(youngCount)}` +
+    `Memcg LRU of node ${node}: seq ${view.seq}; the old generation (gen ${view.oldGen}) holds ${counted(oldCount, 'memcg')}, ` +
+    `the young one (gen ${view.youngGen}) ${formatCount(youngCount)}` +
     (spare === undefined ? '. ' : `; gen ${spare} is the spare slot (seq − 1), always empty. `) +
     'shrink_many reclaims from the old generation starting at a random bin; lru_gen_rotate_memcg moves a memcg to the young generation when reclaiming it had to age it first (MEMCG_LRU_YOUNG).';
   return {

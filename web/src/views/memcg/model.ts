@@ -3,7 +3,7 @@
 // pgsteal coefficient of variation over time (kept in the UI). DOM-free.
 import { scaleLinear } from 'd3';
 import type { MemcgView } from '../../engine/pkg/reclaim_core';
-import { formatCount } from '../../util/format';
+import { counted, formatCount } from '../../util/format';
 import { appendPoints, trailPoints, type TimePoint } from '../zones/model';
 import { formatMetric } from '../comparison/model';
 
@@ -120,7 +120,7 @@ export function memcgsModel(memcgs: readonly MemcgView[]): MemcgsModel {
   });
   const usageText =
     usageTop > 0
-      ? `usage up to ${formatCount(usageTop)} page${usageTop === 1 ? '' : 's'} (the largest memcg below the root)`
+      ? `usage up to ${counted(usageTop, 'page')} (the largest memcg below the root)`
       : 'usage (no memcg below the root uses a page now)';
   const reclaimText = reclaimTop > 0 ? `pgscan/pgsteal up to ${formatCount(reclaimTop)} (the largest leaf)` : 'pgscan/pgsteal (none yet)';
   const scaleNote = `Bars share one scale per column: ${usageText}, ${reclaimText}. Rows past a scale are clamped (›).`;

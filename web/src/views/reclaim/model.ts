@@ -3,7 +3,7 @@
 // try_to_free_mem_cgroup_pages() call: the batch it asked for, what it
 // reclaimed). DOM-free.
 import type { ReclaimView } from '../../engine/pkg/reclaim_core';
-import { formatCount, formatDelta } from '../../util/format';
+import { counted, formatCount, formatDelta } from '../../util/format';
 
 export interface ReclaimRow {
   /** Stable across frames: start time and memcg. */
@@ -94,7 +94,7 @@ export function roundsModel(r: ReclaimView): RoundsModel {
   const yMax = Math.max(1, ...bars.map((b) => Math.max(b.batch, b.reclaimed)));
   const summary =
     `memory.reclaim of ${r.memcg}: ${formatCount(r.requested)} pages requested, ${formatCount(r.reclaimed)} reclaimed in ` +
-    `${bars.length} round${bars.length === 1 ? '' : 's'}${r.ok ? '' : ', -EAGAIN'}. ` +
+    `${counted(bars.length, 'round')}${r.ok ? '' : ', -EAGAIN'}. ` +
     bars
       .slice(0, SUMMARY_ROUNDS)
       .map((b) => b.label)

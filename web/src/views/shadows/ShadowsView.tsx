@@ -4,7 +4,7 @@
 // rule that made each. React owns the card and the <svg>; D3 draws inside.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ShadowFrame } from '../../engine/pkg/reclaim_core';
-import { formatCount, formatMs, secondsColumn } from '../../util/format';
+import { counted, formatCount, formatMs, secondsColumn } from '../../util/format';
 import { useElementWidth, usePrefersReducedMotion } from '../../util/hooks';
 import { drawShadows, shadowChartHeight } from './draw';
 import {
@@ -100,7 +100,7 @@ export function ShadowsView({ shadow, step, selected, onSelect, transitionMs, ch
             <select id={selectId} value={shadowLruvecKey(lruvec)} onChange={(e) => setChosen(e.target.value)}>
               {shadow.lruvecs.map((l) => (
                 <option key={shadowLruvecKey(l)} value={shadowLruvecKey(l)}>
-                  {l.memcg} on node {l.node} — {formatCount(l.shadowsTotal)} shadow{l.shadowsTotal === 1 ? '' : 's'}
+                  {l.memcg} on node {l.node} — {counted(l.shadowsTotal, 'shadow')}
                 </option>
               ))}
             </select>

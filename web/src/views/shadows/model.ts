@@ -6,7 +6,7 @@
 // only arranges them.
 import { nice } from 'd3';
 import type { RefaultView, ShadowEntryView, ShadowFrame, ShadowLruvecView, ThresholdView } from '../../engine/pkg/reclaim_core';
-import { formatCount } from '../../util/format';
+import { counted, formatCount } from '../../util/format';
 import { folioKind } from '../generations/folios';
 import type { FolioType } from '../generations/model';
 
@@ -235,7 +235,7 @@ function summarize(model: RefaultModel, l: ShadowLruvecView, dots: readonly Shad
   const n = dots.length;
   const activate = dots.filter((d) => d.activate).length;
   const outcome = model === 'lru_gen_test_recent' ? 'would be recent' : 'would be activated';
-  const head = `${formatCount(l.shadowsTotal)} tracked page${l.shadowsTotal === 1 ? '' : 's'} out of memory in ${l.memcg} on node ${l.node}; ${formatCount(activate)} of the ${formatCount(n)} shown ${outcome} if they refaulted now.`;
+  const head = `${counted(l.shadowsTotal, 'tracked page')} out of memory in ${l.memcg} on node ${l.node}; ${formatCount(activate)} of the ${formatCount(n)} shown ${outcome} if they refaulted now.`;
   const rules = lines.map((t) => `${t.kind === 'anon' ? 'An' : 'A'} ${t.kind} refault activates when its distance ${t.comparison} ${formatCount(t.pages)} pages.`);
   if (model !== 'workingset_test_recent' && generation) {
     rules.push(
