@@ -207,3 +207,23 @@ fn kswapd_retries_without_cache_trim_mode_when_file_only_scans_fail() {
     assert_eq!(v.get(Item::PgstealFile), 0, "the file is protected");
     assert_eq!(v.get(Item::PgstealDirect), 0, "no allocation had to reclaim");
 }
+
+/// init_per_zone_wmark_min(): min_free_kbytes is the machine's, shared out
+/// over the zones of every node by size, so a second node halves each
+/// node's share instead of each node taking the whole default reserve.
+#[test]
+fn nodes_share_the_machines_watermarks() {
+    use reclaim_core::mm::pgdat::ZoneType;
+    use reclaim_core::scenario::{NodeSpec, ZoneSpec};
+    let req = ScenarioRequest { name: "global-pressure".into(), seed: 1, params: BTreeMap::new(), variant: None };
+    let base = scenario::build(&req).unwrap();
+    let node = || NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 262_144 }] };
+    let mins = |nodes: Vec<NodeSpec>| -> Vec<u64> {
+        let s = Simulation::new(scenario::Scenario { nodes, ..base.clone() }).unwrap();
+        s.mm.nodes.iter().map(|n| n.zones[ZoneType::Normal as usize].watermark[0]).collect()
+    };
+    // One 1 GiB node: min_free_kbytes 4096 -> 1,024 pages. Two: 5,792 kB
+    // for 2 GiB -> 1,448 pages, 724 per node.
+    assert_eq!(mins(vec![node()]), vec![1024]);
+    assert_eq!(mins(vec![node(), node()]), vec![724, 724]);
+}

@@ -102,8 +102,17 @@ pub fn int_sqrt(x: u64) -> u64 {
     r
 }
 
+/// The managed pages of the zones that count as lowmem: all but
+/// ZONE_MOVABLE (no highmem on 64-bit). Summed over every node's zones, this
+/// is `lowmem_pages` of __setup_per_zone_wmarks() and, before any watermark
+/// is set, nr_free_buffer_pages() of calculate_min_free_kbytes().
+pub fn lowmem_pages<'a>(zones: impl IntoIterator<Item = &'a Zone>) -> u64 {
+    zones.into_iter().filter(|z| z.zone_type != ZoneType::Movable).map(|z| z.managed).sum()
+}
+
 /// The default min_free_kbytes (`calculate_min_free_kbytes`):
-/// clamp(int_sqrt(lowmem_kbytes * 16), 128, 262144).
+/// clamp(int_sqrt(lowmem_kbytes * 16), 128, 262144), one value for the
+/// machine (`lowmem_pages` of every node).
 pub fn default_min_free_kbytes(lowmem_pages: u64) -> u64 {
     int_sqrt(lowmem_pages * 4 * 16).clamp(128, 262_144)
 }
@@ -113,10 +122,12 @@ pub fn default_min_free_kbytes(lowmem_pages: u64) -> u64 {
 /// promo = high + gap with gap = max(share/4, managed * watermark_scale_factor / 10000),
 /// where share is the zone's proportional share of min_free_kbytes even for
 /// ZONE_MOVABLE, whose min is capped ("the low/high deltas should not be
-/// capped"). Simplified: no highmem special case (64-bit), no watermark_boost.
-pub fn setup_per_zone_wmarks(zones: &mut [Zone], min_free_kbytes: u64, watermark_scale_factor: u64) {
+/// capped"). `lowmem_pages` is the machine's: the managed pages of every
+/// node's zones but ZONE_MOVABLE (`lowmem_pages`), as the kernel sums them
+/// over `for_each_zone`, so nodes share one min_free_kbytes. Simplified: no
+/// highmem special case (64-bit), no watermark_boost.
+pub fn setup_per_zone_wmarks(zones: &mut [Zone], min_free_kbytes: u64, watermark_scale_factor: u64, lowmem_pages: u64) {
     let pages_min = min_free_kbytes / 4;
-    let lowmem_pages: u64 = zones.iter().filter(|z| z.zone_type != ZoneType::Movable).map(|z| z.managed).sum();
     for z in zones.iter_mut() {
         if z.managed == 0 {
             z.watermark = [0; 4];
@@ -176,8 +187,29 @@ mod tests {
         let mut zs = vec![zone(ZoneType::Normal, 262_144)];
         let mfk = default_min_free_kbytes(262_144);
         assert_eq!(mfk, 4096);
-        setup_per_zone_wmarks(&mut zs, mfk, 10);
+        let lowmem = lowmem_pages(&zs);
+        setup_per_zone_wmarks(&mut zs, mfk, 10, lowmem);
         assert_eq!(zs[0].watermark, [1024, 1286, 1548, 1810]);
+    }
+
+    #[test]
+    fn nodes_share_one_min_free_kbytes() {
+        // Two nodes, each a 1 GiB Normal zone: lowmem_pages counts both
+        // (524288 pages, 2 GiB), so min_free_kbytes = int_sqrt(2097152 * 16)
+        // = 5792 kB -> pages_min 1448, half of it per zone: 724. gap =
+        // max(724 / 4, 262144 * 10 / 10000 = 262) = 262. One node alone
+        // would take 1024 (above): a node does not get the machine's whole
+        // reserve.
+        let mut node0 = vec![zone(ZoneType::Normal, 262_144)];
+        let mut node1 = vec![zone(ZoneType::Normal, 262_144)];
+        let lowmem = lowmem_pages(node0.iter().chain(node1.iter()));
+        assert_eq!(lowmem, 524_288);
+        let mfk = default_min_free_kbytes(lowmem);
+        assert_eq!(mfk, 5792);
+        setup_per_zone_wmarks(&mut node0, mfk, 10, lowmem);
+        setup_per_zone_wmarks(&mut node1, mfk, 10, lowmem);
+        assert_eq!(node0[0].watermark, [724, 986, 1248, 1510]);
+        assert_eq!(node1[0].watermark, node0[0].watermark);
     }
 
     #[test]
@@ -187,7 +219,8 @@ mod tests {
         // clamp(1048576 / 1024, 32, 128) = 128; gap = max(4096 / 4,
         // 1048576 * 1 / 10000 = 104) = 1024.
         let mut zs = vec![zone(ZoneType::Normal, 262_144), zone(ZoneType::Movable, 1_048_576)];
-        setup_per_zone_wmarks(&mut zs, 4096, 1);
+        let lowmem = lowmem_pages(&zs);
+        setup_per_zone_wmarks(&mut zs, 4096, 1, lowmem);
         assert_eq!(zs[0].watermark, [1024, 1280, 1536, 1792]);
         assert_eq!(zs[1].watermark, [128, 1152, 2176, 3200]);
     }

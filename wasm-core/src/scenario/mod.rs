@@ -131,7 +131,8 @@ pub struct Scenario {
     /// How long `reclaim-sim run` simulates, in ns.
     pub duration_ns: u64,
     pub nodes: Vec<NodeSpec>,
-    /// vm.min_free_kbytes (None = the kernel's default for the memory size).
+    /// vm.min_free_kbytes for the whole machine, shared out over every
+    /// node's zones by size (None = the kernel's default for its memory).
     #[serde(default)]
     pub min_free_kbytes: Option<u64>,
     #[serde(default = "default_wsf")]

@@ -141,12 +141,17 @@ impl Simulation {
                 }
                 pfn += zs.pages;
             }
-            let lowmem: u64 = zones.iter().filter(|z| z.zone_type != ZoneType::Movable).map(|z| z.managed).sum();
-            let mfk = scenario.min_free_kbytes.unwrap_or_else(|| pgdat::default_min_free_kbytes(lowmem));
-            pgdat::setup_per_zone_wmarks(&mut zones, mfk, scenario.watermark_scale_factor);
             pgdat::setup_per_zone_lowmem_reserve(&mut zones);
             let unset = if scenario.knobs.kswapd_classzone_fix { MAX_NR_ZONES } else { 0 };
             nodes.push(PgData { node_id: nid, zones, start_pfn: start, nr_pages: pfn - start, kswapd: Kswapd::new(unset), memcg_lru: Default::default() });
+        }
+
+        // init_per_zone_wmark_min(): one min_free_kbytes for the machine,
+        // shared out over the zones of every node by their size.
+        let lowmem = pgdat::lowmem_pages(nodes.iter().flat_map(|n| n.zones.iter()));
+        let mfk = scenario.min_free_kbytes.unwrap_or_else(|| pgdat::default_min_free_kbytes(lowmem));
+        for node in &mut nodes {
+            pgdat::setup_per_zone_wmarks(&mut node.zones, mfk, scenario.watermark_scale_factor, lowmem);
         }
 
         let mut memcgs = vec![MemCgroup::new(0, "/".into(), None)];
