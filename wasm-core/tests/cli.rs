@@ -232,8 +232,10 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         // Each in range, too large together: the message names the parameters given, not a scenario field.
         (
             vec!["run", "proactive-root", "--param", "memcgs=512", "--param", "pages_per_memcg=32768"],
-            "memcgs=512, pages_per_memcg=32768: each is in range, but together they make a scenario the engine cannot run",
+            "memcgs=512, pages_per_memcg=32768 are each in range, but together they make a scenario the engine cannot run",
         ),
+        // One in range that the scenario cannot take (a node of one page): the engine's own check, no advice.
+        (vec!["run", "proactive-root", "--param", "node_pages=1"], "node_pages=1 is in range, but the scenario it makes is one the engine cannot run (nodes[0].zones[0].pages: 1 is out of range: accepted from 64"),
     ] {
         let (code, out, err) = sim(&args);
         assert_eq!(code, 2, "{args:?}");

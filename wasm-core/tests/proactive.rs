@@ -89,3 +89,25 @@ fn small_batches_take_longer_than_decaying_ones() {
     assert!(n32 > 4 * ndec, "rounds: {n32} vs {ndec}");
     assert!(t32 * 2 > tdec * 3, "time: {t32} vs {tdec}: 32-page rounds should take at least 1.5x as long");
 }
+
+/// memory_reclaim(): page_counter_memparse() turns the bytes written into
+/// pages rounding down, so 4097 bytes ask for one page, and 100 bytes for
+/// none: the write returns at once, with no round.
+#[test]
+fn bytes_written_round_down_to_pages() {
+    for (bytes, pages) in [(4097, 1), (100, 0), (256 * 4096 + 4095, 256)] {
+        let mut sc = scenario(ProactiveBatch::Decaying, "/p", 0, true);
+        sc.proactive[0].bytes = Some(bytes);
+        sc.proactive[0].count = 1;
+        let mut s = Simulation::new(sc).unwrap();
+        for _ in 0..60 {
+            s.step();
+        }
+        let r = s.reclaim_log.front().expect("the write happened");
+        assert_eq!(r.requested, pages, "{bytes} bytes");
+        assert!(r.ok, "{bytes} bytes: {r:?}");
+        if pages == 0 {
+            assert!(r.rounds.is_empty() && r.reclaimed == 0, "{r:?}");
+        }
+    }
+}

@@ -124,12 +124,15 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
 }
 
 fn metrics(sim: &Simulation, _p: &Params) -> Vec<(&'static str, f64)> {
+    // A write that asked for nothing (the apps already empty: children=2
+    // with request=32768 takes everything in the first write) made no round
+    // and has no speed: n/a, not 0 pages a second.
     let rate = |r: &crate::mm::memcontrol::MemoryReclaim| {
         let secs = r.duration_ns as f64 / 1e9;
-        if secs > 0.0 {
-            r.reclaimed as f64 / secs
+        if r.rounds.is_empty() || secs <= 0.0 {
+            f64::NAN
         } else {
-            0.0
+            r.reclaimed as f64 / secs
         }
     };
     // A write not made yet (a run cut short: `run --steps`) leaves its metrics n/a.

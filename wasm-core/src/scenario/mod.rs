@@ -99,7 +99,8 @@ pub struct ProactiveSpec {
     /// Pages per write; 0 = everything (the memcg's memory.current at the time).
     #[serde(default)]
     pub pages: u64,
-    /// Or bytes per write ("echo 256M > memory.reclaim"), rounded up to pages.
+    /// Or bytes per write ("echo 256M > memory.reclaim"), rounded down to
+    /// pages as page_counter_memparse() does (under 4096 asks for nothing).
     #[serde(default)]
     pub bytes: Option<u64>,
     pub start_ns: u64,

@@ -74,7 +74,14 @@ pub fn not_together(e: ScenarioError, given: &BTreeMap<String, f64>) -> Scenario
         return e;
     }
     let list = given.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ");
-    ScenarioError::new("params", format!("{list}: each is in range, but together they make a scenario the engine cannot run ({e}); make them smaller"))
+    // Which way to move a value depends on the check that failed, which the
+    // engine's message names: no advice beyond it.
+    let what = if given.len() == 1 {
+        "is in range, but the scenario it makes is one the engine cannot run"
+    } else {
+        "are each in range, but together they make a scenario the engine cannot run"
+    };
+    ScenarioError::new("params", format!("{list} {what} ({e})"))
 }
 
 /// An accepted range as the messages and `reclaim-sim list` write it, in

@@ -20,7 +20,8 @@ impl Simulation {
         self.mm.io_wait_ns = 0;
         self.mm.current = Default::default();
         let pages = match p.bytes {
-            Some(b) => b.div_ceil(4096),
+            // page_counter_memparse(): bytes / PAGE_SIZE, rounded down.
+            Some(b) => b / 4096,
             None if p.pages == 0 => self.mm.memcgs[memcg as usize].usage,
             None => p.pages,
         };
