@@ -121,6 +121,17 @@ fn scenario_prints_a_file_that_runs_as_the_built_in_one() {
     }
     let (code, out, err) = sim(&["scenario", "no-such-scenario"]);
     assert_eq!((code, out.is_empty(), err.trim_end().lines().count()), (2, true, 1), "{err}");
+    // A duration that ends within a step runs to that step's end, and says so.
+    let (_, file, _) = sim(&["scenario", "mglru-basic"]);
+    let mut doc: serde_json::Value = serde_json::from_str(&file).unwrap();
+    let step = doc["stepNs"].as_u64().unwrap();
+    doc["durationNs"] = (step * 5 + step / 2).into();
+    let path = dir.join("part-step.json");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let (code, out, err) = sim(&["run", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("scenario mglru-basic seed 1: 6 steps"), "{out}");
+    assert!(err.contains("is not a whole number of steps") && err.contains("running 6 steps"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -111,11 +111,21 @@ fn run(cli: Cli) -> Result<String, UsageError> {
             let steps = match steps {
                 Some(n) => n,
                 None => {
-                    let n = s.duration_ns / s.step_ns;
+                    // Whole steps, as the app steps: a duration that ends
+                    // within a step runs to the end of that step.
+                    let n = s.duration_ns.div_ceil(s.step_ns);
                     if n == 0 || n > MAX_STEPS {
                         return Err(UsageError(format!(
-                            "{name}: its duration is {n} steps, more than {MAX_STEPS}; give --steps (a whole number from 1 to {MAX_STEPS})"
+                            "{name}: its duration is {n} steps, not from 1 to {MAX_STEPS}; give --steps (a whole number from 1 to {MAX_STEPS})"
                         )));
+                    }
+                    if s.duration_ns % s.step_ns != 0 {
+                        eprintln!(
+                            "reclaim-sim: note: durationNs ({} ns) is not a whole number of steps of {} ns: running {n} steps ({} ns)",
+                            s.duration_ns,
+                            s.step_ns,
+                            n * s.step_ns
+                        );
                     }
                     n
                 }

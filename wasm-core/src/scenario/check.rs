@@ -106,7 +106,28 @@ fn parse_with(text: &str, ranges: bool) -> Result<Scenario, ScenarioError> {
     })?;
     // Trailing characters after the document.
     de.end().map_err(|e| ScenarioError::new(FILE_FIELD, e.to_string()))?;
+    extra_pattern_members(text)?;
     Ok(scenario)
+}
+
+/// serde's deny_unknown_fields does not reach the variants of an internally
+/// tagged enum that have no fields: {"kind": "uniform", "s": 3} would read
+/// as uniform, its `s` dropped without a word. Named here as any other
+/// unknown field is.
+fn extra_pattern_members(text: &str) -> Result<(), ScenarioError> {
+    let Ok(doc) = serde_json::from_str::<serde_json::Value>(text) else { return Ok(()) };
+    let Some(workloads) = doc.get("workloads").and_then(|w| w.as_array()) else { return Ok(()) };
+    for (i, w) in workloads.iter().enumerate() {
+        let Some(pattern) = w.get("pattern").and_then(|p| p.as_object()) else { continue };
+        let kind = pattern.get("kind").and_then(|k| k.as_str()).unwrap_or("");
+        if kind == "zipf" {
+            continue;
+        }
+        if let Some(extra) = pattern.keys().find(|k| *k != "kind") {
+            return Err(ScenarioError::new(format!("workloads[{i}].pattern.{extra}"), format!("unknown field `{extra}`: a {kind} pattern has no parameters (only zipf has one, `s`)")));
+        }
+    }
+    Ok(())
 }
 
 /// The JSON text of the value serde rejected: "invalid value: integer `-5`,
@@ -266,6 +287,27 @@ mod tests {
     #[test]
     fn a_good_file_has_no_problems() {
         assert_eq!(check(GOOD), ScenarioCheck { readable: true, problems: vec![] });
+    }
+
+    /// An unknown member of a pattern or target is named as anywhere else,
+    /// also where the pattern takes no parameters; a workload needs a name.
+    #[test]
+    fn unknown_members_of_patterns_and_targets_and_empty_names_are_named() {
+        let problem = |from: &str, to: &str| {
+            let c = check(&GOOD.replace(from, to));
+            c.problems.into_iter().map(|p| (p.field, p.message)).next().expect("a problem")
+        };
+        let (field, message) = problem(r#""kind": "uniform""#, r#""kind": "uniform", "s": 3"#);
+        assert_eq!(field, "workloads[0].pattern.s");
+        assert!(message.starts_with("unknown field `s`: a uniform pattern has no parameters"), "{message}");
+        let (field, message) = problem(r#""pages": 100}"#, r#""pages": 100, "op": "read"}"#);
+        assert_eq!(field, "workloads[0].target.op");
+        assert!(message.starts_with("unknown field `op`"), "{message}");
+        let (field, message) = problem(r#""name": "w""#, r#""name": " ""#);
+        assert_eq!(field, "workloads[0].name");
+        assert!(message.starts_with("required"), "{message}");
+        // zipf's one parameter is fine.
+        assert_eq!(check(&GOOD.replace(r#""kind": "uniform""#, r#""kind": "zipf", "s": 1.1"#)).problems, vec![]);
     }
 
     /// A value naming no variant inside a tagged enum is reported at its member, not at the enum.

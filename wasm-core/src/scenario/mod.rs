@@ -300,7 +300,9 @@ impl Scenario {
         for (i, w) in self.workloads.iter().enumerate() {
             let f = |s: &str| format!("workloads[{i}].{s}");
             // Tasks are told apart by name: their pages (file:NAME#index) and their figures (NAME_ops_per_sec).
-            if names.contains(&w.name.as_str()) {
+            if w.name.trim().is_empty() {
+                errs.push(ScenarioError::new(f("name"), "required: a workload's pages (file:NAME#120) and figures (NAME_ops_per_sec) are named after it"));
+            } else if names.contains(&w.name.as_str()) {
                 errs.push(ScenarioError::new(f("name"), format!("\"{}\" is used twice: give each workload a name of its own", w.name)));
             } else {
                 names.push(&w.name);

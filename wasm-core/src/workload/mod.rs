@@ -16,7 +16,7 @@ use tsify::Tsify;
 
 /// Which pages, in which order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub enum Pattern {
     /// Every page equally likely.
@@ -42,7 +42,7 @@ pub enum FileOp {
 
 /// What a workload touches.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub enum Target {
     /// A file of `pages` pages; workloads naming the same `file` share it.
