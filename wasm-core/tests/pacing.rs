@@ -2,6 +2,7 @@
 //! makes up after a stall the accesses that fell due during it; a closed
 //! loop, like memtier_benchmark's clients, loses the stalled time.
 use reclaim_core::mm::pgdat::ZoneType;
+use reclaim_core::mm::page_alloc::Gfp;
 use reclaim_core::mm::Knobs;
 use reclaim_core::scenario::{MemcgSpec, NodeSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
 use reclaim_core::sim::Simulation;
@@ -51,4 +52,54 @@ fn a_closed_loop_loses_the_time_it_stalls_and_an_open_loop_does_not() {
     let (open, closed) = (accesses(heap(), false), accesses(heap(), true));
     println!("0.2 s at {RATE}/s of a resident heap: open loop {open}, closed loop {closed}");
     assert!(closed * 100 >= open * 90 && closed <= open, "without stalls a closed loop nearly keeps the rate: {closed} vs {open}");
+}
+
+/// One task of `spec` alone, run for 1 s (so that a task that ends early
+/// sits idle for most of the run).
+fn run(spec: WorkloadSpec) -> Simulation {
+    let scenario = Scenario {
+        version: SCENARIO_VERSION,
+        name: "pacing".into(),
+        title: String::new(),
+        description: String::new(),
+        seed: 1,
+        step_ns: 10_000_000,
+        duration_ns: 1_000_000_000,
+        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 8192 }] }],
+        min_free_kbytes: None,
+        watermark_scale_factor: 10,
+        swap_pages: 0,
+        machine: Default::default(),
+        memcgs: vec![MemcgSpec { path: "/a".into(), ..Default::default() }],
+        workloads: vec![spec],
+        proactive: Vec::new(),
+        knobs: Knobs::default(),
+    };
+    let mut s = Simulation::new(scenario).unwrap();
+    s.run_until(1_000_000_000);
+    s
+}
+
+/// A task's ops/s is over its own life: a sequential pass of 200 pages at
+/// 1,000/s takes 0.2 s and reports 1,000/s, not 200 over the 1 s run.
+#[test]
+fn a_task_that_ended_reports_its_rate_over_its_own_life() {
+    let pass = WorkloadSpec { rate: 1000, ..WorkloadSpec::new("t", "/a", Pattern::Sequential, Target::Anon { pages: 200, write_percent: 0 }) };
+    let s = run(pass);
+    assert!(!s.tasks[0].alive, "the pass is done");
+    let ops = reclaim_core::report::metrics(&s)["t_ops_per_sec"].as_f64().unwrap();
+    assert!((995.0..=1000.0).contains(&ops), "{ops}");
+}
+
+/// A lowmem allocation that fails is an access not made, but it takes its
+/// turn in the task's pace: at 1,000/s, about 1,000 tries in 1 s, not one
+/// every few nanoseconds.
+#[test]
+fn a_task_whose_allocations_fail_keeps_its_pace() {
+    // gfp dma with no ZONE_DMA on the node: every allocation fails at once.
+    let dma = WorkloadSpec { rate: 1000, gfp: Gfp::Dma, ..WorkloadSpec::new("t", "/a", Pattern::Uniform, Target::Anon { pages: 100, write_percent: 0 }) };
+    let s = run(dma);
+    let t = &s.tasks[0];
+    assert_eq!(t.accesses, 0);
+    assert!((990..=1001).contains(&t.failed), "tries: {}", t.failed);
 }

@@ -32,8 +32,12 @@ pub fn metrics(sim: &Simulation) -> Map<String, Value> {
     }
     m.insert("pgsteal_cv".into(), json!(sim.pgsteal_cv()));
     for t in &sim.tasks {
-        // Over the task's own time: from its start to its stop (or now).
-        let end = if t.stop_ns > 0 { t.stop_ns.min(sim.time()) } else { sim.time() };
+        // Over the task's own time: from its start until it ended (its pass
+        // done, its stop reached, OOM-killed) or its stop, or until now.
+        let mut end = if t.stop_ns > 0 { t.stop_ns.min(sim.time()) } else { sim.time() };
+        if !t.alive && t.ended_ns > 0 {
+            end = end.min(t.ended_ns);
+        }
         let active = end.saturating_sub(t.start_ns) as f64 / 1e9;
         m.insert(format!("{}_ops_per_sec", t.name), json!(if active > 0.0 { t.accesses as f64 / active } else { 0.0 }));
         m.insert(format!("{}_hit_ratio", t.name), json!(if t.accesses > 0 { t.hits as f64 / t.accesses as f64 } else { 0.0 }));

@@ -55,6 +55,12 @@ pub struct Task {
     /// its whole allocation had been touched, as simoop times an
     /// allocation (malloc and memset of a buffer, reclaim stalls included).
     pub first_pass_ns: u64,
+    /// Accesses not made because a lowmem allocation failed (gfp dma or
+    /// dma32): they take their turn in the task's pace all the same.
+    pub failed: u64,
+    /// When the task ended (its pass done, its stop reached, OOM-killed);
+    /// 0 while it runs.
+    pub ended_ns: u64,
     pub alive: bool,
 }
 
@@ -252,6 +258,8 @@ impl Simulation {
                 accesses: 0,
                 hits: 0,
                 first_pass_ns: 0,
+                failed: 0,
+                ended_ns: 0,
                 alive: true,
             });
         }

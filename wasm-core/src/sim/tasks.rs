@@ -41,6 +41,7 @@ impl Simulation {
     /// A task ends; with free_on_exit its anonymous memory goes (exit_mmap).
     fn task_exit(&mut self, i: usize) {
         self.tasks[i].alive = false;
+        self.tasks[i].ended_ns = self.mm.now_ns;
         let m = self.tasks[i].mapping;
         if self.tasks[i].free_on_exit && self.mm.mappings[m as usize].kind == MappingKind::Anon {
             self.free_anon_mapping(m);
@@ -78,8 +79,9 @@ impl Simulation {
                 t.hits += u64::from(out.hit);
             }
             Err(fail) if fail.oom => self.out_of_memory(fail.memcg),
-            // A lowmem allocation failed: the access is not made; the task goes on.
-            Err(_) => {}
+            // A lowmem allocation failed: the access is not made; the task
+            // goes on at its pace.
+            Err(_) => self.tasks[i].failed += 1,
         }
         let cost = self.mm.action_duration(self.mm.cost_ns).max(1);
         let t = &mut self.tasks[i];
@@ -89,7 +91,7 @@ impl Simulation {
         t.next_ns = if t.closed_loop {
             when.saturating_add(cost).saturating_add(t.interval_ns)
         } else {
-            when.saturating_add(cost).max(t.start_ns.saturating_add(t.accesses.saturating_mul(t.interval_ns)))
+            when.saturating_add(cost).max(t.start_ns.saturating_add((t.accesses + t.failed).saturating_mul(t.interval_ns)))
         };
         if t.alive {
             self.queue.push(Reverse((t.next_ns, i as u32)));
@@ -115,6 +117,7 @@ impl Simulation {
             return;
         };
         self.tasks[i].alive = false;
+        self.tasks[i].ended_ns = self.mm.now_ns;
         let freed = if self.mm.mappings[self.tasks[i].mapping as usize].kind == MappingKind::Anon {
             self.free_anon_mapping(self.tasks[i].mapping)
         } else {
