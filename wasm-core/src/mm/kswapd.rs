@@ -168,7 +168,13 @@ impl Mm {
     }
 
     /// prepare_kswapd_sleep(): sleep if the node is hopeless (16 failed
-    /// runs: leave it to direct reclaim) or balanced.
+    /// runs: leave it to direct reclaim) or balanced. Simplified: the
+    /// hopeless-node check (kswapd_failures, c73322d098e4 "mm: fix 100% CPU
+    /// kswapd busyloop on unreclaimable nodes") came in v4.12, with patch
+    /// 002, yet applies in every variant here, also in kswapd-classzone's
+    /// v4.11 `before`, whose kswapd would have kept running on a node it
+    /// cannot reclaim. It only acts after 16 runs in a row that reclaimed
+    /// nothing.
     fn prepare_kswapd_sleep(&self, node: usize, order: u32, highest_zoneidx: usize) -> bool {
         self.nodes[node].kswapd.failures >= MAX_RECLAIM_RETRIES || self.pgdat_balanced(node, order, highest_zoneidx)
     }

@@ -201,7 +201,7 @@ impl Mm {
     /// everything else walks the memcgs (shrink_node_memcgs), the classic
     /// LRU after prepare_scan_control(). Any progress resets the node's
     /// kswapd_failures, so that a successful direct reclaim revives a
-    /// kswapd that gave up (v4.11+); none in cache_trim_mode marks
+    /// kswapd that gave up (v4.12+, c73322d098e4); none in cache_trim_mode marks
     /// cache_trim_mode_failed (v6.10+).
     pub fn shrink_node(&mut self, node: usize, sc: &mut ScanControl) {
         // memset(&sc->nr, 0, sizeof(sc->nr))
