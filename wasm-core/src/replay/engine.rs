@@ -309,9 +309,11 @@ impl Replayer {
         self.sim.mm.mappings[self.mapping as usize].slots.get(idx as usize).is_some_and(|&s| matches!(Slot::decode(s), Slot::Folio(_)))
     }
 
-    /// The memcg's memory.stat event counters.
-    pub fn memcg_stat(&self) -> &crate::mm::vmstat::Counters {
-        &self.sim.mm.memcgs[self.memcg as usize].stat
+    /// The memcg's memory.stat event counters, by name: only those the
+    /// kernel's memory.stat has (crate::sim::in_memory_stat).
+    pub fn memory_stat_events(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        let stat = &self.sim.mm.memcgs[self.memcg as usize].stat;
+        crate::mm::vmstat::Item::ALL.iter().filter(|&&i| crate::sim::in_memory_stat(i)).map(move |&i| (i.name(), stat.get(i)))
     }
 
     /// The memcg's memory.events max count (charges that hit memory.max).

@@ -208,8 +208,7 @@ fn result(r: &Replayer) -> PolicyResult {
         misses: r.misses(),
         cold_misses: r.cold_misses,
         miss_ratio: r.miss_ratio(),
-        // Under their /proc/vmstat names, in its units (pgpgin and pgpgout in KiB).
-        counters: r.memcg_stat().iter_proc().map(|(k, v)| (k.to_string(), v)).collect(),
+        counters: r.memory_stat_events().map(|(k, v)| (k.to_string(), v)).collect(),
         memory_events_max: r.events_max(),
         samples: r.samples(),
     }

@@ -26,6 +26,7 @@ use crate::workload::{Generator, Target, ZipfTables};
 mod invariants;
 mod tasks;
 mod views;
+pub use views::in_memory_stat;
 
 
 /// A running workload.

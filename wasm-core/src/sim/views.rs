@@ -443,6 +443,13 @@ fn reclaim_view(r: &MemoryReclaim, path: &str) -> ReclaimView {
     }
 }
 
+/// Whether memory.stat has `item` (as a node item or an event): the
+/// engine also keeps memcg copies of /proc/vmstat-only events (pswpout,
+/// pgscan_anon, allocstall_*, ...) that the kernel does not.
+pub fn in_memory_stat(item: Item) -> bool {
+    MEMORY_STAT_WORKINGSET.contains(&item) || MEMORY_STAT_EVENTS.contains(&item)
+}
+
 /// memory.stat's node items the engine counts, in memory_stats[] order.
 const MEMORY_STAT_WORKINGSET: [Item; 7] = [
     Item::WorkingsetRefaultAnon,
