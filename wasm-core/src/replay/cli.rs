@@ -40,18 +40,32 @@ fn counter(r: &PolicyResult, name: &str) -> u64 {
     r.counters.get(name).copied().unwrap_or(0)
 }
 
+/// Bytes with a binary unit, as the app writes sizes (formatPages): one
+/// decimal below 100 unless whole. 4096 -> "4 KiB", 8192000 -> "7.8 MiB".
+fn size(bytes: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < units.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    let digits = if value >= 100.0 || value.fract() == 0.0 { 0 } else { 1 };
+    format!("{value:.digits$} {}", units[unit])
+}
+
 /// The text report: the trace, then one row per policy.
 pub fn text(path: &str, report: &ReplayReport, runs: &[Timed]) -> String {
     let t = &report.trace;
     let mut out = format!(
-        "trace {path}: {}{}, {} requests{}, {} distinct pages; cache {} pages ({} MiB)\n\n",
+        "trace {path}: {}{}, {} requests{}, {} distinct pages; cache {} pages ({})\n\n",
         t.format.map_or("unknown format", |f| f.name()),
         if t.compressed == Some(true) { ", zstd" } else { "" },
         t.requests,
         if t.skipped > 0 { format!(" ({} records of size 0 skipped)", t.skipped) } else { String::new() },
         t.pages,
         report.cache_pages,
-        report.cache_pages * 4096 / (1 << 20),
+        size(report.cache_pages * 4096),
     );
     out += &format!(
         "{:<8} {:>12} {:>12} {:>10} {:>13} {:>14} {:>13} {:>12} {:>10} {:>11}\n",
@@ -107,3 +121,14 @@ pub fn json(report: &ReplayReport, runs: &[Timed], samples: bool) -> serde_json:
         "results": results,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes_read_as_the_app_writes_them() {
+        assert_eq!(super::size(4096), "4 KiB");
+        assert_eq!(super::size(2000 * 4096), "7.8 MiB");
+        assert_eq!(super::size(262_144 * 4096), "1 GiB");
+    }
+}
+

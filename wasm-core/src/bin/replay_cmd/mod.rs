@@ -104,8 +104,10 @@ pub struct GenTraceArgs {
     /// The generator's seed (a whole number, 0 or more).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = super::parse_seed)]
     seed: u64,
-    /// The trace format (default: from the file name as `replay` reads it:
-    /// .csv or .txt is CSV, anything else oracleGeneral).
+    /// The trace format. The file name decides it where it says one, as
+    /// `replay` reads it (.csv or .txt: CSV; .bin or "oracleGeneral" in the
+    /// name: oracleGeneral), and --format must then agree; other names
+    /// (replay tells them by their content) take --format, default oracleGeneral.
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
     /// Scramble the ids into 64-bit values (as libCacheSim's traces hash theirs).
