@@ -122,3 +122,41 @@ fn the_frames_pgsteal_cv_is_nan_where_it_is_not_defined() {
     assert!(cv.is_finite() && cv >= 0.0, "{cv}");
     assert_eq!(cv, two.pgsteal_cv(), "defined: the leaves' CV");
 }
+
+/// mem_cgroup_calculate_protection(): a child of the reclaim target has its
+/// own memory.min/low; deeper down a memcg is protected only as far as its
+/// parent is, shared out over siblings that claim more than that in
+/// proportion to what each claims (effective_protection).
+#[test]
+fn protection_is_effective_protection() {
+    use reclaim_core::scenario::MemcgSpec;
+    let mut sc = scenario::build(&ScenarioRequest { name: "mglru-basic".into(), seed: 1, params: BTreeMap::new(), variant: None }).unwrap();
+    let spec = |path: &str, min: u64, low: u64| MemcgSpec { path: path.into(), memory_min: min, memory_low: low, ..Default::default() };
+    sc.memcgs.extend([spec("/a", 0, 0), spec("/a/b", 500, 500), spec("/p", 300, 0), spec("/p/x", 400, 0), spec("/p/y", 200, 0)]);
+    let mut s = Simulation::new(sc).unwrap();
+    let id = |s: &Simulation, path: &str| s.mm.memcgs.iter().position(|m| m.path == path).unwrap() as u16;
+    let (a, b, p, x, y) = (id(&s, "/a"), id(&s, "/a/b"), id(&s, "/p"), id(&s, "/p/x"), id(&s, "/p/y"));
+    // Usage as charged (hierarchical): /a/b 1,000; /p/x 400, /p/y 200.
+    for (m, usage) in [(b, 1000), (a, 1000), (x, 400), (y, 200), (p, 600)] {
+        s.mm.memcgs[m as usize].usage = usage;
+    }
+    // Global (root) reclaim: /a has no protection, so /a/b has none either.
+    assert_eq!(s.mm.mem_cgroup_protection(None, b), (0, 0));
+    assert!(!s.mm.mem_cgroup_below_min(None, b));
+    // Reclaim of /a: /a/b is the target's child, with its own settings.
+    assert_eq!(s.mm.mem_cgroup_protection(Some(a), b), (500, 500));
+    // /p affords 300; /p/x and /p/y claim min(usage, min) = 400 + 200 = 600:
+    // each gets its claim times 300 / 600.
+    assert_eq!(s.mm.mem_cgroup_protection(None, p), (300, 0));
+    assert_eq!(s.mm.mem_cgroup_protection(None, x), (200, 0));
+    assert_eq!(s.mm.mem_cgroup_protection(None, y), (100, 0));
+    // /p/y's 200 pages are above its effective 100: not below min.
+    assert!(!s.mm.mem_cgroup_below_min(None, y));
+    // Once /p/x uses nothing, /p/y's 200 fit in /p's 300: all protected.
+    s.mm.memcgs[x as usize].usage = 0;
+    assert_eq!(s.mm.mem_cgroup_protection(None, y), (200, 0));
+    assert!(s.mm.mem_cgroup_below_min(None, y));
+    // The target itself and the root are never protected.
+    assert_eq!(s.mm.mem_cgroup_protection(Some(p), p), (0, 0));
+    assert!(!s.mm.mem_cgroup_below_min(Some(p), p));
+}

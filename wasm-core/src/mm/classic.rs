@@ -161,10 +161,9 @@ impl Mm {
     /// memcg reclaim with swappiness 0 -> FILE; priority 0 -> EQUAL;
     /// file_is_tiny -> ANON; cache_trim_mode -> FILE; else FRACT by cost and
     /// swappiness), then per list: size in eligible zones, reduced by
-    /// memory.min/low protection, shifted by priority, split by the balance.
-    /// Simplified: the protection is the memcg's own memory.min/low, not the
-    /// effective emin/elow that mem_cgroup_calculate_protection() spreads
-    /// over siblings; an offline memcg is not scraped (none goes offline).
+    /// memory.min/low protection (the effective emin/elow,
+    /// mem_cgroup_protection), shifted by priority, split by the balance.
+    /// Simplified: an offline memcg is not scraped (none goes offline).
     pub fn get_scan_count(&self, lv: LruvecId, sc: &mut ScanControl) -> ScanCount {
         let memcg = self.lruvec_memcg(lv);
         let swappiness = self.mem_cgroup_swappiness(memcg);
@@ -190,8 +189,7 @@ impl Mm {
         };
         let denominator = fraction[0] + fraction[1];
         let cg = &self.memcgs[memcg as usize];
-        let protected = memcg != ROOT_MEMCG && Some(memcg) != sc.target_mem_cgroup;
-        let (min, low) = if protected { (cg.memory_min, cg.memory_low) } else { (0, 0) };
+        let (min, low) = self.mem_cgroup_protection(sc.target_mem_cgroup, memcg);
         let mut nr = [0u64; 4];
         for (lru, n) in nr.iter_mut().enumerate() {
             let file = lru >= LRU_INACTIVE_FILE;

@@ -354,19 +354,61 @@ impl Mm {
         out
     }
 
-    /// mem_cgroup_below_min(): `emin >= usage`, so an empty memcg counts as
-    /// protected too (shrink_one rotates it young without shrinking it).
-    /// Simplified: the memcg's own memory.min stands for its effective
-    /// protection (no distribution among siblings); the reclaim target and
-    /// the root are never protected.
-    pub fn mem_cgroup_below_min(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
+    /// mem_cgroup_calculate_protection() and mem_cgroup_protection(): the
+    /// effective memory.min and memory.low (emin, elow) of `memcg` in a
+    /// reclaim of `target` (None: the root), as page_counter_calculate_protection()
+    /// works them out without memory_recursiveprot. A child of the target
+    /// has its own settings; deeper down, a memcg protects
+    /// min(usage, setting), unless its siblings together claim more than
+    /// their parent's own effective protection, which is then shared out
+    /// in proportion (effective_protection()). So a memcg under an
+    /// unprotected parent is unprotected, whatever it says. The target and
+    /// the root have none. Simplified: worked out afresh on every call
+    /// (the kernel caches them per walk, stale for a memcg with no usage;
+    /// such a memcg counts as protected either way, emin >= 0).
+    pub fn mem_cgroup_protection(&self, target: Option<MemcgId>, memcg: MemcgId) -> (u64, u64) {
+        let root = target.unwrap_or(ROOT_MEMCG);
+        if memcg == root || memcg == ROOT_MEMCG {
+            return (0, 0);
+        }
         let cg = &self.memcgs[memcg as usize];
-        Some(memcg) != target && memcg != ROOT_MEMCG && cg.usage <= cg.memory_min
+        // min(usage, 0) is 0 at every level: nothing to work out.
+        if cg.memory_min == 0 && cg.memory_low == 0 {
+            return (0, 0);
+        }
+        let Some(parent) = cg.parent else { return (0, 0) };
+        if parent == root {
+            return (cg.memory_min, cg.memory_low);
+        }
+        let (parent_emin, parent_elow) = self.mem_cgroup_protection(target, parent);
+        // children_min_usage / children_low_usage of the parent (propagate_protected_usage).
+        let (mut siblings_min, mut siblings_low) = (0u64, 0u64);
+        for c in self.memcgs.iter().filter(|c| c.parent == Some(parent)) {
+            siblings_min += c.usage.min(c.memory_min);
+            siblings_low += c.usage.min(c.memory_low);
+        }
+        let effective = |setting: u64, parent_effective: u64, siblings: u64| {
+            let protected = cg.usage.min(setting);
+            if siblings > parent_effective {
+                // u128: pages times pages.
+                (u128::from(protected) * u128::from(parent_effective) / u128::from(siblings)) as u64
+            } else {
+                protected
+            }
+        };
+        (effective(cg.memory_min, parent_emin, siblings_min), effective(cg.memory_low, parent_elow, siblings_low))
     }
 
-    /// mem_cgroup_below_low(), simplified like [`Mm::mem_cgroup_below_min`].
+    /// mem_cgroup_below_min(): `emin >= usage`, so an empty memcg counts as
+    /// protected too (shrink_one rotates it young without shrinking it);
+    /// the reclaim target and the root are never protected
+    /// (mem_cgroup_unprotected). emin as [`Mm::mem_cgroup_protection`].
+    pub fn mem_cgroup_below_min(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
+        Some(memcg) != target && memcg != ROOT_MEMCG && self.memcgs[memcg as usize].usage <= self.mem_cgroup_protection(target, memcg).0
+    }
+
+    /// mem_cgroup_below_low(): `elow >= usage`, as [`Mm::mem_cgroup_below_min`].
     pub fn mem_cgroup_below_low(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
-        let cg = &self.memcgs[memcg as usize];
-        Some(memcg) != target && memcg != ROOT_MEMCG && cg.usage <= cg.memory_low
+        Some(memcg) != target && memcg != ROOT_MEMCG && self.memcgs[memcg as usize].usage <= self.mem_cgroup_protection(target, memcg).1
     }
 }
