@@ -36,10 +36,6 @@ pub const KSWAPD_MIN_ACTION_NS: u64 = 5_000;
 /// get_nr_to_scan / get_scan_count, the per-memcg shrink_slab call and
 /// vmpressure accounting, paid even when nothing is reclaimed there.
 pub const SHRINK_LRUVEC_NS: u64 = 3_000;
-/// A task whose memcg stays above memory.high after reclaim_high sleeps this
-/// long (the kernel scales the delay with the overage, up to 2 s per return
-/// to user space; a fixed 1 ms here).
-pub const MEMORY_HIGH_PENALTY_NS: u64 = 1_000_000;
 /// Per memcg in the reclaim target's subtree, paid once per reclaim round:
 /// flushing the subtree's per-cpu memcg statistics (mem_cgroup_flush_stats
 /// before the scan balance is computed) and the per-memcg set-up of the

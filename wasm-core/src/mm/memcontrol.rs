@@ -7,6 +7,23 @@ use super::{MemcgId, Mm};
 
 /// MEMCG_CHARGE_BATCH: the charge batch, and reclaim_high's unit.
 pub const MEMCG_CHARGE_BATCH: u64 = 64;
+/// The kernel's HZ, for memory.high's penalty in jiffies (CONFIG_HZ_1000).
+const HZ: u64 = 1000;
+/// MEMCG_MAX_HIGH_DELAY_JIFFIES: at most 2 s of throttling per return to user space.
+const MEMCG_MAX_HIGH_DELAY_JIFFIES: u64 = 2 * HZ;
+/// MEMCG_DELAY_PRECISION_SHIFT and MEMCG_DELAY_SCALING_SHIFT.
+const MEMCG_DELAY_PRECISION_SHIFT: u32 = 20;
+const MEMCG_DELAY_SCALING_SHIFT: u32 = 14;
+
+/// calculate_high_delay(): overage² · HZ >> 20 >> 14 jiffies, times
+/// `nr_pages` / MEMCG_CHARGE_BATCH (a task's own share of the overage).
+fn calculate_high_delay(nr_pages: u64, max_overage: u64) -> u64 {
+    if max_overage == 0 {
+        return 0;
+    }
+    let penalty = (u128::from(max_overage) * u128::from(max_overage) * u128::from(HZ)) >> MEMCG_DELAY_PRECISION_SHIFT >> MEMCG_DELAY_SCALING_SHIFT;
+    (penalty * u128::from(nr_pages) / u128::from(MEMCG_CHARGE_BATCH)).min(u128::from(u64::MAX)) as u64
+}
 
 /// "max" for a limit.
 pub const PAGE_COUNTER_MAX: u64 = u64::MAX;
@@ -70,6 +87,11 @@ pub struct MemCgroup {
     pub stat: Counters,
     pub events: MemcgEvents,
     pub online: bool,
+    /// current->memcg_nr_pages_over_high of the tasks charging here: pages
+    /// charged while this memcg or an ancestor was above memory.high, not
+    /// yet dealt with by mem_cgroup_handle_over_high(). The kernel keeps it
+    /// per task; here per charged memcg.
+    pub nr_pages_over_high: u64,
 }
 
 impl MemCgroup {
@@ -92,6 +114,7 @@ impl MemCgroup {
             stat: Counters::default(),
             events: MemcgEvents::default(),
             online: true,
+            nr_pages_over_high: 0,
         }
     }
 }
@@ -196,15 +219,16 @@ impl Mm {
     /// up to MAX_RECLAIM_RETRIES times without progress, then fail (the caller
     /// invokes the OOM killer).
     ///
-    /// Simplified: no per-cpu charge stock (MEMCG_CHARGE_BATCH), memory.high
-    /// throttling a fixed penalty (mem_cgroup_handle_over_high), no waiting
-    /// on an OOM in progress.
+    /// A charge while above memory.high is noted for
+    /// mem_cgroup_handle_over_high ([`Mm::note_over_high`]). Simplified: no
+    /// per-cpu charge stock (MEMCG_CHARGE_BATCH), no waiting on an OOM in
+    /// progress.
     pub fn try_charge(&mut self, memcg: MemcgId, nr: u64) -> Result<(), ChargeFailed> {
         let mut nr_retries = super::MAX_RECLAIM_RETRIES;
         loop {
             let Some(over) = self.mem_over_limit(memcg, nr) else {
                 self.page_counter_charge(memcg, nr);
-                self.mem_cgroup_handle_over_high(memcg);
+                self.note_over_high(memcg);
                 return Ok(());
             };
             self.memcg_memory_event(over, MemcgEvent::Max);
@@ -265,27 +289,91 @@ impl Mm {
         }
     }
 
-    /// mem_cgroup_handle_over_high() (on the way back to user space after a
-    /// charge): every memcg from `memcg` up that is above memory.high counts
-    /// a MEMCG_HIGH event and is reclaimed by MEMCG_CHARGE_BATCH pages
-    /// (reclaim_high); a task whose memcg stays above memory.high is
-    /// throttled. Simplified: a fixed penalty (MEMORY_HIGH_PENALTY_NS)
-    /// instead of the kernel's overage-scaled delay.
-    fn mem_cgroup_handle_over_high(&mut self, memcg: MemcgId) {
+    /// try_charge()'s memory.high check: a charge while `memcg` or an
+    /// ancestor is above memory.high adds to memcg_nr_pages_over_high, and
+    /// each MEMCG_CHARGE_BATCH of them is dealt with on the way back to user
+    /// space (mem_cgroup_handle_over_high). The kernel charges the page
+    /// counters a batch at a time (consume_stock) and adds the batch; the
+    /// engine charges page by page, so it counts pages and acts once a
+    /// batch has built up: about as often as the kernel.
+    fn note_over_high(&mut self, memcg: MemcgId) {
+        let over = self.memcg_ancestors(memcg).any(|id| {
+            let cg = &self.memcgs[id as usize];
+            cg.usage > cg.memory_high
+        });
+        if !over {
+            return;
+        }
+        let cg = &mut self.memcgs[memcg as usize];
+        cg.nr_pages_over_high += 1;
+        if cg.nr_pages_over_high >= MEMCG_CHARGE_BATCH {
+            let nr_pages = std::mem::take(&mut cg.nr_pages_over_high);
+            self.mem_cgroup_handle_over_high(memcg, nr_pages);
+        }
+    }
+
+    /// reclaim_high(): each memcg from `memcg` up that is above memory.high
+    /// counts a MEMCG_HIGH event and is reclaimed by `nr_pages` (may swap).
+    fn reclaim_high(&mut self, memcg: MemcgId, nr_pages: u64) -> u64 {
+        let mut nr_reclaimed = 0;
         let mut m = Some(memcg);
-        let mut still_over = false;
         while let Some(id) = m {
             let cg = &self.memcgs[id as usize];
             if cg.usage > cg.memory_high {
                 self.memcg_memory_event(id, MemcgEvent::High);
-                self.try_to_free_mem_cgroup_pages(id, MEMCG_CHARGE_BATCH, true, false);
-                let cg = &self.memcgs[id as usize];
-                still_over |= cg.usage > cg.memory_high;
+                nr_reclaimed += self.try_to_free_mem_cgroup_pages(id, nr_pages, true, false);
             }
             m = self.memcgs[id as usize].parent;
         }
-        if still_over {
-            self.wait_ns(crate::cost::MEMORY_HIGH_PENALTY_NS);
+        nr_reclaimed
+    }
+
+    /// mem_find_max_overage(): the largest (usage - high) / high of `memcg`
+    /// and its ancestors, in 1 / 2^MEMCG_DELAY_PRECISION_SHIFT
+    /// (calculate_overage; a high of 0 acts as 1 page).
+    fn mem_find_max_overage(&self, memcg: MemcgId) -> u64 {
+        self.memcg_ancestors(memcg)
+            .map(|id| {
+                let cg = &self.memcgs[id as usize];
+                if cg.usage <= cg.memory_high {
+                    0
+                } else {
+                    let high = cg.memory_high.max(1);
+                    (((cg.usage - high) as u128) << MEMCG_DELAY_PRECISION_SHIFT).checked_div(high as u128).unwrap_or(0).min(u64::MAX as u128) as u64
+                }
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// mem_cgroup_handle_over_high() (v6.12), on the way back to user space:
+    /// reclaim_high() by `nr_pages`, then work out the penalty that grows
+    /// with the square of the overage (calculate_high_delay), scaled by
+    /// `nr_pages` / MEMCG_CHARGE_BATCH and capped at 2 s
+    /// (MEMCG_MAX_HIGH_DELAY_JIFFIES). No sleep at HZ / 100 or less; while
+    /// reclaim makes progress (or MAX_RECLAIM_RETRIES allow) reclaim again,
+    /// SWAP_CLUSTER_MAX at a time; else sleep the penalty. Simplified: no
+    /// swap.high (its overage is 0); HZ is 1000.
+    fn mem_cgroup_handle_over_high(&mut self, memcg: MemcgId, nr_pages: u64) {
+        let mut nr_retries = super::MAX_RECLAIM_RETRIES;
+        let mut in_retry = false;
+        loop {
+            let nr_reclaimed = self.reclaim_high(memcg, if in_retry { super::SWAP_CLUSTER_MAX } else { nr_pages });
+            let penalty_jiffies = calculate_high_delay(nr_pages, self.mem_find_max_overage(memcg)).min(MEMCG_MAX_HIGH_DELAY_JIFFIES);
+            if penalty_jiffies <= HZ / 100 {
+                return;
+            }
+            if nr_reclaimed > 0 {
+                in_retry = true;
+                continue;
+            }
+            if nr_retries > 0 {
+                nr_retries -= 1;
+                in_retry = true;
+                continue;
+            }
+            self.wait_ns(penalty_jiffies * (1_000_000_000 / HZ));
+            return;
         }
     }
 
@@ -383,7 +471,7 @@ impl Mm {
         let (parent_emin, parent_elow) = self.mem_cgroup_protection(target, parent);
         // children_min_usage / children_low_usage of the parent (propagate_protected_usage).
         let (mut siblings_min, mut siblings_low) = (0u64, 0u64);
-        for c in self.memcgs.iter().filter(|c| c.parent == Some(parent)) {
+        for c in self.memcgs[parent as usize].children.iter().map(|&c| &self.memcgs[c as usize]) {
             siblings_min += c.usage.min(c.memory_min);
             siblings_low += c.usage.min(c.memory_low);
         }
@@ -410,5 +498,26 @@ impl Mm {
     /// mem_cgroup_below_low(): `elow >= usage`, as [`Mm::mem_cgroup_below_min`].
     pub fn mem_cgroup_below_low(&self, target: Option<MemcgId>, memcg: MemcgId) -> bool {
         Some(memcg) != target && memcg != ROOT_MEMCG && self.memcgs[memcg as usize].usage <= self.mem_cgroup_protection(target, memcg).1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// calculate_overage() and calculate_high_delay(), by hand: usage 1,025
+    /// over a high of 1,000 is an overage of (25 << 20) / 1000 = 26,214;
+    /// 26,214² · 1000 >> 34 = 39 jiffies. 1,012 pages (1.2 %): 9 jiffies, not
+    /// over HZ / 100, so no sleep. Half over, for half a batch: 16,000
+    /// jiffies scaled by 32 / 64 (the caller caps it at 2 s).
+    #[test]
+    fn high_delay_grows_with_the_square_of_the_overage() {
+        let overage = |usage: u64, high: u64| ((usage - high) << MEMCG_DELAY_PRECISION_SHIFT) / high;
+        assert_eq!(overage(1025, 1000), 26_214);
+        assert_eq!(calculate_high_delay(MEMCG_CHARGE_BATCH, overage(1025, 1000)), 39);
+        assert_eq!(calculate_high_delay(MEMCG_CHARGE_BATCH, overage(1012, 1000)), 9);
+        assert!(calculate_high_delay(MEMCG_CHARGE_BATCH, overage(1012, 1000)) <= HZ / 100);
+        assert_eq!(calculate_high_delay(32, overage(1500, 1000)), 8000);
+        assert_eq!(calculate_high_delay(MEMCG_CHARGE_BATCH, 0), 0);
     }
 }
