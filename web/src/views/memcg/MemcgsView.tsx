@@ -80,7 +80,7 @@ export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0, spreadTop 
 /** memory.events, in the file's order: the column, its row value, and whether a count is an alarm (an OOM). */
 const EVENT_COLUMNS: readonly { label: string; title: string; value: 'eventsLow' | 'eventsHigh' | 'eventsMax' | 'eventsOom' | 'eventsOomKill'; alarm: boolean }[] = [
   { label: 'low', title: 'memory.events low: reclaimed while under memory.low', value: 'eventsLow', alarm: false },
-  { label: 'high', title: 'memory.events high: times usage went over memory.high (reclaimed and throttled)', value: 'eventsHigh', alarm: false },
+  { label: 'high', title: 'memory.events high: times reclaim_high found usage over memory.high and reclaimed (a task may then be throttled)', value: 'eventsHigh', alarm: false },
   { label: 'max', title: 'memory.events max: times usage hit memory.max', value: 'eventsMax', alarm: false },
   { label: 'oom', title: 'memory.events oom', value: 'eventsOom', alarm: true },
   { label: 'kill', title: 'memory.events oom_kill', value: 'eventsOomKill', alarm: true },
