@@ -160,3 +160,54 @@ fn protection_is_effective_protection() {
     assert_eq!(s.mm.mem_cgroup_protection(Some(p), p), (0, 0));
     assert!(!s.mm.mem_cgroup_below_min(Some(p), p));
 }
+
+/// mem_cgroup_handle_over_high(): a task whose memcg is well above
+/// memory.high with nothing reclaimable (anon, no swap) is throttled, a
+/// sleep per batch of 64 pages charged that grows with the square of the
+/// overage (none for the first page over a high of 500; at 565 pages,
+/// about 1 s; from 629, the 2 s cap). A memcg about 1 % above it is reclaimed from but
+/// never slept on (a penalty of HZ / 100 or less).
+#[test]
+fn memory_high_throttles_by_the_overage() {
+    use reclaim_core::mm::pgdat::ZoneType;
+    use reclaim_core::mm::Knobs;
+    use reclaim_core::scenario::{MemcgSpec, NodeSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
+    use reclaim_core::workload::{Pattern, Target, WorkloadSpec};
+    let run = |high: u64| {
+        let scenario = Scenario {
+            version: SCENARIO_VERSION,
+            name: "high".into(),
+            title: String::new(),
+            description: String::new(),
+            seed: 1,
+            step_ns: 10_000_000,
+            duration_ns: 2_000_000_000,
+            nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 16_384 }] }],
+            min_free_kbytes: None,
+            watermark_scale_factor: 10,
+            swap_pages: 0,
+            machine: Default::default(),
+            memcgs: vec![MemcgSpec { path: "/a".into(), memory_high: Some(high), ..Default::default() }],
+            // A heap of 1,000 pages touched in order, then over and over: 1,000 charges.
+            workloads: vec![WorkloadSpec { rate: 100_000, ..WorkloadSpec::new("heap", "/a", Pattern::Loop, Target::Anon { pages: 1000, write_percent: 0 }) }],
+            proactive: Vec::new(),
+            knobs: Knobs::default(),
+        };
+        let mut s = Simulation::new(scenario).unwrap();
+        s.run_until(2_000_000_000);
+        let cg = &s.mm.memcgs[1];
+        (cg.usage, cg.events.high, s.tasks[0].accesses)
+    };
+    // High 500: the heap charges 565 pages, sleeps about 1 s, charges 64
+    // more and sleeps the 2 s cap: it ends far short of its 1,000 pages and
+    // of the 200,000 accesses its rate allows in 2 s.
+    let (usage, high_events, accesses) = run(500);
+    assert!((564..=700).contains(&usage), "usage {usage}");
+    assert!(high_events > 0);
+    assert!(accesses < 2_000, "throttled: {accesses} accesses");
+    // High 990: the last 10 pages are 1 % over; no sleep, the rate holds.
+    let (usage, high_events, accesses) = run(990);
+    assert_eq!(usage, 1000);
+    assert!(high_events > 0, "reclaim_high ran");
+    assert!(accesses > 190_000, "not throttled: {accesses} accesses");
+}

@@ -15,6 +15,20 @@ const MEMCG_MAX_HIGH_DELAY_JIFFIES: u64 = 2 * HZ;
 const MEMCG_DELAY_PRECISION_SHIFT: u32 = 20;
 const MEMCG_DELAY_SCALING_SHIFT: u32 = 14;
 
+/// effective_protection() without memory_recursiveprot: what a memcg
+/// using `usage` protects of its `setting`, min(usage, setting), unless its
+/// siblings together claim more (`siblings`) than their parent's own
+/// effective protection, which is then shared out in proportion.
+fn effective_protection(usage: u64, setting: u64, parent_effective: u64, siblings: u64) -> u64 {
+    let protected = usage.min(setting);
+    if siblings > parent_effective {
+        // u128: pages times pages.
+        (u128::from(protected) * u128::from(parent_effective) / u128::from(siblings)) as u64
+    } else {
+        protected
+    }
+}
+
 /// calculate_high_delay(): overage² · HZ >> 20 >> 14 jiffies, times
 /// `nr_pages` / MEMCG_CHARGE_BATCH (a task's own share of the overage).
 fn calculate_high_delay(nr_pages: u64, max_overage: u64) -> u64 {
@@ -87,10 +101,10 @@ pub struct MemCgroup {
     pub stat: Counters,
     pub events: MemcgEvents,
     pub online: bool,
-    /// current->memcg_nr_pages_over_high of the tasks charging here: pages
-    /// charged while this memcg or an ancestor was above memory.high, not
-    /// yet dealt with by mem_cgroup_handle_over_high(). The kernel keeps it
-    /// per task; here per charged memcg.
+    /// Where the tasks charging here are in their current charge batch
+    /// above memory.high (pages charged above it, modulo
+    /// MEMCG_CHARGE_BATCH): the engine's stand-in for the kernel's per-task
+    /// memcg_nr_pages_over_high and per-cpu charge stock (see note_over_high).
     pub nr_pages_over_high: u64,
 }
 
@@ -293,9 +307,14 @@ impl Mm {
     /// ancestor is above memory.high adds to memcg_nr_pages_over_high, and
     /// each MEMCG_CHARGE_BATCH of them is dealt with on the way back to user
     /// space (mem_cgroup_handle_over_high). The kernel charges the page
-    /// counters a batch at a time (consume_stock) and adds the batch; the
-    /// engine charges page by page, so it counts pages and acts once a
-    /// batch has built up: about as often as the kernel.
+    /// counters a batch at a time (consume_stock) and adds the batch: the
+    /// first charge above high is dealt with at once, for a batch. The
+    /// engine charges page by page, so it acts on the first page charged
+    /// above high and then on every MEMCG_CHARGE_BATCH-th, each time for a
+    /// batch: as often as the kernel. Simplified: the
+    /// batch is dealt with at once, inside try_charge (before the new folio
+    /// is mapped), where the kernel does it on the way back to user space
+    /// (or in try_charge once more than a batch has piled up).
     fn note_over_high(&mut self, memcg: MemcgId) {
         let over = self.memcg_ancestors(memcg).any(|id| {
             let cg = &self.memcgs[id as usize];
@@ -305,10 +324,10 @@ impl Mm {
             return;
         }
         let cg = &mut self.memcgs[memcg as usize];
-        cg.nr_pages_over_high += 1;
-        if cg.nr_pages_over_high >= MEMCG_CHARGE_BATCH {
-            let nr_pages = std::mem::take(&mut cg.nr_pages_over_high);
-            self.mem_cgroup_handle_over_high(memcg, nr_pages);
+        let first_of_batch = cg.nr_pages_over_high == 0;
+        cg.nr_pages_over_high = (cg.nr_pages_over_high + 1) % MEMCG_CHARGE_BATCH;
+        if first_of_batch {
+            self.mem_cgroup_handle_over_high(memcg, MEMCG_CHARGE_BATCH);
         }
     }
 
@@ -346,8 +365,8 @@ impl Mm {
             .unwrap_or(0)
     }
 
-    /// mem_cgroup_handle_over_high() (v6.12), on the way back to user space:
-    /// reclaim_high() by `nr_pages`, then work out the penalty that grows
+    /// mem_cgroup_handle_over_high() (v6.12; called from
+    /// [`Mm::note_over_high`]): reclaim_high() by `nr_pages`, then work out the penalty that grows
     /// with the square of the overage (calculate_high_delay), scaled by
     /// `nr_pages` / MEMCG_CHARGE_BATCH and capped at 2 s
     /// (MEMCG_MAX_HIGH_DELAY_JIFFIES). No sleep at HZ / 100 or less; while
@@ -459,32 +478,37 @@ impl Mm {
         if memcg == root || memcg == ROOT_MEMCG {
             return (0, 0);
         }
-        let cg = &self.memcgs[memcg as usize];
         // min(usage, 0) is 0 at every level: nothing to work out.
-        if cg.memory_min == 0 && cg.memory_low == 0 {
+        let own = &self.memcgs[memcg as usize];
+        if own.memory_min == 0 && own.memory_low == 0 {
             return (0, 0);
         }
-        let Some(parent) = cg.parent else { return (0, 0) };
-        if parent == root {
-            return (cg.memory_min, cg.memory_low);
-        }
-        let (parent_emin, parent_elow) = self.mem_cgroup_protection(target, parent);
-        // children_min_usage / children_low_usage of the parent (propagate_protected_usage).
-        let (mut siblings_min, mut siblings_low) = (0u64, 0u64);
-        for c in self.memcgs[parent as usize].children.iter().map(|&c| &self.memcgs[c as usize]) {
-            siblings_min += c.usage.min(c.memory_min);
-            siblings_low += c.usage.min(c.memory_low);
-        }
-        let effective = |setting: u64, parent_effective: u64, siblings: u64| {
-            let protected = cg.usage.min(setting);
-            if siblings > parent_effective {
-                // u128: pages times pages.
-                (u128::from(protected) * u128::from(parent_effective) / u128::from(siblings)) as u64
+        // The path below the target (a memcg outside the target's subtree,
+        // which reclaim never visits, is worked out below the root).
+        let mut path: Vec<MemcgId> = self.memcg_ancestors(memcg).take_while(|&m| m != root && m != ROOT_MEMCG).collect();
+        path.reverse();
+        // Top-down, as mem_cgroup_iter's pre-order calculates them.
+        let mut effective = (0u64, 0u64);
+        for (depth, &m) in path.iter().enumerate() {
+            let cg = &self.memcgs[m as usize];
+            if depth == 0 {
+                effective = (cg.memory_min, cg.memory_low);
             } else {
-                protected
+                // A parent with no effective protection leaves none below it.
+                if effective == (0, 0) {
+                    return (0, 0);
+                }
+                // children_min_usage / children_low_usage of the parent (propagate_protected_usage).
+                let parent = path[depth - 1];
+                let (mut siblings_min, mut siblings_low) = (0u64, 0u64);
+                for c in self.memcgs[parent as usize].children.iter().map(|&c| &self.memcgs[c as usize]) {
+                    siblings_min += c.usage.min(c.memory_min);
+                    siblings_low += c.usage.min(c.memory_low);
+                }
+                effective = (effective_protection(cg.usage, cg.memory_min, effective.0, siblings_min), effective_protection(cg.usage, cg.memory_low, effective.1, siblings_low));
             }
-        };
-        (effective(cg.memory_min, parent_emin, siblings_min), effective(cg.memory_low, parent_elow, siblings_low))
+        }
+        effective
     }
 
     /// mem_cgroup_below_min(): `emin >= usage`, so an empty memcg counts as

@@ -242,7 +242,8 @@ impl Simulation {
             seed: self.scenario.seed,
             step: self.step,
             time_ns: mm.now_ns,
-            duration_steps: self.scenario.duration_ns / self.scenario.step_ns,
+            // The step the duration ends in, as reclaim-sim run counts it.
+            duration_steps: self.scenario.duration_ns.div_ceil(self.scenario.step_ns),
             counters: self.vmstat().into_iter().map(|(name, value)| Counter { name, value }).collect(),
             lruvecs,
             events,

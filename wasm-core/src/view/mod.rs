@@ -349,7 +349,8 @@ pub struct Frame {
     pub seed: u64,
     pub step: u64,
     pub time_ns: u64,
-    /// The scenario's duration in steps: where `reclaim-sim run` stops and an
+    /// The step the scenario's duration ends in: where `reclaim-sim run`
+    /// stops (at the end of that step) and, at the duration itself, an
     /// experiment's figures are taken (the run may go on past it).
     #[serde(default)]
     pub duration_steps: u64,

@@ -114,7 +114,7 @@ export function TimelineControls({
           <span
             className="timeline-past"
             data-testid="timeline-past"
-            title={`The scenario's run is ${formatCount(runEnd)} steps: reclaim-sim run stops there and an experiment's figures are taken there. The run goes on past it.`}
+            title={`The scenario's run ends in step ${formatCount(runEnd)}: reclaim-sim run stops at the end of that step, and an experiment's figures are taken at the run's duration. The run goes on past it.`}
           >
             past the run&apos;s end (step {formatCount(runEnd)})
           </span>
