@@ -227,3 +227,26 @@ fn nodes_share_the_machines_watermarks() {
     assert_eq!(mins(vec![node()]), vec![1024]);
     assert_eq!(mins(vec![node(), node()]), vec![724, 724]);
 }
+
+/// WORKINGSET_ACTIVATE is a per-lruvec count (mod_lruvec_state), so the
+/// refaults that prepare_scan_control() and snapshot_refaults() compare
+/// are the reclaimed node's: activations on one node leave another node's
+/// deactivation and cache_trim_mode decisions alone.
+#[test]
+fn workingset_activations_are_counted_per_node() {
+    use reclaim_core::mm::pgdat::ZoneType;
+    use reclaim_core::mm::vmscan::ROOT_MEMCG;
+    use reclaim_core::scenario::{NodeSpec, ZoneSpec};
+    let req = ScenarioRequest { name: "global-pressure".into(), seed: 1, params: BTreeMap::new(), variant: None };
+    let base = scenario::build(&req).unwrap();
+    let node = || NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 4096 }] };
+    let mut s = Simulation::new(scenario::Scenario { nodes: vec![node(), node()], ..base }).unwrap();
+    let leaf = s.mm.memcgs.len() as u16 - 1;
+    let before = |s: &Simulation, n: usize| s.mm.lruvecs[s.mm.lruvec_id(ROOT_MEMCG, n) as usize].workingset_activate;
+    let (n0, n1) = (before(&s, 0), before(&s, 1));
+    s.mm.count_workingset_activate(leaf, 1, 1);
+    // Node 1's lruvecs of the memcg and of the root count it; node 0's do not.
+    assert_eq!(before(&s, 1), [n1[0], n1[1] + 1]);
+    assert_eq!(before(&s, 0), n0);
+    assert_eq!(s.mm.lruvecs[s.mm.lruvec_id(leaf, 1) as usize].workingset_activate[1], 1);
+}

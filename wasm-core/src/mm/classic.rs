@@ -105,11 +105,10 @@ impl Mm {
         inactive_is_low_sizes(self.lruvec_lru_pages(lv, inactive_lru), self.lruvec_lru_pages(lv, inactive_lru + 1))
     }
 
-    /// The WORKINGSET_ACTIVATE counts that snapshot_refaults() records. The
-    /// kernel keeps them per lruvec; here per memcg (the same with one node).
-    fn workingset_activations(&self, memcg: MemcgId) -> [u64; 2] {
-        let st = &self.memcgs[memcg as usize].stat;
-        [st.get(Item::WorkingsetActivateAnon), st.get(Item::WorkingsetActivateFile)]
+    /// The WORKINGSET_ACTIVATE counts of lruvec `lv` (hierarchical, on its
+    /// node) that snapshot_refaults() records.
+    fn workingset_activations(&self, lv: LruvecId) -> [u64; 2] {
+        self.lruvecs[lv as usize].workingset_activate
     }
 
     /// snapshot_refaults(): remember the activations seen, so the next
@@ -117,7 +116,7 @@ impl Mm {
     pub fn snapshot_refaults(&mut self, target: Option<MemcgId>, node: usize) {
         let memcg = target.unwrap_or(ROOT_MEMCG);
         let lv = self.lruvec_id(memcg, node);
-        self.lruvecs[lv as usize].refaults = self.workingset_activations(memcg);
+        self.lruvecs[lv as usize].refaults = self.workingset_activations(lv);
     }
 
     /// prepare_scan_control(): per node pass, copy the target's costs; allow
@@ -131,7 +130,7 @@ impl Mm {
         let l = &self.lruvecs[tlv as usize];
         sc.anon_cost = l.anon_cost;
         sc.file_cost = l.file_cost;
-        let refaults = self.workingset_activations(memcg);
+        let refaults = self.workingset_activations(tlv);
         let snap = l.refaults;
         if sc.force_deactivate {
             sc.may_deactivate = DEACTIVATE_ANON | DEACTIVATE_FILE;

@@ -132,6 +132,10 @@ pub struct Lruvec {
     pub nonresident_age: u64,
     /// refaults[type] snapshot (snapshot_refaults()).
     pub refaults: [u64; ANON_AND_FILE],
+    /// WORKINGSET_ACTIVATE_ANON/FILE of this lruvec, hierarchical (its
+    /// memcg's descendants on the same node included): the lruvec_page_state
+    /// that snapshot_refaults() and prepare_scan_control() compare.
+    pub workingset_activate: [u64; ANON_AND_FILE],
     /// Folios whose PTE became young since the last aging: the simulator's
     /// stand-in for the page tables that walk_mm() would scan.
     pub mm_walk: Vec<FolioId>,
@@ -149,6 +153,7 @@ impl Lruvec {
             file_cost: 0,
             nonresident_age: 0,
             refaults: [0; ANON_AND_FILE],
+            workingset_activate: [0; ANON_AND_FILE],
             mm_walk: Vec::new(),
         }
     }

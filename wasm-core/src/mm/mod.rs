@@ -289,6 +289,18 @@ impl Mm {
         }
     }
 
+    /// WORKINGSET_ACTIVATE_ANON/FILE (`type_` 0/1) counted as the kernel's
+    /// mod_lruvec_state() counts it: /proc/vmstat, memory.stat of `memcg`
+    /// and its ancestors, and the lruvecs of those memcgs on `node` (what
+    /// a node's reclaim compares, per node).
+    pub fn count_workingset_activate(&mut self, memcg: MemcgId, node: usize, type_: usize) {
+        self.count(memcg, vmstat::Item::WorkingsetActivateAnon.plus(type_), 1, true);
+        for id in self.memcg_ancestors(memcg).collect::<Vec<_>>() {
+            let lv = self.lruvec_id(id, node);
+            self.lruvecs[lv as usize].workingset_activate[type_] += 1;
+        }
+    }
+
     /// __count_vm_event() alone: an event /proc/vmstat counts and
     /// memory.stat does not (pageoutrun, pgrotated, the kswapd wmark hits).
     pub fn count_global(&mut self, item: Item) {

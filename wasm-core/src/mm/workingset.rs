@@ -194,7 +194,7 @@ impl Mm {
             tier = lru_tier_from_refs(refs);
             lrugen.refaulted[hist][type_][tier] += 1;
             if accounting_fix {
-                self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
+                self.count_workingset_activate(memcg, self.lruvec_node(lv), type_);
             }
             let fixed = self.knobs.mglru_underprotection_fix;
             if in_fault || if fixed { refs >= (1 << LRU_REFS_WIDTH) - 1 } else { refs == 1 << LRU_REFS_WIDTH } {
@@ -266,7 +266,7 @@ impl Mm {
             if refs != 1 << LRU_REFS_WIDTH {
                 tier = lru_tier_from_refs(refs + 1);
             }
-            self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
+            self.count_workingset_activate(memcg, self.lruvec_node(lv), type_);
         }
         let restore = refault || in_fault || refs == 1 << LRU_REFS_WIDTH;
         if restore {
@@ -317,7 +317,7 @@ impl Mm {
         if recent {
             self.folios.set(f, pg::ACTIVE);
             self.workingset_age_nonresident(lv, 1);
-            self.count(memcg, Item::WorkingsetActivateAnon.plus(type_), 1, true);
+            self.count_workingset_activate(memcg, self.lruvec_node(lv), type_);
             if s.workingset {
                 self.folios.set(f, pg::WORKINGSET);
                 // lru_note_cost_refault(): the thrashing type costs an I/O,
