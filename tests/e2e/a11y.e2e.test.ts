@@ -229,6 +229,24 @@ describe('accessibility', () => {
     expect(projector.problems).toEqual([]);
   });
 
+  it("follows the browser's default font size (text in rem), not only its zoom", async () => {
+    const { page, problems } = await open('', { reducedMotion: 'reduce' });
+    const sizes = () =>
+      page.evaluate(() => ({
+        body: getComputedStyle(document.body).fontSize,
+        title: getComputedStyle(document.querySelector('.card-title')!).fontSize,
+      }));
+    const base = await sizes();
+    expect(base.body).toBe('14px');
+    // A reader who set a larger default font (20 px instead of 16) in the browser's settings.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: 20 } });
+    await expect.poll(async () => (await sizes()).body).toBe('17.5px');
+    const scaled = await sizes();
+    expect(parseFloat(scaled.title) / parseFloat(base.title)).toBeCloseTo(1.25, 2);
+    expect(problems).toEqual([]);
+  });
+
   it('fits a phone (390 px wide) without sideways scrolling, the charts\' legends inside their charts', async () => {
     const phone = await open('', { viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
     await stepForward(phone.page, 10);
