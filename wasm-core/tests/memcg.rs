@@ -2,6 +2,8 @@
 //! the memcg OOM killer acts.
 mod common;
 use common::file_run;
+#[path = "common/lab.rs"]
+mod lab;
 use std::collections::BTreeMap;
 
 use reclaim_core::mm::vmstat::Item;
@@ -170,28 +172,19 @@ fn protection_is_effective_protection() {
 #[test]
 fn memory_high_throttles_by_the_overage() {
     use reclaim_core::mm::pgdat::ZoneType;
-    use reclaim_core::mm::Knobs;
-    use reclaim_core::scenario::{MemcgSpec, NodeSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
+    use reclaim_core::scenario::{MemcgSpec, NodeSpec, Scenario, ZoneSpec};
     use reclaim_core::workload::{Pattern, Target, WorkloadSpec};
     let run = |high: u64| {
         let scenario = Scenario {
-            version: SCENARIO_VERSION,
             name: "high".into(),
-            title: String::new(),
-            description: String::new(),
-            seed: 1,
             step_ns: 10_000_000,
             duration_ns: 2_000_000_000,
             nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 16_384 }] }],
-            min_free_kbytes: None,
-            watermark_scale_factor: 10,
             swap_pages: 0,
-            machine: Default::default(),
             memcgs: vec![MemcgSpec { path: "/a".into(), memory_high: Some(high), ..Default::default() }],
             // A heap of 1,000 pages touched in order, then over and over: 1,000 charges.
             workloads: vec![WorkloadSpec { rate: 100_000, ..WorkloadSpec::new("heap", "/a", Pattern::Loop, Target::Anon { pages: 1000, write_percent: 0 }) }],
-            proactive: Vec::new(),
-            knobs: Knobs::default(),
+            ..lab::scenario(true, None)
         };
         let mut s = Simulation::new(scenario).unwrap();
         s.run_until(2_000_000_000);

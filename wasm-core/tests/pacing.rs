@@ -1,10 +1,10 @@
 //! How a workload's rate paces it (WorkloadSpec::closed_loop): an open loop
 //! makes up after a stall the accesses that fell due during it; a closed
 //! loop, like memtier_benchmark's clients, loses the stalled time.
-use reclaim_core::mm::pgdat::ZoneType;
+#[path = "common/lab.rs"]
+mod lab;
 use reclaim_core::mm::page_alloc::Gfp;
-use reclaim_core::mm::Knobs;
-use reclaim_core::scenario::{MemcgSpec, NodeSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
+use reclaim_core::scenario::Scenario;
 use reclaim_core::sim::Simulation;
 use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
 
@@ -13,27 +13,16 @@ const RUN_NS: u64 = 200_000_000;
 
 /// One task at RATE accesses a second for 0.2 s, over `target`.
 fn accesses(target: Target, closed_loop: bool) -> u64 {
-    let scenario = Scenario {
-        version: SCENARIO_VERSION,
-        name: "pacing".into(),
-        title: String::new(),
-        description: String::new(),
-        seed: 1,
-        step_ns: 10_000_000,
-        duration_ns: RUN_NS,
-        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 8192 }] }],
-        min_free_kbytes: None,
-        watermark_scale_factor: 10,
-        swap_pages: 0,
-        machine: Default::default(),
-        memcgs: vec![MemcgSpec { path: "/a".into(), ..Default::default() }],
-        workloads: vec![WorkloadSpec { rate: RATE, closed_loop, ..WorkloadSpec::new("t", "/a", Pattern::Uniform, target) }],
-        proactive: Vec::new(),
-        knobs: Knobs::default(),
-    };
+    run(WorkloadSpec { rate: RATE, closed_loop, ..WorkloadSpec::new("t", "/a", Pattern::Uniform, target) }, RUN_NS).tasks[0].accesses
+}
+
+/// `spec` alone in memcg /a on lab's 8192-page node, without swap, run for
+/// `duration_ns`.
+fn run(spec: WorkloadSpec, duration_ns: u64) -> Simulation {
+    let scenario = Scenario { name: "pacing".into(), step_ns: 10_000_000, duration_ns, swap_pages: 0, workloads: vec![spec], ..lab::scenario(true, None) };
     let mut s = Simulation::new(scenario).unwrap();
-    s.run_until(RUN_NS);
-    s.tasks[0].accesses
+    s.run_until(duration_ns);
+    s
 }
 
 #[test]
@@ -54,38 +43,13 @@ fn a_closed_loop_loses_the_time_it_stalls_and_an_open_loop_does_not() {
     assert!(closed * 100 >= open * 90 && closed <= open, "without stalls a closed loop nearly keeps the rate: {closed} vs {open}");
 }
 
-/// One task of `spec` alone, run for 1 s (so that a task that ends early
-/// sits idle for most of the run).
-fn run(spec: WorkloadSpec) -> Simulation {
-    let scenario = Scenario {
-        version: SCENARIO_VERSION,
-        name: "pacing".into(),
-        title: String::new(),
-        description: String::new(),
-        seed: 1,
-        step_ns: 10_000_000,
-        duration_ns: 1_000_000_000,
-        nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Normal, pages: 8192 }] }],
-        min_free_kbytes: None,
-        watermark_scale_factor: 10,
-        swap_pages: 0,
-        machine: Default::default(),
-        memcgs: vec![MemcgSpec { path: "/a".into(), ..Default::default() }],
-        workloads: vec![spec],
-        proactive: Vec::new(),
-        knobs: Knobs::default(),
-    };
-    let mut s = Simulation::new(scenario).unwrap();
-    s.run_until(1_000_000_000);
-    s
-}
-
 /// A task's ops/s is over its own life: a sequential pass of 200 pages at
 /// 1,000/s takes 0.2 s and reports 1,000/s, not 200 over the 1 s run.
 #[test]
 fn a_task_that_ended_reports_its_rate_over_its_own_life() {
     let pass = WorkloadSpec { rate: 1000, ..WorkloadSpec::new("t", "/a", Pattern::Sequential, Target::Anon { pages: 200, write_percent: 0 }) };
-    let s = run(pass);
+    // Run for 1 s, so that the task sits idle for most of the run.
+    let s = run(pass, 1_000_000_000);
     assert!(!s.tasks[0].alive, "the pass is done");
     let ops = reclaim_core::report::metrics(&s)["t_ops_per_sec"].as_f64().unwrap();
     assert!((995.0..=1000.0).contains(&ops), "{ops}");
@@ -98,7 +62,7 @@ fn a_task_that_ended_reports_its_rate_over_its_own_life() {
 fn a_task_whose_allocations_fail_keeps_its_pace() {
     // gfp dma with no ZONE_DMA on the node: every allocation fails at once.
     let dma = WorkloadSpec { rate: 1000, gfp: Gfp::Dma, ..WorkloadSpec::new("t", "/a", Pattern::Uniform, Target::Anon { pages: 100, write_percent: 0 }) };
-    let s = run(dma);
+    let s = run(dma, 1_000_000_000);
     let t = &s.tasks[0];
     assert_eq!(t.accesses, 0);
     assert!((990..=1001).contains(&t.failed), "tries: {}", t.failed);

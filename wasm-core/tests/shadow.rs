@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use reclaim_core::mm::folio::pg;
 use reclaim_core::mm::vmstat::Item;
 use reclaim_core::mm::{MappingKind, LRU_GEN_ANON, LRU_GEN_FILE};
+use reclaim_core::report::group;
 use reclaim_core::scenario;
 use reclaim_core::shadow_view::{RefaultView, ShadowFrame, ShadowLruvecView};
 use reclaim_core::sim::Simulation;
@@ -132,17 +133,6 @@ fn check_decision(label: &str, model: &str, r: &RefaultView) {
     }
 }
 
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 /// Every reported decision of every step matches the workingset counters:
 /// per type, the non-ignored decisions are the workingset_refault delta,

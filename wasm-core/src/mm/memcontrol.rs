@@ -304,17 +304,15 @@ impl Mm {
     }
 
     /// try_charge()'s memory.high check: a charge while `memcg` or an
-    /// ancestor is above memory.high adds to memcg_nr_pages_over_high, and
-    /// each MEMCG_CHARGE_BATCH of them is dealt with on the way back to user
-    /// space (mem_cgroup_handle_over_high). The kernel charges the page
-    /// counters a batch at a time (consume_stock) and adds the batch: the
-    /// first charge above high is dealt with at once, for a batch. The
-    /// engine charges page by page, so it acts on the first page charged
-    /// above high and then on every MEMCG_CHARGE_BATCH-th, each time for a
-    /// batch: as often as the kernel. Simplified: the
-    /// batch is dealt with at once, inside try_charge (before the new folio
-    /// is mapped), where the kernel does it on the way back to user space
-    /// (or in try_charge once more than a batch has piled up).
+    /// ancestor is above memory.high is dealt with by
+    /// mem_cgroup_handle_over_high, a batch at a time. The kernel charges the
+    /// page counters MEMCG_CHARGE_BATCH pages at a time (consume_stock), so
+    /// its first charge above high already stands for a batch; the engine
+    /// charges page by page, so it acts on the first page charged above high
+    /// and then on every MEMCG_CHARGE_BATCH-th, each time for a batch: as
+    /// often as the kernel. Simplified: done at once, inside try_charge
+    /// (before the new folio is mapped), where the kernel does it on the way
+    /// back to user space (or in try_charge once more than a batch has piled up).
     fn note_over_high(&mut self, memcg: MemcgId) {
         let over = self.memcg_ancestors(memcg).any(|id| {
             let cg = &self.memcgs[id as usize];
@@ -358,7 +356,7 @@ impl Mm {
                     0
                 } else {
                     let high = cg.memory_high.max(1);
-                    (((cg.usage - high) as u128) << MEMCG_DELAY_PRECISION_SHIFT).checked_div(high as u128).unwrap_or(0).min(u64::MAX as u128) as u64
+                    ((u128::from(cg.usage - high) << MEMCG_DELAY_PRECISION_SHIFT) / u128::from(high)).min(u128::from(u64::MAX)) as u64
                 }
             })
             .max()
@@ -366,8 +364,8 @@ impl Mm {
     }
 
     /// mem_cgroup_handle_over_high() (v6.12; called from
-    /// [`Mm::note_over_high`]): reclaim_high() by `nr_pages`, then work out the penalty that grows
-    /// with the square of the overage (calculate_high_delay), scaled by
+    /// [`Mm::note_over_high`]): reclaim_high() by `nr_pages`, then work out
+    /// the penalty that grows with the square of the overage (calculate_high_delay), scaled by
     /// `nr_pages` / MEMCG_CHARGE_BATCH and capped at 2 s
     /// (MEMCG_MAX_HIGH_DELAY_JIFFIES). No sleep at HZ / 100 or less; while
     /// reclaim makes progress (or MAX_RECLAIM_RETRIES allow) reclaim again,

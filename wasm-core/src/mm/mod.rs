@@ -295,9 +295,12 @@ impl Mm {
     /// a node's reclaim compares, per node).
     pub fn count_workingset_activate(&mut self, memcg: MemcgId, node: usize, type_: usize) {
         self.count(memcg, vmstat::Item::WorkingsetActivateAnon.plus(type_), 1, true);
-        for id in self.memcg_ancestors(memcg).collect::<Vec<_>>() {
+        // Up the tree as count() goes, without collecting the path (a refault is a hot path).
+        let mut m = Some(memcg);
+        while let Some(id) = m {
             let lv = self.lruvec_id(id, node);
             self.lruvecs[lv as usize].workingset_activate[type_] += 1;
+            m = self.memcgs[id as usize].parent;
         }
     }
 

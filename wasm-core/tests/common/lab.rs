@@ -1,4 +1,5 @@
-//! The small machine of the mechanism tests (mechanisms.rs, mechanisms_reclaim.rs).
+//! The small machine of the mechanism tests (mechanisms.rs, mechanisms_reclaim.rs),
+//! and the base scenario pacing.rs and memcg.rs change.
 #![allow(dead_code)]
 use reclaim_core::mm::filemap::Slot;
 use reclaim_core::mm::pgdat::ZoneType;
