@@ -405,6 +405,28 @@ fn compare_shows_an_undefined_metric_as_null_and_n_a() {
     assert!(row.ends_with(" %"), "{row}");
 }
 
+/// A headline measured against a variant other than before (proactive
+/// reclaim's overreclaim_pages, against whole) shows its change against that
+/// variant in the table, naming it, as the app's comparison table does; the
+/// other rows stay against before.
+#[test]
+fn compare_shows_a_headlines_change_against_its_own_baseline() {
+    let args = ["compare", "proactive-reclaim-batching", "--seed", "1", "--param", "children=16"];
+    let (code, text, err) = sim(&args);
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = sim(&[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let m = |variant: &str, metric: &str| v["variants"][variant]["metrics"][metric].as_f64().unwrap();
+    let row = text.lines().find(|l| l.starts_with("overreclaim_pages")).expect("an overreclaim_pages row");
+    let (whole, after) = (m("whole", "overreclaim_pages"), m("after", "overreclaim_pages"));
+    assert_ne!(whole, m("before", "overreclaim_pages"), "the baselines must differ for this to tell them apart");
+    assert!(row.ends_with(&format!("{:+.1} % vs whole", (after - whole) / whole.abs() * 100.0)), "{row}");
+    let row = text.lines().find(|l| l.starts_with("time_s")).expect("a time_s row");
+    let (before, after) = (m("before", "time_s"), m("after", "time_s"));
+    assert!(row.ends_with(&format!("{:+.1} %", (after - before) / before * 100.0)), "{row}");
+    assert!(text.contains("change: after against before (or the variant named)"), "{text}");
+}
+
 #[test]
 fn compare_rejects_unknown_experiments_and_bad_parameters() {
     for (args, needle) in [

@@ -178,6 +178,9 @@ fn expected(h: &crate::experiment::Headline) -> String {
     format!("after {way} than {}", h.baseline)
 }
 
+/// The variant a row's change is against, unless it is a headline with its own.
+const CHANGE_BASELINE: &str = "before";
+
 /// `compare` as a table: one row per metric, one column per variant, and
 /// the change from before to after; then each headline: whether it held on
 /// this seed (against its baseline variant) and the patch author's figures.
@@ -189,18 +192,30 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
     for v in &c.variants {
         out.push_str(&format!(" {:>20}", v.variant));
     }
-    out.push_str(&format!(" {:>12}\n", "after/before"));
+    out.push_str(&format!(" {:>18}\n", "change"));
     let names: Vec<&String> = c.variants[0].metrics.iter().map(|(k, _)| k).collect();
+    let mut other_baseline = false;
     for (i, name) in names.iter().enumerate() {
         out.push_str(&format!("{name:<26}"));
         for v in &c.variants {
             out.push_str(&format!(" {:>20}", fmt_named(name, v.metrics[i].1)));
         }
-        let b = c.variants[0].metrics[i].1;
-        let a = c.variants[1].metrics[i].1;
-        let change = change_text(name, b, a).unwrap_or_else(|| "-".into());
-        out.push_str(&format!(" {change:>12}\n"));
+        // A headline's change is against its own baseline (as on the app's
+        // table and in the headline lines below); any other row's against before.
+        let baseline = e.headlines.iter().find(|h| h.metric == name.as_str()).map_or(CHANGE_BASELINE, |h| h.baseline);
+        let b = c.metric(baseline, name).unwrap_or(f64::NAN);
+        let a = c.metric("after", name).unwrap_or(f64::NAN);
+        let mut change = change_text(name, b, a).unwrap_or_else(|| "-".into());
+        if baseline != CHANGE_BASELINE {
+            other_baseline = true;
+            change.push_str(&format!(" vs {baseline}"));
+        }
+        out.push_str(&format!(" {change:>18}\n"));
     }
+    out.push_str(&format!(
+        "change: after against {CHANGE_BASELINE}{}: relative, or in percentage points (pp) for a share\n",
+        if other_baseline { " (or the variant named)" } else { "" }
+    ));
     out.push_str("\nheadlines (this seed; the patch author's figures)\n");
     for h in e.headlines {
         let (b, a) = (c.metric(h.baseline, h.metric).unwrap_or(0.0), c.metric("after", h.metric).unwrap_or(0.0));

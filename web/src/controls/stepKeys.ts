@@ -1,7 +1,7 @@
 // The page's step keys, shared by the page's own run and side by side:
 // → steps, ← steps back, Space plays or pauses, unless the key belongs to
 // what has the focus (a field, a tab list, a focused button, a box that
-// scrolls sideways).
+// scrolls sideways, Space in a dialog).
 import { useEffect, useLayoutEffect, useRef } from 'react';
 
 /** Whether `key` belongs to the focused element rather than to the step keys. */
@@ -15,7 +15,11 @@ export function isTyping(target: EventTarget | null, key: string): boolean {
     return true;
   }
   // Space presses a focused button; the arrow keys do nothing there.
-  return key === ' ' && target.tagName === 'BUTTON';
+  if (key === ' ' && target.tagName === 'BUTTON') return true;
+  // In a dialog (the tour's panel, which takes the focus to its title when it
+  // opens), Space is the reader's: it must not set the run going under the
+  // step being read. The arrow keys still step, as the step's check notices.
+  return key === ' ' && target.closest('[role="dialog"]') !== null;
 }
 
 export interface StepKeys {
