@@ -7,7 +7,7 @@ import init, { Engine } from '../../web/src/engine/pkg/reclaim_core';
 import type { Frame } from '../../web/src/engine/pkg/reclaim_core';
 import { advanceHistories, type FrameHistories } from '../../web/src/views/history';
 import { kswapdModel } from '../../web/src/views/kswapd/model';
-import { coefficientOfVariation, memcgsModel } from '../../web/src/views/memcg/model';
+import { memcgsModel } from '../../web/src/views/memcg/model';
 import { spreadModel } from '../../web/src/views/memcg/spread';
 import { chipMoves, memcgLruLayout } from '../../web/src/views/memcg-lru/model';
 import { reclaimRows, roundsModel } from '../../web/src/views/reclaim/model';
@@ -102,13 +102,15 @@ describe('proactive-root', () => {
     expect(lru.nrMemcgs.reduce((a, b) => a + b, 0)).toBe(17);
     expect(lru.youngGen).toBe((lru.oldGen + 1) % 3);
 
-    // The UI's CV over the leaves is the engine's.
+    // The engine's CV is the population standard deviation of the leaves' pgsteal over their mean.
     const leaves = frame.memcgs.filter((m) => m.leaf).map((m) => m.pgsteal);
-    expect(frame.pgstealCv).toBeCloseTo(coefficientOfVariation(leaves), 9);
+    const mean = leaves.reduce((a, b) => a + b, 0) / leaves.length;
+    const sd = Math.sqrt(leaves.reduce((a, v) => a + (v - mean) ** 2, 0) / leaves.length);
+    expect(frame.pgstealCv).toBeCloseTo(sd / mean, 9);
     expect(frame.pgstealCv).toBeGreaterThan(0);
     expect(histories.cv[histories.cv.length - 1]!.value).toBe(frame.pgstealCv);
     // The spread chart draws the same leaves and the same CV.
-    const spread = spreadModel(frame.memcgs)!;
+    const spread = spreadModel(frame.memcgs, frame.pgstealCv)!;
     expect(spread.bars.map((b) => b.pgsteal)).toEqual(leaves);
     expect(spread.cv).toBeCloseTo(frame.pgstealCv, 9);
     expect(spread.stddev / spread.mean).toBeCloseTo(frame.pgstealCv, 9);

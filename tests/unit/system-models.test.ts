@@ -15,7 +15,7 @@ import type {
 import { addKinds, groupEvents, visibleGroups } from '../../web/src/views/events/model';
 import { advanceHistories } from '../../web/src/views/history';
 import { appendKswapd, kswapdLayout, kswapdModel, pendingZoneText, type KswapdSegment, type KswapdTrack } from '../../web/src/views/kswapd/model';
-import { appendCv, coefficientOfVariation, formatCv, memcgsModel, sparkline, type MemcgRow } from '../../web/src/views/memcg/model';
+import { appendCv, formatCv, memcgsModel, sparkline, type MemcgRow } from '../../web/src/views/memcg/model';
 import { spreadModel } from '../../web/src/views/memcg/spread';
 import { chipMoves, chipText, memcgLruLayout, type LruRow } from '../../web/src/views/memcg-lru/model';
 import { formatOverreclaim, reclaimRows, roundsModel } from '../../web/src/views/reclaim/model';
@@ -340,9 +340,10 @@ describe('memcgs model', () => {
     ...extra,
   });
 
-  it('spreads pgsteal over the leaves only: mean, population stddev, the bars\' top and the most and least in words', () => {
+  it('spreads pgsteal over the leaves only: mean, the engine\'s CV as a deviation, the bars\' top and the most and least in words', () => {
     const tree = [memcg('/', { leaf: false, pgsteal: 400 }), memcg('/a', { pgsteal: 100 }), memcg('/b', { pgsteal: 300 })];
-    const spread = spreadModel(tree)!;
+    // 100 and 300: mean 200, population stddev 100, so the engine's pgsteal_cv is 0.5.
+    const spread = spreadModel(tree, 0.5)!;
     expect(spread.bars).toEqual([
       { path: '/a', pgsteal: 100 },
       { path: '/b', pgsteal: 300 },
@@ -353,10 +354,10 @@ describe('memcgs model', () => {
     // mean + stddev (300) reaches the tallest bar: the top is the larger of the two.
     expect(spread.yMax).toBe(300);
     expect(spread.summary).toBe('pgsteal of the 2 leaf memcgs: mean 200, standard deviation 100 (CV 50.0 %); most 300 (/b), least 100 (/a).');
-    expect(spreadModel([memcg('/a'), memcg('/b')])!.summary).toMatch(/none has been reclaimed from yet/);
-    expect(spreadModel([memcg('/a'), memcg('/b')])!.yMax).toBe(1);
+    expect(spreadModel([memcg('/a'), memcg('/b')], NaN)!.summary).toMatch(/none has been reclaimed from yet/);
+    expect(spreadModel([memcg('/a'), memcg('/b')], NaN)!.yMax).toBe(1);
     // One leaf has no spread.
-    expect(spreadModel([memcg('/', { leaf: false }), memcg('/a', { pgsteal: 5 })])).toBeNull();
+    expect(spreadModel([memcg('/', { leaf: false }), memcg('/a', { pgsteal: 5 })], NaN)).toBeNull();
   });
 
   it('says what the scales run up to, and when nothing is used or reclaimed yet', () => {
@@ -401,13 +402,7 @@ describe('memcgs model', () => {
     expect(b.reclaimOffScale).toBe(false);
   });
 
-  it('computes the coefficient of variation: population stddev over mean, 0 without a spread (system-engine.test.ts ties it to the engine)', () => {
-    expect(coefficientOfVariation([])).toBe(0);
-    expect(coefficientOfVariation([5])).toBe(0);
-    expect(coefficientOfVariation([0, 0])).toBe(0);
-    expect(coefficientOfVariation([4, 4, 4])).toBe(0);
-    // One of four took everything: stddev sqrt(3) × mean.
-    expect(coefficientOfVariation([256, 0, 0, 0])).toBeCloseTo(Math.sqrt(3), 12);
+  it('formats the coefficient of variation', () => {
     expect(formatCv(Math.sqrt(3))).toBe('173 %');
     expect(formatCv(0.2382)).toBe('23.8 %');
   });

@@ -260,4 +260,19 @@ mod tests {
             assert_eq!((c.held(&h), c.tied(&h)), (held, tied), "{before} -> {after}");
         }
     }
+
+    /// pgsteal_cv's statistic (the app draws the engine's value; it has no
+    /// copy): the population standard deviation over the mean, 0 without a
+    /// spread or with a mean of 0.
+    #[test]
+    fn coefficient_of_variation_is_the_population_stddev_over_the_mean() {
+        use super::coefficient_of_variation as cv;
+        assert_eq!(cv(&[]), 0.0);
+        assert_eq!(cv(&[5.0]), 0.0);
+        assert_eq!(cv(&[0.0, 0.0]), 0.0);
+        assert_eq!(cv(&[4.0, 4.0, 4.0]), 0.0);
+        assert_eq!(cv(&[100.0, 300.0]), 0.5);
+        // One of four took everything: stddev sqrt(3) times the mean.
+        assert!((cv(&[256.0, 0.0, 0.0, 0.0]) - 3f64.sqrt()).abs() < 1e-12);
+    }
 }

@@ -95,7 +95,7 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
   // Only while the memcgs view is shown: the other views have no pgsteal chart.
   const showsSpread = view === 'memcgs';
   const spreadTop = useMemo(
-    () => (sides && showsSpread ? Math.max(0, ...sides.map((s) => spreadModel(s.frame.memcgs)?.yMax ?? 0)) : undefined),
+    () => (sides && showsSpread ? Math.max(0, ...sides.map((s) => spreadModel(s.frame.memcgs, s.frame.pgstealCv)?.yMax ?? 0)) : undefined),
     [sides, showsSpread],
   );
   // Both sides show the same lruvec: the one chosen, else the left side's default.

@@ -39,7 +39,7 @@ export function MemcgsView({ memcgs, cv, cvHistory, transitionMs = 0, spreadTop 
         </h2>
         <CvFigure cv={cv} history={cvHistory} leaves={model.leaves} reclaimed={memcgs.some(reclaimedLeaf)} />
       </div>
-      <PgstealSpread memcgs={memcgs} transitionMs={transitionMs} top={spreadTop} />
+      <PgstealSpread memcgs={memcgs} cv={cv} transitionMs={transitionMs} top={spreadTop} />
       <div className="memcg-scroll">
         <table className="memcg-table" aria-label="Memcg usage and reclaim" aria-describedby={noteId}>
           <thead>

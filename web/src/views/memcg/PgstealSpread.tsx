@@ -10,13 +10,15 @@ const HEIGHT = 96;
 
 export interface PgstealSpreadProps {
   memcgs: readonly MemcgView[];
+  /** The frame's pgsteal_cv, from the engine. */
+  cv: number;
   transitionMs?: number;
   /** A y scale top shared with another chart (side by side). */
   top?: number;
 }
 
-export function PgstealSpread({ memcgs, transitionMs = 0, top }: PgstealSpreadProps) {
-  const model = useMemo(() => spreadModel(memcgs, top), [memcgs, top]);
+export function PgstealSpread({ memcgs, cv, transitionMs = 0, top }: PgstealSpreadProps) {
+  const model = useMemo(() => spreadModel(memcgs, cv, top), [memcgs, cv, top]);
   const containerRef = useRef<HTMLDivElement>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const width = useElementWidth(containerRef);

@@ -132,16 +132,6 @@ export function reclaimedLeaf(m: Pick<MemcgView, 'leaf' | 'pgsteal'>): boolean {
   return m.leaf && m.pgsteal > 0;
 }
 
-/** The same statistic as the engine's pgstealCv: population stddev / mean (0 with fewer than two, or a zero mean). */
-export function coefficientOfVariation(values: readonly number[]): number {
-  if (values.length < 2) return 0;
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  if (mean === 0) return 0;
-  const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / values.length;
-  return Math.sqrt(variance) / mean;
-}
-
-/** The CV series with this frame's value appended. */
 /**
  * The CV series with a frame's values appended: first those of the earlier
  * steps of its window (a jump brings every step: Frame.pgstealCvTrail), then

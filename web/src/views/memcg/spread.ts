@@ -4,7 +4,7 @@
 // fairness) look different. DOM-free; draw.ts draws it.
 import type { MemcgView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
-import { coefficientOfVariation, formatCv } from './model';
+import { formatCv } from './model';
 
 export interface SpreadBar {
   path: string;
@@ -15,8 +15,9 @@ export interface SpreadModel {
   /** The leaf memcgs in the engine's (tree) order. */
   bars: SpreadBar[];
   mean: number;
-  /** Population standard deviation, as pgsteal_cv uses. */
+  /** Population standard deviation, as pgsteal_cv uses: cv × mean. */
   stddev: number;
+  /** The engine's pgsteal_cv of the frame (Frame.pgstealCv), NaN before any reclaim. */
   cv: number;
   /** The y domain's top: the largest bar or mean + stddev, at least 1. */
   yMax: number;
@@ -26,17 +27,18 @@ export interface SpreadModel {
 
 /**
  * The leaves' pgsteal, its mean and standard deviation; null with fewer than
- * two leaves (no spread to show). `top`: a y domain top to draw on instead
- * of this frame's own (side by side, both sides' charts share one scale).
+ * two leaves (no spread to show). `cv` is the engine's pgsteal_cv of the same
+ * frame (the statistic is computed in one place, the engine's leaf_cv); the
+ * deviation drawn is cv × mean. `top`: a y domain top to draw on instead of
+ * this frame's own (side by side, both sides' charts share one scale).
  */
-export function spreadModel(memcgs: readonly MemcgView[], top?: number): SpreadModel | null {
+export function spreadModel(memcgs: readonly MemcgView[], cv: number, top?: number): SpreadModel | null {
   const bars = memcgs.filter((m) => m.leaf).map((m) => ({ path: m.path, pgsteal: m.pgsteal }));
   if (bars.length < 2) return null;
   const values = bars.map((b) => b.pgsteal);
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const cv = coefficientOfVariation(values);
-  // cv is stddev / mean; with a mean of 0 every value is 0, and so is the deviation.
-  const stddev = cv * mean;
+  // With a mean of 0 every value is 0, and so is the deviation (the engine's cv is NaN then).
+  const stddev = mean === 0 || !Number.isFinite(cv) ? 0 : cv * mean;
   const yMax = Math.max(1, mean + stddev, ...values, top ?? 0);
   let most = bars[0]!;
   let least = bars[0]!;
