@@ -337,12 +337,12 @@ describe('Export', () => {
 
     const json = await exported(page, 'Export JSON');
     expect(json.download.suggestedFilename()).toBe('mglru-basic-4-6.json');
-    const data = JSON.parse(json.bytes.toString('utf8')) as { scenario: string; seed: number; step: number; counters: Record<string, number> };
+    const data = JSON.parse(json.bytes.toString('utf8')) as { scenario: string; seed: number; steps: number; vmstat: Record<string, number> };
     expect(data.scenario).toBe('mglru-basic');
     expect(data.seed).toBe(4);
-    expect(data.step).toBe(6);
-    expect(data.counters).toEqual(shown);
-    expect(Object.keys(data.counters)).toEqual(Object.keys(shown));
+    expect(data.steps).toBe(6);
+    expect(data.vmstat).toEqual(shown);
+    expect(Object.keys(data.vmstat)).toEqual(Object.keys(shown));
     expect(problems).toEqual([]);
   });
 
@@ -396,11 +396,11 @@ describe('Export', () => {
     const json = await exported(page, 'Export JSON');
     const data = JSON.parse(json.bytes.toString('utf8')) as {
       variant: string;
-      comparison: { experiment: string; metrics: { metric: string; values: Record<string, number> }[] };
+      comparison: { experiment: string; variants: Record<string, { metrics: Record<string, number> }> };
     };
     expect(data.variant).toBe('after');
     expect(data.comparison.experiment).toBe('kswapd-classzone');
-    expect(data.comparison.metrics.map((m) => m.metric)).toEqual(metrics);
+    expect(Object.keys(data.comparison.variants.after!.metrics)).toEqual(metrics);
 
     // The System tab's charts export.
     await page.getByRole('tab', { name: /^System/ }).click();
@@ -467,10 +467,10 @@ describe('Export', () => {
     expect(Object.fromEntries(rows.map(([name, before]) => [name, Number(before)]))).toEqual(leftCounters);
     expect(Object.fromEntries(rows.map(([name, , after]) => [name, Number(after)]))).toEqual(rightCounters);
     const json = await exported(page, 'Export JSON');
-    const data = JSON.parse(json.bytes.toString('utf8')) as { sides: { variant: string; step: number; counters: Record<string, number> }[] };
-    expect(data.sides.map((s) => [s.variant, s.step])).toEqual([['before', 5], ['after', 5]]);
-    expect(data.sides[0]!.counters).toEqual(leftCounters);
-    expect(data.sides[1]!.counters).toEqual(rightCounters);
+    const data = JSON.parse(json.bytes.toString('utf8')) as { sides: { variant: string; steps: number; vmstat: Record<string, number> }[] };
+    expect(data.sides.map((s) => [s.variant, s.steps])).toEqual([['before', 5], ['after', 5]]);
+    expect(data.sides[0]!.vmstat).toEqual(leftCounters);
+    expect(data.sides[1]!.vmstat).toEqual(rightCounters);
     expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
     // The Memcgs view, once kswapd has reclaimed (it wakes at step 17): its pgsteal charts have

@@ -155,9 +155,10 @@ describe('comparison CSV', () => {
     const row = t.rows.find((r) => r.metric === 'kswapd_efficiency')!;
     expect(row.changeText).toBe('—');
     expect(csvParseRows(comparisonCsv(t).trimEnd()).find((r) => r[0] === 'kswapd_efficiency')).toEqual(['kswapd_efficiency', '', '', 'before', '', '—', '', '', '', '']);
-    const exported = JSON.parse(exportJson(run, t)).comparison.metrics.find((m: { metric: string }) => m.metric === 'kswapd_efficiency');
-    expect(exported.values).toEqual({ before: null, after: null });
-    expect(exported.change).toBeNull();
+    const exported = JSON.parse(exportJson(run, t)).comparison;
+    expect(exported.variants.before.metrics.kswapd_efficiency).toBeNull();
+    expect(exported.variants.after.metrics.kswapd_efficiency).toBeNull();
+    expect(exported.changes.kswapd_efficiency).toEqual({ baseline: 'before', change: null, change_shown: '—' });
   });
 });
 
@@ -204,7 +205,7 @@ describe('after a check over seeds 1-5', () => {
     const recorded = csvParseRows(comparisonCsv({ ...table, seedsRecorded: true }).trimEnd());
     expect(recorded[1]!.slice(-4)).toEqual(['2', '0', '3', 'recorded']);
     const data = JSON.parse(exportJson(run, table));
-    expect(data.comparison.metrics[0].headline.seeds).toEqual({ held: 2, tied: 0, of: 3 });
+    expect(data.comparison.seeds).toEqual({ source: 'checked', headlines: { pgscan_direct: { held: 2, tied: 0, of: 3 } } });
   });
 });
 
@@ -213,72 +214,77 @@ describe('JSON export', () => {
     const memcg = { path: '/a', usage: 10, max: 100, high: undefined, low: 0, min: 0, swapUsage: 0, pgscan: 5, pgsteal: 4, eventsLow: 0, eventsHigh: 0, eventsMax: 0, eventsOom: 0, eventsOomKill: 0, leaf: true };
     const write = { memcg: '/', requested: 32, reclaimed: 40, overreclaim: 8, ok: true, startNs: 1e8, durationNs: 2e5, rounds: [{ nrToReclaim: 32, reclaimed: 40 }] };
     const data = JSON.parse(exportJson({ ...run, memcgs: [memcg] as never, reclaims: [write] as never }, null));
-    // Keyed as the memcgs CSV's columns are, an unlimited memory.high as null.
+    // Keyed as `reclaim-sim run --json` keys its memcgs, sizes in bytes as the cgroup files hold them, an unlimited memory.high as null.
     expect(data.memcgs).toEqual([
       {
-        memcg: '/a',
+        path: '/a',
         leaf: true,
-        'memory.current_pages': 10,
-        'memory.max_pages': 100,
-        'memory.high_pages': null,
-        'memory.low_pages': 0,
-        'memory.min_pages': 0,
-        'memory.swap.current_pages': 0,
-        pgscan: 5,
-        pgsteal: 4,
-        events_low: 0,
-        events_high: 0,
-        events_max: 0,
-        events_oom: 0,
-        events_oom_kill: 0,
+        memory_current: 10 * 4096,
+        memory_max: 100 * 4096,
+        memory_high: null,
+        memory_low: 0,
+        memory_min: 0,
+        memory_swap_current: 0,
+        memory_stat: { pgscan: 5, pgsteal: 4 },
+        memory_events: { low: 0, high: 0, max: 0, oom: 0, oom_kill: 0 },
       },
     ]);
-    expect(Object.keys(data.memcgs[0])).toEqual(csvParseRows(memcgsCsv([memcg as never]))[0]);
-    expect(data.memoryReclaim).toEqual([write]);
+    expect(data.memory_reclaim).toEqual([write]);
     // None: no keys.
     const none = JSON.parse(exportJson({ ...run, memcgs: [], reclaims: [] }, null));
     expect(none).not.toHaveProperty('memcgs');
-    expect(none).not.toHaveProperty('memoryReclaim');
+    expect(none).not.toHaveProperty('memory_reclaim');
   });
 
-  it('names the run, its counters by /proc/vmstat name, their deltas', () => {
+  it('names the run, its counters by /proc/vmstat name and their deltas, under the names of `reclaim-sim run --json`', () => {
     const data = JSON.parse(exportJson(run, null));
     expect(data).toEqual({
       scenario: 'mglru-basic',
       seed: 4,
       params: { file_pages: 64, memory_max: 2048 },
-      step: 12,
-      timeNs: 120_000_000,
-      counters: { nr_free_pages: 900, pgscan_kswapd: 40, workingset_refault_file: 0 },
-      deltas: { sinceStep: 11, values: { nr_free_pages: -100, pgscan_kswapd: 8, workingset_refault_file: 0 } },
+      steps: 12,
+      time_ns: 120_000_000,
+      vmstat: { nr_free_pages: 900, pgscan_kswapd: 40, workingset_refault_file: 0 },
+      vmstat_delta: { since_step: 11, values: { nr_free_pages: -100, pgscan_kswapd: 8, workingset_refault_file: 0 } },
       comparison: null,
     });
-    expect(Object.keys(data.counters)).toEqual(['nr_free_pages', 'pgscan_kswapd', 'workingset_refault_file']);
+    expect(Object.keys(data.vmstat)).toEqual(['nr_free_pages', 'pgscan_kswapd', 'workingset_refault_file']);
   });
 
-  it('carries the variant and the comparison, values keyed by variant', () => {
+  it('carries the variant and the comparison as `reclaim-sim compare --json` lays it out, with the table\'s changes', () => {
     const data = JSON.parse(exportJson({ ...run, request: makeRequest('kswapd-classzone', 1, { bursts: 10 }, 'after') }, comparisonTable(experiment, comparison)));
     expect(data.variant).toBe('after');
-    expect(data.comparison.variants).toEqual(['before', 'after']);
-    expect(data.comparison.params).toEqual({ bursts: 10 });
-    expect(data.comparison.metrics[0]).toEqual({
-      metric: 'pgscan_direct',
-      values: { before: 29961, after: 31926 },
-      baseline: 'before',
-      change: (31926 - 29961) / 29961,
-      changeShown: '+6.56 %',
-      headline: { direction: 'lower', authorBefore: '6,579,706', authorAfter: '6,256,811', verdict: 'not-held' },
+    expect(data.comparison).toEqual({
+      experiment: 'kswapd-classzone',
+      params: { bursts: 10 },
+      seed: 1,
+      variants: {
+        before: { metrics: { pgscan_direct: 29961, alloc_latency_p95: 0.125 } },
+        after: { metrics: { pgscan_direct: 31926, alloc_latency_p95: null } },
+      },
+      headlines: [
+        {
+          metric: 'pgscan_direct',
+          expected: 'after lower than before',
+          baseline: 'before',
+          held: false,
+          tied: false,
+          author_before: '6,579,706',
+          author_after: '6,256,811',
+        },
+      ],
+      changes: {
+        pgscan_direct: { baseline: 'before', change: (31926 - 29961) / 29961, change_shown: '+6.56 %' },
+        alloc_latency_p95: { baseline: 'before', change: null, change_shown: '—' },
+      },
     });
-    expect(data.comparison.metrics[1].values).toEqual({ before: 0.125, after: null });
     expect(data.ranges).toBeUndefined();
-    expect(data.comparison.seedsRecorded).toBeUndefined();
     // A table with the recorded seeds column says so.
     const table = comparisonTable(experiment, comparison);
     const tally = { held: 4, tied: 0, seeds: 5 };
     const recorded = { ...table, seedsChecked: true, seedsRecorded: true, rows: table.rows.map((r) => ({ ...r, seeds: r.headline ? tally : null })) };
     const withSeeds = JSON.parse(exportJson(run, recorded));
-    expect(withSeeds.comparison.seedsRecorded).toBe(true);
-    expect(withSeeds.comparison.metrics[0].headline.seeds).toEqual({ held: 4, tied: 0, of: 5 });
+    expect(withSeeds.comparison.seeds).toEqual({ source: 'recorded', headlines: { pgscan_direct: { held: 4, tied: 0, of: 5 } } });
   });
 
   it("carries a finished range check: per point, each headline's seeds held and tied", () => {
@@ -290,15 +296,19 @@ describe('JSON export', () => {
       ],
     };
     const data = JSON.parse(exportJson(run, null, { headlines: ['pgscan_direct'], result }));
-    expect(data.ranges).toEqual([
-      { point: 'defaults', headlines: { pgscan_direct: { held: 4, tied: 0, of: 5 } } },
-      { point: 'readers=1', headlines: { pgscan_direct: null } },
-    ]);
-    expect(data.rangesRecorded).toBeUndefined();
+    // As `reclaim-sim sweep --json` lays it out.
+    expect(data.ranges).toEqual({
+      experiment: 'kswapd-classzone',
+      seeds: [1, 2, 3, 4, 5],
+      headlines: ['pgscan_direct'],
+      rows: [
+        { point: 'defaults', held: [4], tied: [0] },
+        { point: 'readers=1', held: [null], tied: [null] },
+      ],
+    });
     // The recorded table the page shows before a check is marked as such.
     const recorded = JSON.parse(exportJson(run, null, { headlines: ['pgscan_direct'], result, recorded: true }));
-    expect(recorded.ranges).toEqual(data.ranges);
-    expect(recorded.rangesRecorded).toBe(true);
+    expect(recorded.ranges).toEqual({ ...data.ranges, recorded: true });
   });
 });
 
@@ -340,19 +350,19 @@ describe('side by side exports', () => {
     ]);
   });
 
-  it('writes each side\'s variant, step and counters to JSON, with the comparison table', () => {
+  it('writes each side\'s variant, steps and vmstat to JSON, with the comparison table', () => {
     const request = makeRequest('kswapd-classzone', 1, {});
     const data = JSON.parse(compareJson(request, sides, comparisonTable(experiment, comparison))) as {
       scenario: string;
       seed: number;
-      sides: { variant: string; step: number; counters: Record<string, number> }[];
+      sides: { variant: string; steps: number; vmstat: Record<string, number> }[];
       comparison: unknown;
     };
     expect(data.scenario).toBe('kswapd-classzone');
     expect(data.seed).toBe(1);
     expect(data.sides).toEqual([
-      { variant: 'before', step: 7, counters: { nr_free_pages: 10, pswpout: 3 } },
-      { variant: 'after', step: 7, counters: { nr_free_pages: 12, pswpout: 0 } },
+      { variant: 'before', steps: 7, vmstat: { nr_free_pages: 10, pswpout: 3 } },
+      { variant: 'after', steps: 7, vmstat: { nr_free_pages: 12, pswpout: 0 } },
     ]);
     expect(data.comparison).not.toBeNull();
   });
@@ -366,7 +376,7 @@ describe('side by side exports', () => {
     const data = JSON.parse(compareJson(makeRequest('kswapd-classzone', 1, {}), withMemcgs, null));
     const single = JSON.parse(exportJson({ ...run, memcgs: [memcg] }, null));
     expect(data.sides[0].memcgs).toEqual(single.memcgs);
-    expect(data.sides[0].memcgs[0]['memory.swap.current_pages']).toBe(2);
+    expect(data.sides[0].memcgs[0].memory_swap_current).toBe(2 * 4096);
     expect(data.sides[1]).not.toHaveProperty('memcgs');
   });
 });

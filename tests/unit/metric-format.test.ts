@@ -22,13 +22,13 @@ const RUNS: [string, string[]][] = [
   ['refault-distance-mglru', ['seconds=2']],
 ];
 
-/** The CLI table's cells: metric (26 wide), a column per variant (21 wide each), then the change. */
+/** The CLI table's cells: metric (26 wide), a column per variant (21 wide each), then the change; the table ends at its "change:" note. */
 function cliRows(text: string, variants: number): Map<string, { values: string[]; change: string }> {
   const lines = text.split('\n');
   const start = lines.findIndex((l) => l.startsWith('metric '));
   const rows = new Map<string, { values: string[]; change: string }>();
   for (const line of lines.slice(start + 1)) {
-    if (line.trim() === '') break;
+    if (line.trim() === '' || line.startsWith('change: ')) break;
     const values = Array.from({ length: variants }, (_, i) => line.slice(26 + 21 * i, 26 + 21 * (i + 1)).trim());
     rows.set(line.slice(0, 26).trim(), { values, change: line.slice(26 + 21 * variants).trim() });
   }

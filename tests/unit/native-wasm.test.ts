@@ -1,12 +1,16 @@
 // One engine, two front doors: the same scenario and seed give the same
 // /proc/vmstat counters from the native `reclaim-sim run --json` and from
-// the WebAssembly build (the one the browser runs), bit for bit.
+// the WebAssembly build (the one the browser runs), bit for bit; and the
+// app's Export JSON of a comparison is what `reclaim-sim compare --json`
+// prints, names and figures.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import init, { Engine } from '../../web/src/engine/pkg/reclaim_core';
-import { makeParams } from '../../web/src/scenario/params';
+import init, { Engine, compareExperiment, listScenarios } from '../../web/src/engine/pkg/reclaim_core';
+import { exportJson } from '../../web/src/export/tables';
+import { comparisonTable } from '../../web/src/views/comparison/model';
+import { makeParams, makeRequest } from '../../web/src/scenario/params';
 
 const WASM = new URL('../../web/src/engine/pkg/reclaim_core_bg.wasm', import.meta.url);
 // Built by `node scripts/rl.mjs test` before Vitest runs.
@@ -41,6 +45,35 @@ describe('native and wasm give the same counters', () => {
       expect(wasm).toEqual(native.vmstat);
       // The run did real work, so equality is not trivially of zeros.
       expect(native.vmstat.pgfree ?? 0).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe("the app's comparison export is `reclaim-sim compare --json`", () => {
+  // Small points, so that both run in about a second; two experiments with a third variant and a headline against it.
+  const points: { name: string; seed: number; params: Record<string, number> }[] = [
+    { name: 'proactive-reclaim-batching', seed: 2, params: { children: 16 } },
+    { name: 'kswapd-classzone', seed: 3, params: { bursts: 3 } },
+  ];
+  for (const p of points) {
+    it(`${p.name} seed ${p.seed}`, () => {
+      const args = ['compare', p.name, '--json', '--seed', String(p.seed)];
+      for (const [k, v] of Object.entries(p.params)) args.push('--param', `${k}=${v}`);
+      const native = JSON.parse(execFileSync(SIM, args, { encoding: 'utf8' })) as Record<string, unknown>;
+
+      const experiment = listScenarios().experiments.find((e) => e.name === p.name)!;
+      const request = makeRequest(p.name, p.seed, p.params, 'after');
+      const table = comparisonTable(experiment, compareExperiment(request));
+      const run = { request, step: 0, timeNs: 0, counters: [], previous: null };
+      const exported = JSON.parse(exportJson(run, table)).comparison as Record<string, unknown>;
+
+      // Everything the command line prints, under its names, with its figures.
+      for (const key of Object.keys(native)) expect(exported[key], key).toEqual(native[key]);
+      expect(Object.keys(native).sort()).toEqual(['experiment', 'headlines', 'params', 'seed', 'variants']);
+      // Besides, the page's change column, a headline against its own baseline.
+      const changes = exported.changes as Record<string, { baseline: string }>;
+      const headlines = native.headlines as { metric: string; baseline: string }[];
+      for (const h of headlines) expect(changes[h.metric]!.baseline).toBe(h.baseline);
     });
   }
 });

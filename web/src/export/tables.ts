@@ -2,13 +2,17 @@
 // the frame shown (kernel names, kernel order, the change since the previous
 // frame) and, on an experiment's page, its comparison table (the numbers of
 // `reclaim-sim compare NAME --json`, unformatted) and its check across the
-// parameter ranges (the counts of `reclaim-sim sweep NAME --json`). DOM-free.
+// parameter ranges (the counts of `reclaim-sim sweep NAME --json`). The JSON
+// uses the command line's names and layout (run --json, compare --json,
+// sweep --json), so one script reads both; the CSVs are laid out for a
+// spreadsheet next to the page (pages, as the views show them). DOM-free.
 import { csvFormatRows } from 'd3';
 import type { Counter, MemcgView, ReclaimView, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { paramEntries } from '../scenario/params';
 import type { ComparisonTable } from '../views/comparison/model';
 import type { RangeCheckResult } from '../views/comparison/ranges';
 import { counterRows } from '../views/counters/model';
+import { PAGE_SIZE } from '../util/format';
 import { customDocument, isCustomRequest, runLabel } from '../scenario/custom';
 
 /** The run a file was exported from. */
@@ -82,14 +86,10 @@ export function compareMemcgsCsv(sides: readonly ExportedSide[]): string {
   return `${csvFormatRows([['variant', ...MEMCG_COLUMNS], ...rows])}\n`;
 }
 
-/**
- * One memcg as the exports write it, keyed by the memcgs CSV's columns
- * (memory.max_pages and memory.high_pages null when unlimited): the JSON
- * exports hold these records, and the CSV's rows are their values.
- */
-export type MemcgRecord = Record<(typeof MEMCG_COLUMNS)[number], string | number | boolean | null>;
+/** One memcg keyed by the memcgs CSV's columns (memory.max_pages and memory.high_pages null when unlimited). */
+type MemcgRecord = Record<(typeof MEMCG_COLUMNS)[number], string | number | boolean | null>;
 
-export function memcgRecord(m: MemcgView): MemcgRecord {
+function memcgRecord(m: MemcgView): MemcgRecord {
   return {
     memcg: m.path,
     leaf: m.leaf,
@@ -156,34 +156,47 @@ export function comparisonCsv(table: ComparisonTable): string {
   return `${csvFormatRows([header, ...rows])}\n`;
 }
 
-/** The comparison as JSON-ready data (values keyed by variant). */
+/**
+ * The comparison as JSON-ready data, laid out as `reclaim-sim compare NAME
+ * --json` prints it (experiment, params, seed, variants.{variant}.metrics,
+ * headlines with expected, baseline, held, tied, author_before and
+ * author_after), so a script reads either; then what only the page has: each
+ * metric's change as the table shows it, and the count over seeds 1 to 5
+ * when one was checked or recorded.
+ */
 function comparisonData(table: ComparisonTable) {
+  const value = (r: ComparisonTable['rows'][number], i: number) => r.values[i] ?? null;
   return {
     experiment: table.experiment,
-    seed: table.seed,
     params: Object.fromEntries(table.params),
-    variants: table.columns.map((c) => c.variant),
-    headlinesHeld: table.held,
-    headlinesNotHeld: table.notHeld,
-    // The seeds counts are the ones `npm run experiments` recorded, not a check run here.
-    ...(table.seedsRecorded ? { seedsRecorded: true } : {}),
-    metrics: table.rows.map((r) => ({
-      metric: r.metric,
-      values: Object.fromEntries(table.columns.map((c, i) => [c.variant, r.values[i] ?? null])),
-      baseline: r.baseline,
-      // Relative (after / baseline - 1); changeShown is the table's text (percentage points for a share).
-      change: r.change,
-      changeShown: r.changeText,
-      headline: r.headline
-        ? {
-            direction: r.headline.direction,
-            authorBefore: r.headline.authorBefore,
-            authorAfter: r.headline.authorAfter,
-            verdict: r.headline.verdict,
-            ...(r.seeds ? { seeds: { held: r.seeds.held, tied: r.seeds.tied, of: r.seeds.seeds } } : {}),
-          }
-        : null,
-    })),
+    seed: table.seed,
+    variants: Object.fromEntries(table.columns.map((c, i) => [c.variant, { metrics: Object.fromEntries(table.rows.map((r) => [r.metric, value(r, i)])) }])),
+    headlines: table.rows.flatMap((r) =>
+      r.headline
+        ? [
+            {
+              metric: r.metric,
+              expected: `after ${r.headline.direction} than ${r.headline.baseline}`,
+              baseline: r.headline.baseline,
+              held: r.headline.verdict === 'held',
+              tied: r.headline.tied,
+              author_before: r.headline.authorBefore,
+              author_after: r.headline.authorAfter,
+            },
+          ]
+        : [],
+    ),
+    // The page's own: the table's change column (relative, after / baseline - 1; change_shown its text, points for a share).
+    changes: Object.fromEntries(table.rows.map((r) => [r.metric, { baseline: r.baseline, change: r.change, change_shown: r.changeText }])),
+    ...(table.seedsChecked
+      ? {
+          seeds: {
+            // "recorded": the counts `npm run experiments` wrote, not a check run here.
+            source: table.seedsRecorded ? 'recorded' : 'checked',
+            headlines: Object.fromEntries(table.rows.flatMap((r) => (r.seeds ? [[r.metric, { held: r.seeds.held, tied: r.seeds.tied, of: r.seeds.seeds }]] : []))),
+          },
+        }
+      : {}),
   };
 }
 
@@ -196,17 +209,25 @@ export interface ExportedRanges {
   recorded?: boolean;
 }
 
-/** The range check as JSON-ready data: per point, each headline's seeds held and tied (`reclaim-sim sweep --json`'s counts). */
-function rangesData({ headlines, result }: ExportedRanges) {
-  return result.rows.map((row) => ({
-    point: row.point,
-    headlines: Object.fromEntries(
-      headlines.map((metric, i) => {
-        const t = row.tallies[i];
-        return [metric, t ? { held: t.held, tied: t.tied, of: t.seeds } : null];
-      }),
-    ),
-  }));
+/**
+ * The range check as JSON-ready data, laid out as `reclaim-sim sweep NAME
+ * --json` prints it: the seeds, the headlines, and per point the seeds on
+ * which each headline held and tied (null where a variant did not report it);
+ * `recorded` when it is the table `npm run experiments` wrote.
+ */
+function rangesData({ headlines, result, recorded }: ExportedRanges) {
+  const seeds = Math.max(0, ...result.rows.flatMap((row) => row.tallies.map((t) => t?.seeds ?? 0)));
+  return {
+    experiment: result.experiment,
+    seeds: Array.from({ length: seeds }, (_, i) => i + 1),
+    headlines: [...headlines],
+    rows: result.rows.map((row) => ({
+      point: row.point,
+      held: headlines.map((_, i) => row.tallies[i]?.held ?? null),
+      tied: headlines.map((_, i) => row.tallies[i]?.tied ?? null),
+    })),
+    ...(recorded ? { recorded: true } : {}),
+  };
 }
 
 /**
@@ -226,14 +247,42 @@ export function rangesCsv({ headlines, result, recorded }: ExportedRanges): stri
   return `${csvFormatRows([['point', 'headline', 'held', 'tied', 'seeds', 'source'], ...rows])}\n`;
 }
 
+/** Pages to bytes, as the cgroup files count them (null stays null: unlimited). */
+function bytes(pages: number | null | undefined): number | null {
+  return pages === null || pages === undefined ? null : pages * PAGE_SIZE;
+}
+
 /**
- * Everything as one JSON document: the run (scenario, seed, variant,
- * parameters, step, simulated time), the counters by /proc/vmstat name (in
- * the kernel's order) with their deltas, the memcgs and the memory.reclaim
- * writes (with their rounds) as the Memcgs view shows them, the comparison
- * when there is one,
- * and the check across the parameter ranges when one has finished (else the
- * recorded one the page shows, marked `rangesRecorded`).
+ * One memcg for the JSON exports, keyed as `reclaim-sim run --json` keys its
+ * memcgs (path, memory_current in bytes, memory_stat, memory_events), with
+ * what the Memcgs view shows besides: whether it is a leaf (pgsteal_cv is
+ * taken over the leaves) and its limits and swap, in bytes as the files hold
+ * them, null when unlimited. memory_stat has the two counters the view shows.
+ */
+export function memcgJson(m: MemcgView) {
+  return {
+    path: m.path,
+    leaf: m.leaf,
+    memory_current: bytes(m.usage),
+    memory_max: bytes(m.max),
+    memory_high: bytes(m.high),
+    memory_low: bytes(m.low),
+    memory_min: bytes(m.min),
+    memory_swap_current: bytes(m.swapUsage),
+    memory_stat: { pgscan: m.pgscan, pgsteal: m.pgsteal },
+    memory_events: { low: m.eventsLow, high: m.eventsHigh, max: m.eventsMax, oom: m.eventsOom, oom_kill: m.eventsOomKill },
+  };
+}
+
+/**
+ * Everything as one JSON document, under the names `reclaim-sim run --json`
+ * uses (scenario, seed, variant, params, steps, time_ns, vmstat, memcgs):
+ * the run, the counters by /proc/vmstat name (in the kernel's order) and
+ * their change since the frame shown before (vmstat_delta), the memcgs and
+ * the memory.reclaim writes (with their rounds) as the Memcgs view shows
+ * them, the comparison when there is one (as `compare --json`), and the
+ * check across the parameter ranges (as `sweep --json`) when one has
+ * finished, else the recorded one the page shows, marked `recorded`.
  */
 export function exportJson(run: ExportedRun, comparison: ComparisonTable | null, ranges: ExportedRanges | null = null): string {
   const rows = counterRows(run.counters, run.previous?.counters ?? null);
@@ -241,22 +290,26 @@ export function exportJson(run: ExportedRun, comparison: ComparisonTable | null,
     scenario: runLabel(run.request),
     // A custom scenario's whole document (what `reclaim-sim run FILE.json` reads).
     ...(isCustomRequest(run.request) ? { custom: customDocument(run.request) } : {}),
-    ...(run.request.variant !== undefined ? { variant: run.request.variant } : {}),
     seed: run.request.seed,
-    params: Object.fromEntries(paramEntries(run.request).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
-    step: run.step,
-    timeNs: run.timeNs,
-    counters: Object.fromEntries(rows.map((r) => [r.name, r.value])),
-    deltas: run.previous
-      ? { sinceStep: run.previous.step, values: Object.fromEntries(rows.map((r) => [r.name, r.delta])) }
+    ...(run.request.variant !== undefined ? { variant: run.request.variant } : {}),
+    params: sortedParams(run.request),
+    steps: run.step,
+    time_ns: run.timeNs,
+    vmstat: Object.fromEntries(rows.map((r) => [r.name, r.value])),
+    vmstat_delta: run.previous
+      ? { since_step: run.previous.step, values: Object.fromEntries(rows.map((r) => [r.name, r.delta])) }
       : null,
     // What the Memcgs view shows: each memcg's state, and the memory.reclaim writes with their rounds.
-    ...(run.memcgs && run.memcgs.length > 0 ? { memcgs: run.memcgs.map(memcgRecord) } : {}),
-    ...(run.reclaims && run.reclaims.length > 0 ? { memoryReclaim: run.reclaims } : {}),
+    ...(run.memcgs && run.memcgs.length > 0 ? { memcgs: run.memcgs.map(memcgJson) } : {}),
+    ...(run.reclaims && run.reclaims.length > 0 ? { memory_reclaim: run.reclaims } : {}),
     comparison: comparison ? comparisonData(comparison) : null,
-    ...(ranges ? { ranges: rangesData(ranges), ...(ranges.recorded ? { rangesRecorded: true } : {}) } : {}),
+    ...(ranges ? { ranges: rangesData(ranges) } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+function sortedParams(request: ScenarioRequest): Record<string, number> {
+  return Object.fromEntries(paramEntries(request).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** One side of compare mode, as the exports see it. */
@@ -276,17 +329,17 @@ export function compareCountersCsv(sides: readonly ExportedSide[]): string {
   return `${csvFormatRows([['name', ...sides.map((s) => s.variant)], ...rows])}\n`;
 }
 
-/** Compare mode as JSON: the run, each side's variant, step, counters and memcgs (as exportJson writes them), and any comparison table. */
+/** Compare mode as JSON: the run, each side's variant, steps, vmstat and memcgs (as exportJson writes them), and any comparison table. */
 export function compareJson(request: ScenarioRequest, sides: readonly ExportedSide[], comparison: ComparisonTable | null): string {
   const document = {
     scenario: runLabel(request),
     seed: request.seed,
-    params: Object.fromEntries(paramEntries(request).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    params: sortedParams(request),
     sides: sides.map((side) => ({
       variant: side.variant,
-      step: side.step,
-      counters: Object.fromEntries(side.counters.map((c) => [c.name, c.value])),
-      ...(side.memcgs && side.memcgs.length > 0 ? { memcgs: side.memcgs.map(memcgRecord) } : {}),
+      steps: side.step,
+      vmstat: Object.fromEntries(side.counters.map((c) => [c.name, c.value])),
+      ...(side.memcgs && side.memcgs.length > 0 ? { memcgs: side.memcgs.map(memcgJson) } : {}),
     })),
     comparison: comparison ? comparisonData(comparison) : null,
   };
