@@ -29,6 +29,10 @@ pub enum EventKind {
     Evicted { lruvec: LruvecId, type_: usize, tier_idx: usize, scanned: u64, isolated: u64, reclaimed: u64, rejected: u64 },
     /// lru_gen_refault / workingset_refault.
     Refault { lruvec: LruvecId, type_: usize, recent: bool, tier: usize, restore: bool, function: &'static str },
+    /// lru_gen_refault with patch 004: a refault whose generation is gone
+    /// but whose refault distance fits the workingset (lru_test_refault):
+    /// fed into the PID controller's averages, activated if it had refs.
+    RefaultByDistance { lruvec: LruvecId, type_: usize, tier: usize, activated: bool, restore: bool },
     /// A direct or memcg reclaim round.
     ReclaimRound { lruvec_memcg: String, function: &'static str, nr_to_reclaim: u64, reclaimed: u64, priority: u32 },
     /// The memcg OOM killer.
@@ -114,6 +118,17 @@ impl Event {
                         TYPE_NAMES[*type_]
                     )
                 },
+            ),
+            EventKind::RefaultByDistance { lruvec, type_, tier, activated, restore } => (
+                "refault",
+                "lru_gen_refault",
+                format!(
+                    "{}: {} refault of a folio evicted from a generation that is gone, but within the workingset by refault distance (lru_test_refault): counted in the PID controller's averages (avg_refaulted[tier {tier}]){}{}",
+                    lruvec_name(*lruvec),
+                    TYPE_NAMES[*type_],
+                    if *activated { "; activated: youngest generation" } else { "" },
+                    if *restore { "; PG_workingset restored (workingset_restore)" } else { "" }
+                ),
             ),
             EventKind::ReclaimRound { lruvec_memcg, function, nr_to_reclaim, reclaimed, priority } => (
                 "reclaim",
@@ -215,7 +230,7 @@ impl EventMatch {
             (EventMatch::Aging, EventKind::Aged { .. }) => true,
             (EventMatch::KswapdWake, EventKind::Kswapd { to, .. }) => *to == KswapdMode::Running,
             (EventMatch::KswapdSleep, EventKind::Kswapd { to, .. }) => *to == KswapdMode::Asleep,
-            (EventMatch::Refault, EventKind::Refault { .. }) => true,
+            (EventMatch::Refault, EventKind::Refault { .. } | EventKind::RefaultByDistance { .. }) => true,
             (EventMatch::Eviction, EventKind::Evicted { .. }) => true,
             (EventMatch::Reclaim, EventKind::ReclaimRound { .. }) => true,
             (EventMatch::Oom, EventKind::Oom { .. }) => true,
@@ -382,5 +397,19 @@ mod tests {
         assert!(!EventMatch::KswapdWake.matches(&sleep));
         assert!(EventMatch::Refault.matches(&refault()));
         assert!(!EventMatch::Aging.matches(&refault()));
+        let by_distance = EventKind::RefaultByDistance { lruvec: 0, type_: 1, tier: 2, activated: true, restore: true };
+        assert!(EventMatch::Refault.matches(&by_distance), "Run to next refault stops at it too");
+    }
+
+    /// Patch 004: a refault whose generation is gone but whose distance fits
+    /// goes to the PID controller's averages, not refaulted[] (which only a
+    /// recent one feeds), and the event says so.
+    #[test]
+    fn refaults_by_distance_say_where_their_feedback_goes() {
+        let e = Event { time_ns: 0, kind: EventKind::RefaultByDistance { lruvec: 0, type_: 1, tier: 2, activated: true, restore: false } };
+        let (kind, function, reason) = e.describe(&|_| "/job node 0".to_string());
+        assert_eq!((kind, function), ("refault", "lru_gen_refault"));
+        assert!(reason.contains("generation that is gone") && reason.contains("lru_test_refault") && reason.contains("avg_refaulted[tier 2]"), "{reason}");
+        assert!(reason.contains("activated") && !reason.contains("refaulted[tier 2]:") && !reason.contains("restored"), "{reason}");
     }
 }

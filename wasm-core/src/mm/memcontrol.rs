@@ -151,6 +151,7 @@ pub enum ProactiveBatch {
 /// One round of memory.reclaim: the batch asked for and what came back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReclaimBatch {
+    /// The round's nr_to_reclaim: the batch, at least SWAP_CLUSTER_MAX.
     pub batch: u64,
     pub reclaimed: u64,
 }
@@ -282,7 +283,8 @@ impl Mm {
                 ProactiveBatch::Decaying => remaining / 4,
             };
             let reclaimed = self.try_to_free_mem_cgroup_pages(memcg, batch, true, true);
-            rounds.push(ReclaimBatch { batch, reclaimed });
+            // The round asks for what try_to_free_mem_cgroup_pages makes of the batch: at least SWAP_CLUSTER_MAX.
+            rounds.push(ReclaimBatch { batch: batch.max(super::SWAP_CLUSTER_MAX), reclaimed });
             if reclaimed == 0 {
                 if nr_retries == 0 {
                     ok = false;

@@ -114,6 +114,9 @@ pub struct RefaultRecord {
     /// false: MGLRU ignored it (the shadow is from another lruvec): not
     /// even WORKINGSET_REFAULT was counted.
     pub counted: bool,
+    /// WORKINGSET_REFAULT was counted: false where it was ignored (above),
+    /// and with MGLRU before v6.5 for a refault that is not recent.
+    pub refault_counted: bool,
     /// WORKINGSET_ACTIVATE was counted (classic: the folio starts active).
     pub activate: bool,
     /// WORKINGSET_RESTORE was counted (PG_workingset set again).
@@ -146,6 +149,7 @@ impl RefaultRecord {
             distance: None,
             gen: None,
             counted: true,
+            refault_counted: true,
             activate: false,
             restore: false,
             tier: 0,

@@ -53,6 +53,9 @@ pub enum FolioWhat {
     /// workingset_refault / lru_gen_refault on the new folio.
     /// A refault: `tier` is MGLRU's (None: the classic LRU's workingset_refault).
     Refault { recent: bool, tier: Option<usize>, restore: bool },
+    /// MGLRU with patch 004: its generation gone, its refault distance within
+    /// the workingset: into the PID controller's averages (`tier`).
+    RefaultByDistance { tier: usize, activated: bool, restore: bool },
     /// Classic LRU moves.
     ClassicActivated,
     ClassicDeactivated,
@@ -106,6 +109,14 @@ impl FolioTrace {
                     (Some(tier), true) => format!("recent refault: counted in refaulted[tier {tier}] for the PID controller{}", if restore { ", PG_workingset restored" } else { "" }),
                     (Some(_), false) => "refault not recent: no feedback".into(),
                 },
+            ),
+            RefaultByDistance { tier, activated, restore } => (
+                "refault",
+                format!(
+                    "generation gone, refault distance within the workingset: counted in the PID controller's averages (tier {tier}){}{}",
+                    if activated { ", activated" } else { "" },
+                    if restore { ", PG_workingset restored" } else { "" }
+                ),
             ),
             ClassicActivated => ("access", "second access on the inactive list: moved to the active list".into()),
             ClassicDeactivated => ("eviction", "shrink_active_list: moved to the inactive list with PG_workingset".into()),

@@ -176,7 +176,7 @@ impl Mm {
         let (lv, gen) = self.lru_gen_check(&s, type_);
         let recent = gen.recent;
         if lv != self.folios.lruvec[f as usize] {
-            self.record_refault(|mm| RefaultRecord { gen: Some(gen), counted: false, ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset) });
+            self.record_refault(|mm| RefaultRecord { gen: Some(gen), counted: false, refault_counted: false, ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset) });
             return;
         }
         let memcg = self.lruvec_memcg(lv);
@@ -210,7 +210,9 @@ impl Mm {
         let feedback = if recent { Feedback::Refaulted } else { Feedback::None };
         self.record_refault(|mm| RefaultRecord {
             gen: Some(gen),
-            activate: recent,
+            // Before v6.5 a recent refault is not counted as an activation (sort_folio counts it later).
+            activate: recent && accounting_fix,
+            refault_counted: accounting_fix || recent,
             restore,
             tier,
             tier_before: tier,
@@ -237,6 +239,7 @@ impl Mm {
                 distance: Some(check(mm)),
                 gen: Some(mm.lru_gen_check(&s, type_).1),
                 counted: false,
+                refault_counted: false,
                 ..RefaultRecord::new(mm, f, lv, type_, "lru_gen_refault", in_fault, s.workingset)
             });
             return;
@@ -281,9 +284,15 @@ impl Mm {
             lrugen.avg_total[type_][tier] += 1;
             lrugen.avg_refaulted[type_][tier] += 1;
         }
-        self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: true, tier: Some(tier), restore });
         let now = self.now_ns;
-        self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent: true, tier, restore, function: "lru_gen_refault" });
+        if recent {
+            self.trace(f, "lru_gen_refault", FolioWhat::Refault { recent: true, tier: Some(tier), restore });
+            self.events.push(now, || EventKind::Refault { lruvec: lv, type_, recent: true, tier, restore, function: "lru_gen_refault" });
+        } else {
+            let activated = refs > 0;
+            self.trace(f, "lru_gen_refault", FolioWhat::RefaultByDistance { tier, activated, restore });
+            self.events.push(now, || EventKind::RefaultByDistance { lruvec: lv, type_, tier, activated, restore });
+        }
         let feedback = if recent { Feedback::Refaulted } else { Feedback::Averages };
         self.record_refault(|mm| RefaultRecord { activate: refault, restore, tier, tier_before, feedback, ..record(mm) });
     }

@@ -100,7 +100,7 @@ pub struct ProactiveSpec {
     #[serde(default)]
     pub pages: u64,
     /// Or bytes per write ("echo 256M > memory.reclaim"), rounded down to
-    /// pages as page_counter_memparse() does (under 4096 asks for nothing).
+    /// pages as memory_reclaim() does (memparse / PAGE_SIZE) (under 4096 asks for nothing).
     #[serde(default)]
     pub bytes: Option<u64>,
     pub start_ns: u64,

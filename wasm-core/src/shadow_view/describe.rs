@@ -104,14 +104,21 @@ pub fn describe(r: &RefaultRecord, lruvec: &str) -> (&'static str, String) {
         // MGLRU v6.12: lru_gen_refault().
         (None, Some(g)) => {
             let mut s = gen_clause(&g, r.type_);
-            if r.activate {
-                s += &format!(" -> recent: refaulted[tier {}], workingset_activate_{kind}", r.tier);
+            if g.recent {
+                s += &format!(" -> recent: refaulted[tier {}]", r.tier);
+                if r.activate {
+                    s += &format!(", workingset_activate_{kind}");
+                } else {
+                    s += &format!(" (before v6.5 counted as workingset_refault_{kind} only, not workingset_activate_{kind})");
+                }
                 if r.restore {
                     let back = if r.all_refs { "PG_workingset and all refs bits (tier 3)" } else { "PG_workingset (tier 1; before v6.7 the refs bits stay clear)" };
                     s += &format!("; {why_restore} -> {back}, workingset_restore_{kind}");
                 }
-            } else {
+            } else if r.refault_counted {
                 s += " -> not recent: no feedback";
+            } else {
+                s += &format!(" -> not recent: no feedback (before v6.5 not counted at all: no workingset_refault_{kind})");
             }
             parts.push(s);
         }

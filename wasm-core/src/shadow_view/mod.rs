@@ -174,9 +174,9 @@ pub struct RefaultView {
     /// "ignored" (MGLRU: the shadow is from another lruvec; not even
     /// WORKINGSET_REFAULT counts).
     pub decision: String,
-    /// WORKINGSET_ACTIVATE counted: every "activate", and with MGLRU v6.12
+    /// WORKINGSET_ACTIVATE counted: every "activate", and with MGLRU v6.5+
     /// every "recent" too (lru_gen_refault counts it for a recent refault
-    /// that it does not activate).
+    /// that it does not activate; before v6.5 it did not).
     pub activate_counted: bool,
     /// WORKINGSET_RESTORE counted (PG_workingset set again).
     pub restore: bool,

@@ -20,7 +20,7 @@ impl Simulation {
         self.mm.io_wait_ns = 0;
         self.mm.current = Default::default();
         let pages = match p.bytes {
-            // page_counter_memparse(): bytes / PAGE_SIZE, rounded down.
+            // memory_reclaim(): memparse(buf) / PAGE_SIZE, rounded down (v6.12).
             Some(b) => b / 4096,
             None if p.pages == 0 => self.mm.memcgs[memcg as usize].usage,
             None => p.pages,
