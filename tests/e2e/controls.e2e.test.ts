@@ -275,6 +275,18 @@ describe('Timeline controls', () => {
     await page.waitForTimeout(300);
     expect(await stepCount(page)).toBe(stopped);
     expect(await pause.isDisabled()).toBe(true);
+    // On the timeline slider the arrows move it; at its end (the furthest step reached) → steps on, and Space plays.
+    const slider = page.getByRole('slider', { name: 'Timeline' });
+    await slider.focus();
+    expect(await slider.getAttribute('max')).toBe(String(stopped));
+    await page.keyboard.press('ArrowRight');
+    await waitForStep(page, stopped + 1);
+    await page.keyboard.press('ArrowLeft');
+    await waitForStep(page, stopped);
+    await page.keyboard.press(' ');
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '')) >= n, stopped + 4);
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => (document.querySelector('button[title^="Run continuously"]') as HTMLButtonElement | null)?.disabled === false);
     expect(problems).toEqual([]);
   });
 

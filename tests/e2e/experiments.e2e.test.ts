@@ -391,6 +391,8 @@ describe('Experiments', () => {
     await waitForStep(page, at);
     expect(await page.getByRole('tab', { name: /^System/ }).getAttribute('aria-selected')).toBe('true');
     expect(await page.getByTestId('kswapd-premature').textContent()).toBe('0');
+    // The counters' Δ is still the change over the last step (the new run opens at the step before), not since step 0.
+    await expect.poll(() => page.locator('.counters .card-footnote').textContent()).toBe('Δ: change over the last step');
     await stepForward(page, 2);
     expect(problems).toEqual([]);
   });

@@ -8,10 +8,12 @@ import init, { Engine } from '../../web/src/engine/pkg/reclaim_core';
 import type { Frame } from '../../web/src/engine/pkg/reclaim_core';
 import {
   advanceHistories,
+  HISTORY_FRAMES,
   historySample,
   LOG_SAMPLES,
   sampleBefore,
   takeFrame,
+  windowStart,
   type FrameHistories,
   type HistoryLog,
 } from '../../web/src/views/history';
@@ -134,6 +136,31 @@ describe('the history log', () => {
     expect(early.histories.times).toHaveLength(1);
     expect(LOG_SAMPLES).toBeGreaterThanOrEqual(2 * 8);
     w.engine.free();
+  });
+
+  it('going back past what it kept, rebuilds the histories from a window of the engine, not from the one frame', () => {
+    // A page opened at step 700 (a link), then Go to step 200 and to 500: the log has no frame that far back.
+    const stepped = new Engine({ name: 'global-pressure', seed: 3 });
+    const folds = [advanceHistories(null, stepped.frameSince(0))];
+    for (let i = 0; i < 500; i++) folds.push(advanceHistories(folds.at(-1)!, stepped.step(1)));
+    const engine = new Engine({ name: 'global-pressure', seed: 3 });
+    const opened = takeFrame(null, engine.seek(700, 700 - HISTORY_FRAMES));
+    for (const target of [200, 500]) {
+      expect(sampleBefore(opened, target)).toBeNull();
+      const since = windowStart(opened, target);
+      expect(since).toBe(Math.max(0, target - HISTORY_FRAMES));
+      const back = takeFrame(opened, engine.seek(target, since));
+      const fold = folds[target]!;
+      // The zone charts span what stepping there drew over the window (the steps after `since`: the
+      // last HISTORY_FRAMES, all but step 0 at 200), not one point.
+      const tenMs = 10_000_000;
+      expect(back.histories.times, `back to ${target}`).toEqual(fold.times.filter((t) => t > since * tenMs));
+      const zones = Object.fromEntries(Object.entries(fold.zones).map(([k, points]) => [k, points.filter((p) => p.step > since)]));
+      expect(back.histories.zones, `back to ${target}`).toEqual(zones);
+      expect(back.histories.times.length).toBe(HISTORY_FRAMES - (target === 200 ? 100 : 0));
+    }
+    stepped.free();
+    engine.free();
   });
 
   it('keeps only what the histories use from a frame', () => {

@@ -209,9 +209,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
   // The patch flipped at this moment: the other variant's run, at the same step.
   const switchVariant = async (variant: string) => {
     if (!request || !frame) return;
-    const at = frame.step;
-    await sim.apply({ ...request, variant });
-    if (at > 0) await sim.seek(at);
+    await sim.apply({ ...request, variant }, frame.step);
   };
   // Stepping or playing from an experiment's Comparison tab (which the run
   // does not change) opens the view the run is watched in: its tour's first.

@@ -15,7 +15,7 @@ import { checkRequest, completeRequest, defaultRequest, unknownParameter } from 
 import { decodeSharedLink } from './scenario/share';
 import { decodeScenarioUrl, encodeScenarioUrl, sameRun } from './scenario/url';
 import { initialState, reducer, type SimulationState } from './simulationState';
-import { sampleBefore, takeFrame, type HistoryLog } from './views/history';
+import { takeFrame, windowStart, type HistoryLog } from './views/history';
 
 export type { Busy, Notice, SimulationState } from './simulationState';
 
@@ -49,9 +49,13 @@ export interface Simulation {
    * Restarts the engine with this request (from the form or the variant
    * switch), completed with the defaults it leaves out; falls back to the
    * default scenario on error. Settles once the engine runs it (or has
-   * refused it); the frame is in the state by the next render.
+   * refused it); the frame is in the state by the next render. With `at`
+   * (the variant switch: the other variant's run at the same step), the
+   * run opens at that step without showing its step 0 first: it starts at
+   * the step before, so the counters' Δ is the change over the last step,
+   * as it was before the switch.
    */
-  apply(request: ScenarioRequest): Promise<void>;
+  apply(request: ScenarioRequest, at?: number): Promise<void>;
   step(n: number): void;
   /** Back one step (nothing at step 0). */
   stepBack(): void;
@@ -147,7 +151,7 @@ export function useSimulation(speed: number): Simulation {
 
   /** Starts a new engine; on an engine error shows it and runs the default scenario instead. */
   const start = useCallback(
-    (request: ScenarioRequest) => {
+    (request: ScenarioRequest, at = 0) => {
       // A long seek or run of the run being replaced would hold the new one up.
       clientRef.current?.stopLong();
       epochRef.current++;
@@ -159,10 +163,19 @@ export function useSimulation(speed: number): Simulation {
         let asked = request;
         for (;;) {
           try {
-            const frame = await client.init(asked);
+            let frame = await client.init(asked);
             if (!current()) return;
+            // Only the run asked for opens at `at`; the default it falls back to starts at 0.
+            if (asked === request && at > 0) {
+              frame = await client.seek(at - 1, windowStart(null, at - 1));
+              if (!current()) return;
+            }
             startWith(asked, frame);
             writeUrl(asked);
+            if (asked === request && at > 0) {
+              const last = await client.seek(at, at - 1);
+              if (current()) land(last);
+            }
             return;
           } catch (error) {
             if (!current()) return;
@@ -181,7 +194,7 @@ export function useSimulation(speed: number): Simulation {
         }
       });
     },
-    [enqueue, startWith],
+    [enqueue, startWith, land],
   );
 
   // Boot: worker, scenario list, the URL's scenario.
@@ -246,7 +259,7 @@ export function useSimulation(speed: number): Simulation {
     void enqueue('Step back', async (client, current) => {
       const at = shownStep();
       if (at === 0) return;
-      const frame = await client.stepBack(sampleBefore(logRef.current, at - 1) ?? Math.max(0, at - 2));
+      const frame = await client.stepBack(windowStart(logRef.current, at - 1));
       if (current()) land(frame);
     });
   }, [enqueue, land]);
@@ -262,7 +275,7 @@ export function useSimulation(speed: number): Simulation {
         seekRef.current = null;
         if (to === null || to === shownStep()) return;
         stoppedRef.current = false;
-        const since = sampleBefore(logRef.current, to) ?? Math.max(0, to - 1);
+        const since = windowStart(logRef.current, to);
         const frame = await client.seek(to, since, progress(`Going to step ${to.toLocaleString('en-US')}`));
         if (current()) land(frame);
       });
@@ -302,9 +315,9 @@ export function useSimulation(speed: number): Simulation {
   }, [enqueue, startWith]);
 
   const apply = useCallback(
-    (request: ScenarioRequest) => {
+    (request: ScenarioRequest, at?: number) => {
       const scenarios = scenariosRef.current;
-      return start(scenarios ? completeRequest(scenarios, request) : request);
+      return start(scenarios ? completeRequest(scenarios, request) : request, at);
     },
     [start],
   );

@@ -10,7 +10,7 @@ import { errorMessage } from '../engine/host';
 import { MAX_STEPS_PER_COMMAND } from '../engine/protocol';
 import type { Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import type { Progress } from '../engine/protocol';
-import { sampleBefore } from '../views/history';
+import { windowStart } from '../views/history';
 import { IDLE, lockstepReducer, runKey, type LockstepState } from './lockstep';
 
 /** Minimum wall time between two play ticks (as the page's own player). */
@@ -99,11 +99,8 @@ export function useLockstep(speed: number): Lockstep {
     );
   }, []);
 
-  /** Where the kswapd transitions of a frame of `step` should start: the side's frame shown at or before it. */
-  const sinceFor = (side: number, step: number) => {
-    const log = stateRef.current.sides?.[side]?.log ?? null;
-    return sampleBefore(log, step) ?? Math.max(0, step - 1);
-  };
+  /** Where the window of a frame of `step` should start (windowStart: the side's frame shown at or before it). */
+  const sinceFor = (side: number, step: number) => windowStart(stateRef.current.sides?.[side]?.log ?? null, step);
 
   /**
    * Queues a move of both sides behind the moves queued before it: `send`

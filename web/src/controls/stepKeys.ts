@@ -1,12 +1,20 @@
 // The page's step keys, shared by the page's own run and side by side:
 // → steps, ← steps back, Space plays or pauses, unless the key belongs to
 // what has the focus (a field, a tab list, a focused button, a box that
-// scrolls sideways, Space in a dialog).
+// scrolls sideways, Space in a dialog; on the timeline slider the arrows
+// move it, but → at its end steps on and Space plays).
 import { useEffect, useLayoutEffect, useRef } from 'react';
 
 /** Whether `key` belongs to the focused element rather than to the step keys. */
 export function isTyping(target: EventTarget | null, key: string): boolean {
   if (!(target instanceof HTMLElement)) return false;
+  // A slider (the timeline) moves with the arrow keys, but Space is not its key, and neither is → at its
+  // end: the timeline ends at the furthest step reached, so → there steps on, as it does on the page.
+  if (target instanceof HTMLInputElement && target.type === 'range') {
+    if (key === ' ') return false;
+    if (key === 'ArrowRight' && Number(target.value) >= Number(target.max)) return false;
+    return true;
+  }
   if (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return true;
   // A tab list moves between its tabs with the arrow keys.
   if (target.getAttribute('role') === 'tab' && key.startsWith('Arrow')) return true;

@@ -128,6 +128,19 @@ export function sampleBefore(log: HistoryLog | null, step: number): number | nul
 }
 
 /**
+ * Where the window of a frame of `step` should start, so that the histories
+ * after it are what they were when the run was there: at the last frame
+ * taken in at or before it (its transitions follow on), or, where the log has
+ * none (it was opened at a later step, or has dropped the frames that far
+ * back), HISTORY_FRAMES steps back, so that the frame brings the series'
+ * whole span (the engine keeps as many steps of trail) and the histories are
+ * built afresh from it rather than from the one frame.
+ */
+export function windowStart(log: HistoryLog | null, step: number): number {
+  return sampleBefore(log, step) ?? Math.max(0, step - HISTORY_FRAMES);
+}
+
+/**
  * The log after `frame`. A later frame of the same run extends it; an
  * earlier one (a step back or a seek back) drops what came after it and
  * rebuilds the histories from the frames up to it (taking the frame in when
