@@ -1,7 +1,7 @@
 // What Export CSV and Export JSON write (web/src/export/tables.ts), without a browser.
 import { csvParseRows } from 'd3';
 import { describe, expect, it } from 'vitest';
-import type { Comparison, Counter, ExperimentInfo, MemcgView } from '../../web/src/engine/pkg/reclaim_core';
+import type { Comparison, Counter, ExperimentInfo, MemcgView, ReclaimView } from '../../web/src/engine/pkg/reclaim_core';
 import { compareCountersCsv, compareJson, compareMemcgsCsv, comparisonCsv, countersCsv, exportFileName, exportJson, memcgsCsv, rangesCsv, type ExportedRun, type ExportedSide } from '../../web/src/export/tables';
 import { makeRequest } from '../../web/src/scenario/params';
 import { comparisonTable, withSeedCheck } from '../../web/src/views/comparison/model';
@@ -212,8 +212,8 @@ describe('after a check over seeds 1-5', () => {
 describe('JSON export', () => {
   it('carries the memcgs and the memory.reclaim writes the Memcgs view shows, when there are any', () => {
     const memcg = { path: '/a', usage: 10, max: 100, high: undefined, low: 0, min: 0, swapUsage: 0, pgscan: 5, pgsteal: 4, eventsLow: 0, eventsHigh: 0, eventsMax: 0, eventsOom: 0, eventsOomKill: 0, leaf: true };
-    const write = { memcg: '/', requested: 32, reclaimed: 40, overreclaim: 8, ok: true, startNs: 1e8, durationNs: 2e5, rounds: [{ nrToReclaim: 32, reclaimed: 40 }] };
-    const data = JSON.parse(exportJson({ ...run, memcgs: [memcg] as never, reclaims: [write] as never }, null));
+    const write: ReclaimView = { memcg: '/', requested: 32, reclaimed: 40, overreclaim: 8, ok: true, startNs: 1e8, durationNs: 2e5, rounds: [{ batch: 32, reclaimed: 40 }] };
+    const data = JSON.parse(exportJson({ ...run, memcgs: [memcg] as never, reclaims: [write] }, null));
     // Keyed as `reclaim-sim run --json` keys its memcgs, sizes in bytes as the cgroup files hold them, an unlimited memory.high as null.
     expect(data.memcgs).toEqual([
       {
@@ -229,7 +229,9 @@ describe('JSON export', () => {
         memory_events: { low: 0, high: 0, max: 0, oom: 0, oom_kill: 0 },
       },
     ]);
-    expect(data.memory_reclaim).toEqual([write]);
+    expect(data.memory_reclaim).toEqual([
+      { memcg: '/', requested: 32, reclaimed: 40, overreclaim: 8, ok: true, start_ns: 1e8, duration_ns: 2e5, rounds: [{ batch: 32, reclaimed: 40 }] },
+    ]);
     // None: no keys.
     const none = JSON.parse(exportJson({ ...run, memcgs: [], reclaims: [] }, null));
     expect(none).not.toHaveProperty('memcgs');

@@ -50,6 +50,7 @@ function refault(extra: Partial<RefaultView>): RefaultView {
     node: 0,
     function: 'workingset_refault',
     decision: 'activate',
+    refaultCounted: true,
     activateCounted: true,
     restore: false,
     rule: 'rule',

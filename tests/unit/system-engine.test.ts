@@ -112,8 +112,8 @@ describe('proactive-root', () => {
     // The spread chart draws the same leaves and the same CV.
     const spread = spreadModel(frame.memcgs, frame.pgstealCv)!;
     expect(spread.bars.map((b) => b.pgsteal)).toEqual(leaves);
-    expect(spread.cv).toBeCloseTo(frame.pgstealCv, 9);
-    expect(spread.stddev / spread.mean).toBeCloseTo(frame.pgstealCv, 9);
+    // Its band is the leaves' own standard deviation.
+    expect(spread.stddev).toBeCloseTo(sd, 6);
     const model = memcgsModel(frame.memcgs);
     expect(model.rows.some((r) => r.leaf && r.pgstealAt > 0)).toBe(true);
 

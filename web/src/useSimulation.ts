@@ -157,26 +157,17 @@ export function useSimulation(speed: number): Simulation {
       epochRef.current++;
       seekRef.current = null;
       dispatch({ type: 'playing', playing: false });
-      return enqueue('Start', async (client, current) => {
+      return enqueue('Start', async (client, current, progress) => {
         const scenarios = scenariosRef.current;
         if (!scenarios) return;
         let asked = request;
+        let frame: Frame;
         for (;;) {
           try {
-            let frame = await client.init(asked);
-            if (!current()) return;
-            // Only the run asked for opens at `at`; the default it falls back to starts at 0.
-            if (asked === request && at > 0) {
-              frame = await client.seek(at - 1, windowStart(null, at - 1));
-              if (!current()) return;
-            }
-            startWith(asked, frame);
-            writeUrl(asked);
-            if (asked === request && at > 0) {
-              const last = await client.seek(at, at - 1);
-              if (current()) land(last);
-            }
-            return;
+            frame = await client.init(asked);
+            // The engine runs this request now: a Reset clicked from here on resets it as such.
+            requestRef.current = asked;
+            break;
           } catch (error) {
             if (!current()) return;
             const fallback = defaultRequest(scenarios);
@@ -192,6 +183,30 @@ export function useSimulation(speed: number): Simulation {
             asked = fallback;
           }
         }
+        if (!current()) return;
+        // Only the run asked for opens at `at` (the default it falls back to starts at 0): at the step
+        // before, shown progress and stoppable as any long move, then the step itself.
+        const opening = asked === request && at > 0;
+        let failure: unknown = null;
+        if (opening) {
+          try {
+            stoppedRef.current = false;
+            frame = await client.seek(at - 1, windowStart(null, at - 1), progress(`Going to step ${at.toLocaleString('en-US')}`));
+          } catch (error) {
+            failure = error;
+          }
+          if (!current()) return;
+        }
+        startWith(asked, frame);
+        writeUrl(asked);
+        if (failure !== null) {
+          dispatch({ type: 'alert', messages: [`Going to step ${at.toLocaleString('en-US')} failed: ${errorMessage(failure)}. The run stays at step ${frame.step.toLocaleString('en-US')}.`] });
+          return;
+        }
+        // Stopped on the way (Stop, Escape): it stays where it got to.
+        if (!opening || frame.step < at - 1 || stoppedRef.current) return;
+        const last = await client.seek(at, at - 1);
+        if (current()) land(last);
       });
     },
     [enqueue, startWith, land],
@@ -302,13 +317,14 @@ export function useSimulation(speed: number): Simulation {
   );
 
   const reset = useCallback(() => {
-    const request = requestRef.current;
-    if (!request) return;
+    if (!requestRef.current) return;
     clientRef.current?.stopLong();
     epochRef.current++;
     seekRef.current = null;
     dispatch({ type: 'playing', playing: false });
     void enqueue('Reset', async (client, current) => {
+      // The request of the run the engine holds when the reset gets its turn (a start queued before it may have changed it).
+      const request = requestRef.current!;
       const frame = await client.reset();
       if (current()) startWith(request, frame);
     });

@@ -182,7 +182,8 @@ fn expected(h: &crate::experiment::Headline) -> String {
 const CHANGE_BASELINE: &str = "before";
 
 /// `compare` as a table: one row per metric, one column per variant, and
-/// the change from before to after; then each headline: whether it held on
+/// the change of after against before (a headline's row: against its own
+/// baseline, named in the row); then each headline: whether it held on
 /// this seed (against its baseline variant) and the patch author's figures.
 pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Comparison) -> String {
     let mut out = format!("{} (seed {})\n{}\n\n", e.name, c.seed, e.patch);

@@ -174,6 +174,9 @@ pub struct RefaultView {
     /// "ignored" (MGLRU: the shadow is from another lruvec; not even
     /// WORKINGSET_REFAULT counts).
     pub decision: String,
+    /// WORKINGSET_REFAULT counted: every decision but "ignored", except with
+    /// MGLRU before v6.5, which counted only a recent refault.
+    pub refault_counted: bool,
     /// WORKINGSET_ACTIVATE counted: every "activate", and with MGLRU v6.5+
     /// every "recent" too (lru_gen_refault counts it for a recent refault
     /// that it does not activate; before v6.5 it did not).
@@ -358,6 +361,7 @@ impl Simulation {
             max_seq: r.gen.map(|g| g.max_seq),
             recent: r.gen.map(|g| g.recent),
             decision: decision.into(),
+            refault_counted: r.refault_counted,
             activate_counted: r.activate,
             restore: r.restore,
             tier: (mglru && r.counted).then_some(r.tier as u32),

@@ -301,11 +301,25 @@ export function exportJson(run: ExportedRun, comparison: ComparisonTable | null,
       : null,
     // What the Memcgs view shows: each memcg's state, and the memory.reclaim writes with their rounds.
     ...(run.memcgs && run.memcgs.length > 0 ? { memcgs: run.memcgs.map(memcgJson) } : {}),
-    ...(run.reclaims && run.reclaims.length > 0 ? { memory_reclaim: run.reclaims } : {}),
+    ...(run.reclaims && run.reclaims.length > 0 ? { memory_reclaim: run.reclaims.map(reclaimJson) } : {}),
     comparison: comparison ? comparisonData(comparison) : null,
     ...(ranges ? { ranges: rangesData(ranges) } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** One memory.reclaim write as the Memcgs view lists it, in the JSON's snake_case: each round's batch is its nr_to_reclaim. */
+function reclaimJson(r: ReclaimView) {
+  return {
+    memcg: r.memcg,
+    requested: r.requested,
+    reclaimed: r.reclaimed,
+    overreclaim: r.overreclaim,
+    ok: r.ok,
+    start_ns: r.startNs,
+    duration_ns: r.durationNs,
+    rounds: r.rounds.map((round) => ({ batch: round.batch, reclaimed: round.reclaimed })),
+  };
 }
 
 function sortedParams(request: ScenarioRequest): Record<string, number> {

@@ -67,9 +67,9 @@ export function MemcgLruView({ node, lru, transitionMs }: MemcgLruViewProps) {
         shrink_many walks the old generation from a random bin; lru_gen_rotate_memcg then moves each memcg to a
         random bin (YOUNG: the young generation's tail; HEAD/TAIL: its own generation). When the old generation
         empties, seq advances: the young one becomes old and the spare slot (always empty; a third slot since v6.7, so
-        that a stale seq never reads as young) becomes young. A dark outline: in another place than in the frame
-        shown before this one (after a step back or a jump, that frame, not the step before); none on a page just
-        opened; dashed: the root memcg, /.
+        that a stale seq never reads as young) becomes young. A dark outline: moved since this chart last drew
+        (after a step back or a jump, since that frame, not the step before; none when the chart is first shown or
+        drawn afresh); dashed: the root memcg, /.
       </p>
       <p id={summaryId} className="visually-hidden">
         {layout.summary}

@@ -336,7 +336,7 @@ export interface DecisionCounts {
   total: number;
 }
 
-/** The decisions by kind (workingset_refault_* counts all but "ignored"; workingset_activate_* the rows with activateCounted). */
+/** The decisions by kind (workingset_refault_* counts the rows with refaultCounted: all but "ignored", and before v6.5 only MGLRU's "recent"; workingset_activate_* the rows with activateCounted). */
 export function decisionCounts(refaults: readonly RefaultView[]): DecisionCounts {
   const zero = (): Record<FolioType, number> => ({ anon: 0, file: 0 });
   const byDecision = { activate: zero(), recent: zero(), 'not recent': zero(), ignored: zero() } as Record<Decision, Record<FolioType, number>>;
