@@ -37,12 +37,12 @@ fn cases() -> Vec<Scenario> {
     let mut out = Vec::new();
     for lru_gen in [true, false] {
         let sfx = if lru_gen { "mglru" } else { "classic" };
-        out.push(scenario(&format!("uniform-read-{sfx}"), Pattern::Uniform, file(FileOp::Read), lru_gen));
+        out.push(scenario(&format!("uniform-read-{sfx}"), Pattern::Uniform {}, file(FileOp::Read), lru_gen));
         out.push(scenario(&format!("zipf-read-{sfx}"), Pattern::Zipf { s: 1.0 }, file(FileOp::Read), lru_gen));
-        out.push(scenario(&format!("sequential-scan-{sfx}"), Pattern::Sequential, file(FileOp::Read), lru_gen));
-        out.push(scenario(&format!("loop-{sfx}"), Pattern::Loop, file(FileOp::Read), lru_gen));
+        out.push(scenario(&format!("sequential-scan-{sfx}"), Pattern::Sequential {}, file(FileOp::Read), lru_gen));
+        out.push(scenario(&format!("loop-{sfx}"), Pattern::Loop {}, file(FileOp::Read), lru_gen));
         out.push(scenario(&format!("kv-anon-{sfx}"), Pattern::Zipf { s: 0.9 }, anon.clone(), lru_gen));
-        out.push(scenario(&format!("mmap-rw-{sfx}"), Pattern::Uniform, file(FileOp::MmapWrite), lru_gen));
+        out.push(scenario(&format!("mmap-rw-{sfx}"), Pattern::Uniform {}, file(FileOp::MmapWrite), lru_gen));
     }
     out
 }

@@ -12,7 +12,7 @@ use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
 /// every read misses), for 0.2 s.
 fn scenario(machine: Machine, readers: u32) -> Scenario {
     let workloads = (0..readers)
-        .map(|j| WorkloadSpec::new(format!("r{j}"), "/a", Pattern::Uniform, Target::File { pages: 8192 * 64, op: FileOp::Read, file: Some("f".into()), write_percent: 0 }))
+        .map(|j| WorkloadSpec::new(format!("r{j}"), "/a", Pattern::Uniform {}, Target::File { pages: 8192 * 64, op: FileOp::Read, file: Some("f".into()), write_percent: 0 }))
         .collect();
     Scenario {
         version: SCENARIO_VERSION,

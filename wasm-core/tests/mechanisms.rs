@@ -414,7 +414,7 @@ fn skipped_folios_go_back_to_the_head_the_last_skipped_first() {
     let mut s = Simulation::new(Scenario {
         nodes: vec![NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Dma32, pages: 4096 }, ZoneSpec { zone: ZoneType::Normal, pages: 4096 }] }],
         swap_pages: 0,
-        workloads: vec![WorkloadSpec::new("file", "/a", Pattern::Uniform, Target::File { pages: 8192, op: FileOp::Read, file: None, write_percent: 0 })],
+        workloads: vec![WorkloadSpec::new("file", "/a", Pattern::Uniform {}, Target::File { pages: 8192, op: FileOp::Read, file: None, write_percent: 0 })],
         ..scenario(false, None)
     })
     .unwrap();

@@ -240,7 +240,7 @@ fn direct_reclaim_skips_nodes_without_an_eligible_zone() {
                 NodeSpec { zones: vec![ZoneSpec { zone: ZoneType::Dma32, pages: 4096 }, ZoneSpec { zone: ZoneType::Normal, pages: 4096 }] },
             ],
             swap_pages: 0,
-            workloads: vec![WorkloadSpec::new("file", "/a", Pattern::Uniform, Target::File { pages: 16_384, op: FileOp::Read, file: None, write_percent: 0 })],
+            workloads: vec![WorkloadSpec::new("file", "/a", Pattern::Uniform {}, Target::File { pages: 16_384, op: FileOp::Read, file: None, write_percent: 0 })],
             ..scenario(lru_gen, None)
         })
         .unwrap();

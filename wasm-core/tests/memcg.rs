@@ -183,7 +183,7 @@ fn memory_high_throttles_by_the_overage() {
             swap_pages: 0,
             memcgs: vec![MemcgSpec { path: "/a".into(), memory_high: Some(high), ..Default::default() }],
             // A heap of 1,000 pages touched in order, then over and over: 1,000 charges.
-            workloads: vec![WorkloadSpec { rate: 100_000, ..WorkloadSpec::new("heap", "/a", Pattern::Loop, Target::Anon { pages: 1000, write_percent: 0 }) }],
+            workloads: vec![WorkloadSpec { rate: 100_000, ..WorkloadSpec::new("heap", "/a", Pattern::Loop {}, Target::Anon { pages: 1000, write_percent: 0 }) }],
             ..lab::scenario(true, None)
         };
         let mut s = Simulation::new(scenario).unwrap();

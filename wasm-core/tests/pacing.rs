@@ -13,7 +13,7 @@ const RUN_NS: u64 = 200_000_000;
 
 /// One task at RATE accesses a second for 0.2 s, over `target`.
 fn accesses(target: Target, closed_loop: bool) -> u64 {
-    run(WorkloadSpec { rate: RATE, closed_loop, ..WorkloadSpec::new("t", "/a", Pattern::Uniform, target) }, RUN_NS).tasks[0].accesses
+    run(WorkloadSpec { rate: RATE, closed_loop, ..WorkloadSpec::new("t", "/a", Pattern::Uniform {}, target) }, RUN_NS).tasks[0].accesses
 }
 
 /// `spec` alone in memcg /a on lab's 8192-page node, without swap, run for
@@ -47,7 +47,7 @@ fn a_closed_loop_loses_the_time_it_stalls_and_an_open_loop_does_not() {
 /// 1,000/s takes 0.2 s and reports 1,000/s, not 200 over the 1 s run.
 #[test]
 fn a_task_that_ended_reports_its_rate_over_its_own_life() {
-    let pass = WorkloadSpec { rate: 1000, ..WorkloadSpec::new("t", "/a", Pattern::Sequential, Target::Anon { pages: 200, write_percent: 0 }) };
+    let pass = WorkloadSpec { rate: 1000, ..WorkloadSpec::new("t", "/a", Pattern::Sequential {}, Target::Anon { pages: 200, write_percent: 0 }) };
     // Run for 1 s, so that the task sits idle for most of the run.
     let s = run(pass, 1_000_000_000);
     assert!(!s.tasks[0].alive, "the pass is done");
@@ -61,7 +61,7 @@ fn a_task_that_ended_reports_its_rate_over_its_own_life() {
 #[test]
 fn a_task_whose_allocations_fail_keeps_its_pace() {
     // gfp dma with no ZONE_DMA on the node: every allocation fails at once.
-    let dma = WorkloadSpec { rate: 1000, gfp: Gfp::Dma, ..WorkloadSpec::new("t", "/a", Pattern::Uniform, Target::Anon { pages: 100, write_percent: 0 }) };
+    let dma = WorkloadSpec { rate: 1000, gfp: Gfp::Dma, ..WorkloadSpec::new("t", "/a", Pattern::Uniform {}, Target::Anon { pages: 100, write_percent: 0 }) };
     let s = run(dma, 1_000_000_000);
     let t = &s.tasks[0];
     assert_eq!(t.accesses, 0);

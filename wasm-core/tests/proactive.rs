@@ -8,7 +8,7 @@ use reclaim_core::sim::Simulation;
 use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
 
 fn scenario(batch: ProactiveBatch, target: &str, pages: u64, lru_gen: bool) -> Scenario {
-    let reader = |i: usize| WorkloadSpec::new(format!("reader{i}"), format!("/p/c{i}"), Pattern::Loop, Target::File { pages: 3000, op: FileOp::Read, file: None, write_percent: 0 });
+    let reader = |i: usize| WorkloadSpec::new(format!("reader{i}"), format!("/p/c{i}"), Pattern::Loop {}, Target::File { pages: 3000, op: FileOp::Read, file: None, write_percent: 0 });
     Scenario {
         version: SCENARIO_VERSION,
         name: "proactive".into(),

@@ -12,10 +12,10 @@ use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
 
 fn pattern() -> impl Strategy<Value = Pattern> {
     prop_oneof![
-        Just(Pattern::Uniform),
+        Just(Pattern::Uniform {}),
         (1u32..30).prop_map(|s| Pattern::Zipf { s: f64::from(s) / 10.0 }),
-        Just(Pattern::Sequential),
-        Just(Pattern::Loop),
+        Just(Pattern::Sequential {}),
+        Just(Pattern::Loop {}),
     ]
 }
 

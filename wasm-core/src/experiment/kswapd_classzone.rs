@@ -80,7 +80,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
             workloads.push(WorkloadSpec {
                 start_ns: start,
                 stop_ns: start + burst,
-                ..WorkloadSpec::new(format!("burst{b}-reader{r}"), "/simoop", Pattern::Uniform, Target::File { pages: total * 2 / p.u32("readers"), op: FileOp::Read, file: Some(format!("file{r}")), write_percent: 0 })
+                ..WorkloadSpec::new(format!("burst{b}-reader{r}"), "/simoop", Pattern::Uniform {}, Target::File { pages: total * 2 / p.u32("readers"), op: FileOp::Read, file: Some(format!("file{r}")), write_percent: 0 })
             });
         }
         for a in 0..p.u32("allocators") {
@@ -89,7 +89,7 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
                 start_ns: start,
                 stop_ns: start + burst,
                 free_on_exit: true,
-                ..WorkloadSpec::new(format!("burst{b}-alloc{a}"), "/simoop", Pattern::Sequential, Target::Anon { pages: p.u32("alloc_pages"), write_percent: 100 })
+                ..WorkloadSpec::new(format!("burst{b}-alloc{a}"), "/simoop", Pattern::Sequential {}, Target::Anon { pages: p.u32("alloc_pages"), write_percent: 100 })
             });
         }
     }

@@ -66,10 +66,10 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         // request when the last reply is back, so a swap-in stall is lost
         // throughput, not a backlog served later.
         closed_loop: true,
-        ..WorkloadSpec::new("memcached", "/memcached", Pattern::Uniform, Target::Anon { pages: anon_pages, write_percent: 10 })
+        ..WorkloadSpec::new("memcached", "/memcached", Pattern::Uniform {}, Target::Anon { pages: anon_pages, write_percent: 10 })
     }];
     for j in 0..p.u32("fio_jobs") {
-        workloads.push(WorkloadSpec::new(format!("fio{j}"), "/fio", Pattern::Uniform, Target::File { pages: file_pages, op: FileOp::Read, file: Some("fio".into()), write_percent: 0 }));
+        workloads.push(WorkloadSpec::new(format!("fio{j}"), "/fio", Pattern::Uniform {}, Target::File { pages: file_pages, op: FileOp::Read, file: Some("fio".into()), write_percent: 0 }));
     }
     Scenario {
         version: SCENARIO_VERSION,

@@ -84,10 +84,10 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
         memcgs.push(MemcgSpec { path: path.clone(), ..Default::default() });
         // Each app filled its memory once and is idle now.
         if anon > 0 {
-            workloads.push(WorkloadSpec::new(format!("app{i}-heap"), path.clone(), Pattern::Sequential, Target::Anon { pages: anon, write_percent: 100 }));
+            workloads.push(WorkloadSpec::new(format!("app{i}-heap"), path.clone(), Pattern::Sequential {}, Target::Anon { pages: anon, write_percent: 100 }));
         }
         if file > 0 {
-            workloads.push(WorkloadSpec::new(format!("app{i}-files"), path, Pattern::Sequential, Target::File { pages: file, op: FileOp::Read, file: None, write_percent: 0 }));
+            workloads.push(WorkloadSpec::new(format!("app{i}-files"), path, Pattern::Sequential {}, Target::File { pages: file, op: FileOp::Read, file: None, write_percent: 0 }));
         }
     }
     let batch = match variant {

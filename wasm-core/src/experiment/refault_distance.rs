@@ -63,10 +63,10 @@ fn build(p: &Params, seed: u64, variant: &str) -> Scenario {
     let file_pages = (mem * p.get("file_ratio")) as u32;
     let anon_pages = (mem * p.get("anon_percent") / 100.0) as u32;
     let mut workloads: Vec<WorkloadSpec> = (0..p.u32("readers"))
-        .map(|i| WorkloadSpec::new(format!("reader{i}"), "/db", if s > 0.0 { Pattern::Zipf { s } } else { Pattern::Uniform }, Target::File { pages: file_pages, op: FileOp::Read, file: Some("data".into()), write_percent: 0 }))
+        .map(|i| WorkloadSpec::new(format!("reader{i}"), "/db", if s > 0.0 { Pattern::Zipf { s } } else { Pattern::Uniform {} }, Target::File { pages: file_pages, op: FileOp::Read, file: Some("data".into()), write_percent: 0 }))
         .collect();
     if anon_pages > 0 {
-        workloads.push(WorkloadSpec::new("idle-heap", "/db", Pattern::Sequential, Target::Anon { pages: anon_pages, write_percent: 100 }));
+        workloads.push(WorkloadSpec::new("idle-heap", "/db", Pattern::Sequential {}, Target::Anon { pages: anon_pages, write_percent: 100 }));
     }
     let mem = p.u64("memory_pages");
     Scenario {

@@ -120,7 +120,7 @@ impl Replayer {
             return Err(format!("cache size {cache_pages} pages is out of range: accepted from 1 to {MAX_CACHE_PAGES}"));
         }
         let node_pages = cache_pages + cache_pages / 4 + 16_384;
-        let workload = WorkloadSpec::new("trace", MEMCG, Pattern::Sequential, Target::File { pages: 1, op: FileOp::Read, file: Some("trace".into()), write_percent: 0 });
+        let workload = WorkloadSpec::new("trace", MEMCG, Pattern::Sequential {}, Target::File { pages: 1, op: FileOp::Read, file: Some("trace".into()), write_percent: 0 });
         let scenario = Scenario {
             version: SCENARIO_VERSION,
             name: "trace-replay".into(),

@@ -102,7 +102,7 @@ fn global_pressure(p: &Params, seed: u64) -> Scenario {
                 ..WorkloadSpec::new("heap", "/app", Pattern::Zipf { s: 0.8 }, Target::Anon { pages: p.u32("anon_pages"), write_percent: 30 })
             })
             .into_iter()
-            .chain([WorkloadSpec::new("streamer", "/batch", Pattern::Uniform, Target::File { pages: p.u32("file_pages"), op: FileOp::Read, file: None, write_percent: 0 })])
+            .chain([WorkloadSpec::new("streamer", "/batch", Pattern::Uniform {}, Target::File { pages: p.u32("file_pages"), op: FileOp::Read, file: None, write_percent: 0 })])
             .collect(),
         proactive: Vec::new(),
         knobs: Knobs::default(),
@@ -118,7 +118,7 @@ pub fn fio_siblings(n: u32, pages: u32, rate: u64) -> (Vec<MemcgSpec>, Vec<Workl
     let workloads = (0..n)
         .map(|i| WorkloadSpec {
             rate,
-            ..WorkloadSpec::new(format!("fio{i}"), format!("/memcg{i}"), Pattern::Uniform, Target::Anon { pages, write_percent: 50 })
+            ..WorkloadSpec::new(format!("fio{i}"), format!("/memcg{i}"), Pattern::Uniform {}, Target::Anon { pages, write_percent: 50 })
         })
         .collect();
     (memcgs, workloads)
@@ -191,9 +191,9 @@ fn mglru_basic(p: &Params, seed: u64) -> Scenario {
     let node_pages = (memory_max * 4).max(16_384) as u32;
     let pattern = match p.u32("reader_pattern") {
         0 => Pattern::Zipf { s: p.get("zipf_s") },
-        1 => Pattern::Uniform,
-        2 => Pattern::Sequential,
-        _ => Pattern::Loop,
+        1 => Pattern::Uniform {},
+        2 => Pattern::Sequential {},
+        _ => Pattern::Loop {},
     };
     let (op, write_percent) = match p.u32("reader_op") {
         0 => (FileOp::Read, 0),

@@ -76,7 +76,7 @@ fn scan_resistance(p: &Params, seed: u64) -> Scenario {
         WorkloadSpec {
             rate: p.u64("scan_rate"),
             start_ns: SCAN_START_NS,
-            ..WorkloadSpec::new("backup", "/service", Pattern::Sequential, file(scan, "backup"))
+            ..WorkloadSpec::new("backup", "/service", Pattern::Sequential {}, file(scan, "backup"))
         },
     ];
     let knobs = Knobs { lru_gen_enabled: p.u32("lru_gen") == 1, ..Knobs::default() };
@@ -87,8 +87,8 @@ fn refaults(p: &Params, seed: u64) -> Scenario {
     let max = p.u64("memory_max");
     let rate = p.u64("rate");
     let workloads = vec![
-        WorkloadSpec { rate, stop_ns: SHIFT_NS, ..WorkloadSpec::new("old", "/job", Pattern::Uniform, file(max * p.u64("old_percent") / 100, "old")) },
-        WorkloadSpec { rate, start_ns: SHIFT_NS, ..WorkloadSpec::new("new", "/job", Pattern::Loop, file(max * p.u64("new_percent") / 100, "new")) },
+        WorkloadSpec { rate, stop_ns: SHIFT_NS, ..WorkloadSpec::new("old", "/job", Pattern::Uniform {}, file(max * p.u64("old_percent") / 100, "old")) },
+        WorkloadSpec { rate, start_ns: SHIFT_NS, ..WorkloadSpec::new("new", "/job", Pattern::Loop {}, file(max * p.u64("new_percent") / 100, "new")) },
     ];
     let knobs = Knobs { lru_gen_enabled: p.u32("lru_gen") == 1, refault_distance_mglru: p.u32("refault_distance") == 1, ..Knobs::default() };
     limited("refaults", REFAULTS.title, "/job", max, seed, workloads, knobs)

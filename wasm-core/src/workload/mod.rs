@@ -18,15 +18,18 @@ use tsify::Tsify;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
+// The variants without parameters are empty struct variants, not unit
+// variants, so that deny_unknown_fields reaches them: {"kind": "uniform",
+// "s": 3} is refused, its `s` named, rather than read as uniform.
 pub enum Pattern {
     /// Every page equally likely.
-    Uniform,
+    Uniform {},
     /// Zipf-distributed popularity with exponent `s` (keys hashed to pages).
     Zipf { s: f64 },
     /// One pass over the pages in order, then the workload ends.
-    Sequential,
+    Sequential {},
     /// Passes over the pages in order, forever.
-    Loop,
+    Loop {},
 }
 
 /// How a file is touched.
@@ -177,7 +180,7 @@ impl Generator {
     pub fn new(spec: &WorkloadSpec, rng: Rng, tables: &mut ZipfTables) -> Self {
         let pages = spec.target.pages();
         let pattern = match spec.pattern {
-            Pattern::Uniform => GenPattern::Uniform,
+            Pattern::Uniform {} => GenPattern::Uniform,
             Pattern::Zipf { s } => {
                 // Popularity rank r maps to page (r * mult) % pages, a fixed
                 // permutation, so hot keys are spread over the file.
@@ -187,8 +190,8 @@ impl Generator {
                 }
                 GenPattern::Zipf { zipf: tables.get(pages, s), mult: mult.max(1) }
             }
-            Pattern::Sequential => GenPattern::Sequential { pos: 0 },
-            Pattern::Loop => GenPattern::Loop { pos: 0 },
+            Pattern::Sequential {} => GenPattern::Sequential { pos: 0 },
+            Pattern::Loop {} => GenPattern::Loop { pos: 0 },
         };
         let (read_op, write_op, write_percent) = match spec.target {
             Target::File { op: FileOp::Read, .. } => (Op::Read, Op::Read, 0),
@@ -240,10 +243,10 @@ mod tests {
 
     #[test]
     fn sequential_ends_loop_wraps() {
-        let mut g = Generator::new(&spec(Pattern::Sequential, 3), Rng::new(1, 0), &mut ZipfTables::default());
+        let mut g = Generator::new(&spec(Pattern::Sequential {}, 3), Rng::new(1, 0), &mut ZipfTables::default());
         let v: Vec<_> = std::iter::from_fn(|| g.next_access().map(|a| a.0)).collect();
         assert_eq!(v, vec![0, 1, 2]);
-        let mut g = Generator::new(&spec(Pattern::Loop, 3), Rng::new(1, 0), &mut ZipfTables::default());
+        let mut g = Generator::new(&spec(Pattern::Loop {}, 3), Rng::new(1, 0), &mut ZipfTables::default());
         let v: Vec<_> = (0..7).map(|_| g.next_access().unwrap().0).collect();
         assert_eq!(v, vec![0, 1, 2, 0, 1, 2, 0]);
     }

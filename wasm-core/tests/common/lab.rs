@@ -17,7 +17,7 @@ pub fn machine(lru_gen: bool, max: Option<u64>) -> Simulation {
 
 /// machine()'s scenario, for tests that change its nodes or workloads.
 pub fn scenario(lru_gen: bool, max: Option<u64>) -> Scenario {
-    let w = |name: &str, target| WorkloadSpec::new(name, "/a", Pattern::Uniform, target);
+    let w = |name: &str, target| WorkloadSpec::new(name, "/a", Pattern::Uniform {}, target);
     Scenario {
         version: SCENARIO_VERSION,
         name: "test".into(),
