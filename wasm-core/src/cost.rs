@@ -36,11 +36,12 @@ pub const KSWAPD_MIN_ACTION_NS: u64 = 5_000;
 /// get_nr_to_scan / get_scan_count, the per-memcg shrink_slab call and
 /// vmpressure accounting, paid even when nothing is reclaimed there.
 pub const SHRINK_LRUVEC_NS: u64 = 3_000;
-/// Per memcg in the reclaim target's subtree, paid once per reclaim round:
-/// flushing the subtree's per-cpu memcg statistics (mem_cgroup_flush_stats
-/// before the scan balance is computed) and the per-memcg set-up of the
-/// round. This is what makes many small rounds slow on a large cgroup tree
-/// (patch 003).
+/// Per memcg in the reclaim target's subtree, paid once per memcg reclaim
+/// round with the classic LRU only: flushing the subtree's per-cpu memcg
+/// statistics (mem_cgroup_flush_stats in prepare_scan_control, before the
+/// scan balance is computed). MGLRU returns from prepare_scan_control before
+/// the flush and never flushes in reclaim, so it does not pay this; its
+/// rounds cost what their priority passes visit (SHRINK_LRUVEC_NS per lruvec).
 pub const ROUND_PER_MEMCG_NS: u64 = 5_000;
 /// The storage device's service time per 4 KiB I/O (about 100k IOPS, a
 /// SATA-SSD-class device): I/Os occupy the one device back to back, so swap

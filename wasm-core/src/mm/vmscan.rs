@@ -301,7 +301,10 @@ impl Mm {
         let mut sc = ScanControl::new(nr_pages.max(SWAP_CLUSTER_MAX), Some(memcg));
         sc.may_swap = may_swap;
         sc.proactive = proactive;
-        self.cost_ns += cost::RECLAIM_ROUND_NS + cost::ROUND_PER_MEMCG_NS * self.memcg_subtree_sum(memcg, |_| 1);
+        // The classic LRU flushes the target's memcg statistics in each round's
+        // prepare_scan_control(); MGLRU returns from it first and flushes none.
+        let flush = if self.knobs.lru_gen_enabled { 0 } else { cost::ROUND_PER_MEMCG_NS * self.memcg_subtree_sum(memcg, |_| 1) };
+        self.cost_ns += cost::RECLAIM_ROUND_NS + flush;
         let reclaimed = self.do_try_to_free_pages(&mut sc, memcg);
         let now = self.now_ns;
         let path = self.memcgs[memcg as usize].path.clone();

@@ -42,7 +42,7 @@ export const KSWAPD_CLASSZONE_TOUR: Tour = {
     {
       title: 'Before the patch: asleep too early',
       text:
-        'No allocation has woken kswapd since it last balanced, and before the patch an unset kswapd_classzone_idx reads 0: "pending zone idx" shows 0 (DMA). So after its 100 ms nap (HZ/10), kswapd_try_to_sleep() asks prepare_kswapd_sleep() whether the node is balanced for ZONE_DMA alone, pgdat_balanced() says yes, and kswapd goes to sleep: the "premature" count goes up.',
+        'No allocation has woken kswapd since it last balanced, and before the patch an unset kswapd_classzone_idx reads 0: "pending zone idx" shows 0 (DMA). So after its 100 ms nap (HZ/10), kswapd_try_to_sleep() asks prepare_kswapd_sleep() whether the node is balanced for ZONE_DMA alone, its zone_balanced() loop (which this patch folds into pgdat_balanced()) finds ZONE_DMA balanced, and kswapd goes to sleep: the "premature" count goes up.',
       variant: 'before',
       at: { from: 77, until: 'kswapd-sleep' },
       tab: 'system',
@@ -77,7 +77,7 @@ export const KSWAPD_CLASSZONE_TOUR: Tour = {
     {
       title: 'After the patch: the same moment',
       text:
-        'With the patch an unset kswapd_classzone_idx reads MAX_NR_ZONES, and kswapd_try_to_sleep() falls back to the zone index it balanced for ("pending zone idx" shows unset). Within this step, at the end of the same nap, prepare_kswapd_sleep() found ZONE_NORMAL below its high watermark, so kswapd went back into balance_pgdat() instead of to sleep (the event list shows it) and reclaimed until ZONE_NORMAL was above its high watermark again, where the Normal chart below shows it now (483 free, high 477); kswapd is napping once more, this time after balancing the zone it was woken for.',
+        'With the patch an unset kswapd_classzone_idx reads MAX_NR_ZONES, and kswapd() reads it through kswapd_classzone_idx(pgdat, classzone_idx), which falls back to the zone index it balanced for, and passes that to kswapd_try_to_sleep() ("pending zone idx" shows unset). Within this step, at the end of the same nap, prepare_kswapd_sleep() found ZONE_NORMAL below its high watermark, so kswapd went back into balance_pgdat() instead of to sleep (the event list shows it) and reclaimed until ZONE_NORMAL was above its high watermark again, where the Normal chart below shows it now (483 free, high 477); kswapd is napping once more, this time after balancing the zone it was woken for.',
       variant: 'after',
       at: { step: 105 },
       tab: 'system',

@@ -32,7 +32,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'Without the memcg LRU: everyone gives',
       text:
-        'In v6.1 and v6.2, memory_reclaim() calls try_to_free_mem_cgroup_pages(), and shrink_node_memcgs() visits every memcg (mem_cgroup_iter) at each priority, taking from each its share of size >> priority. do_try_to_free_pages() compares nr_reclaimed with nr_to_reclaim only after a whole pass, so this write of 512 pages took 64 from each of the 128 memcgs: sixteen times the request.',
+        'In v6.1 and v6.2, memory_reclaim() calls try_to_free_mem_cgroup_pages(), and shrink_node_memcgs() visits every memcg (mem_cgroup_iter) at each priority. At the first priority that finds anything a memcg\'s share (size >> priority) is a page, but evict_folios() takes a whole batch (MIN_LRU_BATCH, 64 folios), and do_try_to_free_pages() compares nr_reclaimed with nr_to_reclaim only after a whole pass: this write of 512 pages took 64 from each of the 128 memcgs, sixteen times the request.',
       variant: 'mglru-no-memcg-lru',
       at: { from: 0, until: 'reclaim' },
       tab: 'memcgs',
@@ -65,7 +65,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'With the memcg LRU: just enough',
       text:
-        'With the patch, root reclaim goes through lru_gen_shrink_node() and shrink_many(): memcg after memcg is reclaimed with shrink_one(), and should_abort_scan() stops the walk as soon as nr_reclaimed reaches nr_to_reclaim. The first write (its row in this table) reclaimed its 512 pages from only three memcgs, /memcg79, /memcg98 and /memcg116 (scroll the Memcgs card above down to their rows; every other memcg shows 0 / 0), so for now the pgsteal CV next to that card\'s title is far above 100 %: 656 %.',
+        'With the patch, root reclaim goes through lru_gen_shrink_node() and shrink_many(): memcg after memcg is reclaimed with shrink_one(), and the walk stops as soon as nr_reclaimed reaches nr_to_reclaim (in v6.3 a check in shrink_many(); since December 2023 should_abort_scan()). The first write (its row in this table) reclaimed its 512 pages from only three memcgs, /memcg79, /memcg98 and /memcg116 (scroll the Memcgs card above down to their rows; every other memcg shows 0 / 0), so for now the pgsteal CV next to that card\'s title is far above 100 %: 656 %.',
       variant: 'after',
       at: { from: 0, until: 'reclaim' },
       tab: 'memcgs',

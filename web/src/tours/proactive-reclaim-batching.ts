@@ -47,7 +47,7 @@ export const PROACTIVE_RECLAIM_BATCHING_TOUR: Tour = {
     {
       title: '32 pages a round: accurate, slow',
       text:
-        'Commit 0388536ac291 (v6.6 to v6.8) capped every round at SWAP_CLUSTER_MAX, 32 pages: /uid_0\'s write now lands within a few pages of its request, but the root\'s full reclaim takes about 1,800 rounds. Each round is a new try_to_free_mem_cgroup_pages() call that starts again at DEF_PRIORITY and flushes the tree\'s statistics; the "took" column adds that fixed cost up (docs/cost-model.md).',
+        'Commit 0388536ac291 (v6.6 to v6.8) capped every round at SWAP_CLUSTER_MAX, 32 pages: /uid_0\'s write now lands within a few pages of its request, but the root\'s full reclaim takes about 1,800 rounds. Each round is a new try_to_free_mem_cgroup_pages() call with a fresh scan_control and lru_add_drain(), starting again at DEF_PRIORITY (32 pages are less than MIN_LRU_BATCH, so set_initial_priority() leaves it there), where its first passes over the memcg LRU find nothing to evict; the "took" column adds that cost up (docs/cost-model.md).',
       variant: 'before',
       at: { from: 0, until: 'reclaim' },
       tab: 'memcgs',
@@ -94,7 +94,7 @@ export const PROACTIVE_RECLAIM_BATCHING_TOUR: Tour = {
     {
       title: 'The result',
       text:
-        'Every variant runs to the end on the same seed: with a quarter of the rest a round, pages_per_sec is more than twice that of 32-page rounds and about that of the whole request (the patch: 13,742 to 67,352 pages/s for the root). overreclaim_pages is a few pages where the whole request overshoots by thousands; with small requests or small apps the two overshoot alike, as "Where it does not hold" explains.',
+        'Every variant runs to the end on the same seed: with a quarter of the rest a round, pages_per_sec is about 1.8 times that of 32-page rounds and about that of the whole request (the patch: 13,742 to 67,352 pages/s for the root). overreclaim_pages is a few pages where the whole request overshoots by thousands; with small requests or small apps the two overshoot alike, as "Where it does not hold" explains.',
       variant: 'after',
       tab: 'comparison',
       anchor: 'comparison',
@@ -103,7 +103,8 @@ export const PROACTIVE_RECLAIM_BATCHING_TOUR: Tour = {
       compare: true,
       checkComparison: (c) =>
         all(
-          expect(metric(c, 'after', 'pages_per_sec') > 2 * metric(c, 'before', 'pages_per_sec'), 'after is not more than twice as fast as before'),
+          expect(metric(c, 'after', 'pages_per_sec') > 1.6 * metric(c, 'before', 'pages_per_sec'), 'after is not about 1.8 times as fast as before'),
+          expect(metric(c, 'after', 'pages_per_sec') < 2 * metric(c, 'before', 'pages_per_sec'), 'after is not about 1.8 times as fast as before'),
           expect(metric(c, 'after', 'pages_per_sec') > 0.8 * metric(c, 'whole', 'pages_per_sec'), 'after is not about as fast as whole'),
           expect(metric(c, 'after', 'overreclaim_pages') < SWAP_CLUSTER_MAX, 'after overshoots by 32 pages or more'),
           expect(metric(c, 'whole', 'overreclaim_pages') > 1000, 'whole does not overshoot by thousands of pages'),

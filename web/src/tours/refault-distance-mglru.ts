@@ -147,7 +147,7 @@ export const REFAULT_DISTANCE_MGLRU_TOUR: Tour = {
     {
       title: 'Activated folios restart aging',
       text:
-        'A qualified refault of a folio with references is activated into the youngest generation, and its tier is raised by one so the PID controller sees that tier refault. With fewer refaults landing back in it, the oldest generation drains below a quarter of the lruvec, so should_run_aging() asks for aging and inc_max_seq() creates a new generation, the first since the start.',
+        'A qualified refault of a folio with references is activated into the youngest generation and counted one reference higher (lru_tier_from_refs(refs + 1)), so the PID controller sees a refault in that tier. With fewer refaults landing back in it, the oldest generation finally empties and min_seq advances, leaving three generations; the oldest of those holds less than a quarter of the lruvec, so should_run_aging() asks for aging and inc_max_seq() creates a new generation, the first since the start.',
       variant: 'after',
       at: { from: 0, until: 'aging' },
       tab: 'lru',
