@@ -6,6 +6,8 @@ use reclaim_core::mm::Knobs;
 use reclaim_core::scenario::{MemcgSpec, NodeSpec, ProactiveSpec, Scenario, ZoneSpec, SCENARIO_VERSION};
 use reclaim_core::sim::Simulation;
 use reclaim_core::workload::{FileOp, Pattern, Target, WorkloadSpec};
+#[path = "common/lab.rs"]
+mod lab;
 
 fn scenario(batch: ProactiveBatch, target: &str, pages: u64, lru_gen: bool) -> Scenario {
     let reader = |i: usize| WorkloadSpec::new(format!("reader{i}"), format!("/p/c{i}"), Pattern::Loop {}, Target::File { pages: 3000, op: FileOp::Read, file: None, write_percent: 0 });
@@ -112,4 +114,27 @@ fn bytes_written_round_down_to_pages() {
             assert!(r.rounds.is_empty() && r.reclaimed == 0, "{r:?}");
         }
     }
+}
+
+/// A memcg reclaim round pays a statistics flush per memcg in the target's
+/// subtree with the classic LRU only (prepare_scan_control flushes before it
+/// computes the scan balance); MGLRU returns from prepare_scan_control first
+/// and flushes nothing. With nothing to reclaim, eight more children under
+/// the target cost the classic round eight flushes more than the MGLRU round.
+#[test]
+fn only_the_classic_lru_flushes_memcg_statistics_in_a_round() {
+    let round_cost = |lru_gen: bool, children: usize| {
+        let mut sc = lab::scenario(lru_gen, None);
+        for i in 0..children {
+            sc.memcgs.push(MemcgSpec { path: format!("/a/c{i}"), ..Default::default() });
+        }
+        let mut s = Simulation::new(sc).unwrap();
+        let before = s.mm.cost_ns;
+        s.mm.try_to_free_mem_cgroup_pages(lab::A, 32, true, true);
+        s.mm.cost_ns - before
+    };
+    let extra = |lru_gen: bool| round_cost(lru_gen, 8) as i64 - round_cost(lru_gen, 0) as i64;
+    let (classic, mglru) = (extra(false), extra(true));
+    eprintln!("eight more children: classic +{classic} ns, MGLRU +{mglru} ns");
+    assert_eq!(classic - mglru, 8 * reclaim_core::cost::ROUND_PER_MEMCG_NS as i64, "classic +{classic} ns, MGLRU +{mglru} ns");
 }
