@@ -15,6 +15,7 @@ import { checkRequest, completeRequest, defaultRequest, unknownParameter } from 
 import { decodeSharedLink } from './scenario/share';
 import { decodeScenarioUrl, encodeScenarioUrl, sameRun } from './scenario/url';
 import { initialState, reducer, type SimulationState } from './simulationState';
+import { goingToStep } from './util/format';
 import { takeFrame, windowStart, type HistoryLog } from './views/history';
 
 export type { Busy, Notice, SimulationState } from './simulationState';
@@ -191,7 +192,7 @@ export function useSimulation(speed: number): Simulation {
         if (opening) {
           try {
             stoppedRef.current = false;
-            frame = await client.seek(at - 1, windowStart(null, at - 1), progress(`Going to step ${at.toLocaleString('en-US')}`));
+            frame = await client.seek(at - 1, windowStart(null, at - 1), progress(goingToStep(at)));
           } catch (error) {
             failure = error;
           }
@@ -200,7 +201,7 @@ export function useSimulation(speed: number): Simulation {
         startWith(asked, frame);
         writeUrl(asked);
         if (failure !== null) {
-          dispatch({ type: 'alert', messages: [`Going to step ${at.toLocaleString('en-US')} failed: ${errorMessage(failure)}. The run stays at step ${frame.step.toLocaleString('en-US')}.`] });
+          dispatch({ type: 'alert', messages: [`${goingToStep(at)} failed: ${errorMessage(failure)}. The run stays at step ${frame.step.toLocaleString('en-US')}.`] });
           return;
         }
         // Stopped on the way (Stop, Escape): it stays where it got to.
@@ -291,7 +292,7 @@ export function useSimulation(speed: number): Simulation {
         if (to === null || to === shownStep()) return;
         stoppedRef.current = false;
         const since = windowStart(logRef.current, to);
-        const frame = await client.seek(to, since, progress(`Going to step ${to.toLocaleString('en-US')}`));
+        const frame = await client.seek(to, since, progress(goingToStep(to)));
         if (current()) land(frame);
       });
       return seekOpRef.current;

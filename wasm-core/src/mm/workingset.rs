@@ -182,7 +182,8 @@ impl Mm {
         let memcg = self.lruvec_memcg(lv);
         // Before v6.5 only a recent refault was counted, and not as an activation.
         let accounting_fix = self.knobs.mglru_workingset_accounting_fix;
-        if accounting_fix || recent {
+        let refault_counted = accounting_fix || recent;
+        if refault_counted {
             self.count(memcg, Item::WorkingsetRefaultAnon.plus(type_), 1, true);
         }
         let mut tier = 0;
@@ -212,7 +213,7 @@ impl Mm {
             gen: Some(gen),
             // Before v6.5 a recent refault is not counted as an activation (sort_folio counts it later).
             activate: recent && accounting_fix,
-            refault_counted: accounting_fix || recent,
+            refault_counted,
             restore,
             tier,
             tier_before: tier,

@@ -83,11 +83,10 @@ fn parse_with(text: &str, ranges: bool) -> Result<Scenario, ScenarioError> {
         let member = member_with_bad_value(text, &path, message);
         let path = path.to_string();
         let plain = plain_number_message(message);
-        // A member of a pattern that takes none (an empty struct variant), in words.
+        // A member of a pattern that takes none (Pattern's empty struct variants), in words.
         let plain = match plain.strip_suffix(", there are no fields") {
             Some(head) if path.ends_with(".pattern") => format!("{head}: this pattern takes no parameters (only zipf has one, `s`)"),
-            Some(head) => format!("{head}: this kind takes no parameters"),
-            None => plain,
+            _ => plain,
         };
         // A missing field: the path ends at the object that lacks it ("." for the document).
         let field = match (named_field(&plain).or(member.as_deref()), path.as_str()) {

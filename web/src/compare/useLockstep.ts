@@ -10,6 +10,7 @@ import { errorMessage } from '../engine/host';
 import { MAX_STEPS_PER_COMMAND } from '../engine/protocol';
 import type { Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import type { Progress } from '../engine/protocol';
+import { goingToStep } from '../util/format';
 import { windowStart } from '../views/history';
 import { IDLE, lockstepReducer, runKey, type LockstepState } from './lockstep';
 
@@ -161,7 +162,7 @@ export function useLockstep(speed: number): Lockstep {
       const progress = (side: number) => (p: Progress) => {
         done[side] = p.done;
         total = p.total;
-        dispatch({ type: 'busy', busy: { label: `Going to step ${(to ?? step).toLocaleString('en-US')}`, done: Math.min(...done), total } });
+        dispatch({ type: 'busy', busy: { label: goingToStep(to ?? step), done: Math.min(...done), total } });
       };
       void moveBoth('Seek', (c, side, at) => {
         if (to === undefined) {

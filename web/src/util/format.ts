@@ -10,6 +10,11 @@ export function formatCount(value: number): string {
   return grouped.format(value);
 }
 
+/** The label of a long move's progress: "Going to step 1,234". */
+export function goingToStep(step: number): string {
+  return `Going to step ${formatCount(step)}`;
+}
+
 /** "1 sleep", "2,048 pages": a count and its noun, plural unless the count is 1. */
 export function counted(n: number, noun: string): string {
   return `${formatCount(n)} ${plural(n, noun)}`;
