@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SHOTS, open, stepForward, useBrowser } from './harness';
+import { SHOTS, open, stepForward, useBrowser, waitForStep } from './harness';
 
 useBrowser();
 
@@ -132,6 +132,8 @@ describe('accessibility', () => {
     await page.keyboard.press('Enter');
     await expect.poll(focused).toBe('Play');
     await page.getByRole('button', { name: 'Reset', exact: true }).click();
+    // The reset goes through the engine's queue: step from step 0, not from the step play had shown.
+    await waitForStep(page, 0);
     await stepForward(page, 1);
     await page.getByRole('button', { name: 'Step back', exact: true }).focus();
     await page.keyboard.press('Enter');
