@@ -115,7 +115,7 @@ describe('System and Memcgs views', () => {
   it('shows memcgs, their pgsteal CV, the memcg LRU rotating and the memory.reclaim writes (proactive-root)', async () => {
     const search = '?v=1&scenario=proactive-root&seed=1';
     // Without motion first: the first write to memory.reclaim (at 200 ms, step 21) rotates
-    // every memcg it reclaims; /memcg4 goes from bin 0 to bin 6 of the old generation.
+    // every memcg it reclaims; /memcg4 goes from bin 0 to bin 7 of the old generation.
     const still = await open(search, { reducedMotion: 'reduce' });
     await still.page.getByRole('tab', { name: /^Memcgs/ }).click();
     await stepForward(still.page, 20);
@@ -124,13 +124,13 @@ describe('System and Memcgs views', () => {
     const before = (await chips(still.page)).find((c) => c.path === '/memcg4')!;
     expect([before.gen, before.bin]).toEqual([0, 0]);
     await stepForward(still.page, 1);
-    await expect.poll(async () => (await chips(still.page)).find((c) => c.path === '/memcg4')?.bin).toBe(6);
+    await expect.poll(async () => (await chips(still.page)).find((c) => c.path === '/memcg4')?.bin).toBe(7);
     const after = (await chips(still.page)).find((c) => c.path === '/memcg4')!;
-    expect([after.gen, after.bin]).toEqual([0, 6]);
+    expect([after.gen, after.bin]).toEqual([0, 7]);
     expect(after.moved).toBe(true);
-    expect(inside(after, await binBox(still.page, 0, 6)), 'already in its new bin').toBe(true);
+    expect(inside(after, await binBox(still.page, 0, 7)), 'already in its new bin').toBe(true);
 
-    // With motion: the chip travels from bin 0 to bin 6.
+    // With motion: the chip travels from bin 0 to bin 7.
     const { page, problems } = await open(search);
     await page.getByRole('tab', { name: /^Memcgs/ }).click();
     await stepForward(page, 20);
@@ -158,8 +158,8 @@ describe('System and Memcgs views', () => {
     const xs = await samples;
     await waitForStep(page, 21);
     const end = (await chips(page)).find((c) => c.path === '/memcg4')!;
-    expect([end.gen, end.bin]).toEqual([0, 6]);
-    expect(inside(end, await binBox(page, 0, 6))).toBe(true);
+    expect([end.gen, end.bin]).toEqual([0, 7]);
+    expect(inside(end, await binBox(page, 0, 7))).toBe(true);
     expect(xs.some((x) => x > start.x + 5 && x < end.x - 5), `x along the way: ${xs.map(Math.round).join(' ')}`).toBe(true);
 
     // The event kinds of step 21 can be hidden and shown again.

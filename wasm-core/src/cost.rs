@@ -17,8 +17,15 @@ pub const MINOR_FAULT_NS: u64 = 1_500;
 pub const MAJOR_FAULT_READ_NS: u64 = 80_000;
 /// Reading a page back from swap on the same class of SSD.
 pub const SWAP_IN_NS: u64 = 80_000;
-/// Writing one page out to swap (charged to the reclaimer that writes it).
+/// Writing one page out to swap: the write's latency on the SSD after its
+/// turn on the device (it completes this long after it starts; the
+/// reclaimer that submits it does not wait), or on brd nothing (the copy is
+/// RAMDISK_IO_NS of the reclaimer's CPU).
 pub const SWAP_OUT_NS: u64 = 20_000;
+/// The SSD's queue depth: how many I/Os may be queued or in service before
+/// a task that submits one more sleeps for a free tag (blk_mq_get_tag). 32
+/// is SATA NCQ's depth.
+pub const IO_QUEUE_DEPTH: u64 = 32;
 /// Writing one dirty page-cache page back to its file.
 pub const WRITEBACK_NS: u64 = 20_000;
 /// Scanning one folio in reclaim: isolate, rmap walk for referenced PTEs,

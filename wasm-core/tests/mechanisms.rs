@@ -203,7 +203,7 @@ fn rejected_young_mapped_folio_reenters_at_max_seq() {
     // folio_check_references() (v6.12) KEEPs a folio with one young mapping:
     // no PGACTIVATE, the rejection is evict_folios' (PG_referenced).
     assert_eq!(s.mm.vmstat.get(Item::Pgactivate), before);
-    assert!(sc.nr_reclaimed > 0, "cold neighbours were swapped out");
+    assert!(sc.nr_pageout > 0, "cold neighbours were written to swap");
 }
 
 /// shrink_folio_list() (v6.1+): "folio_update_gen() tried to promote this
@@ -225,7 +225,7 @@ fn a_young_neighbour_isolated_in_the_same_batch_is_kept() {
     }
     let mut sc = ScanControl::new(32, Some(A));
     s.mm.evict_folios(lv, &mut sc, 200);
-    assert!(sc.nr_reclaimed > 0, "cold pages of the batch were swapped out");
+    assert!(sc.nr_pageout > 0, "cold pages of the batch were written to swap");
     let max_seq = s.mm.lruvecs[lv as usize].lrugen.max_seq;
     for (i, f) in pair.into_iter().enumerate() {
         assert!(!s.mm.folios.test(f, pg::SWAPCACHE), "page {} was swapped out", 7 + i);

@@ -179,8 +179,81 @@ fn swap_out_anon(s: &mut Simulation, n: u32) {
         })
         .collect();
     let mut sc = ScanControl::new(u64::from(n), Some(A));
+    // On the SSD the writes are submitted and the folios kept under
+    // writeback; once the writes have ended, the next pass frees them.
+    assert_eq!(s.mm.shrink_folio_list(&mut list, lv, &mut sc), 0);
+    assert_eq!(list.len() as u32, n);
+    s.mm.writeback_complete_until(u64::MAX);
     assert_eq!(s.mm.shrink_folio_list(&mut list, lv, &mut sc), u64::from(n));
     assert_eq!(s.mm.memcgs[A as usize].swap_usage, u64::from(n));
+}
+
+/// pageout() of anon folios: on the SSD swap_writepage_bdev_async submits
+/// the write and shrink_folio_list keeps the folio (PAGE_SUCCESS, still
+/// under writeback) with PG_reclaim, counted in pswpout but not reclaimed;
+/// folio_end_writeback rotates it to the tail (the oldest generation with
+/// MGLRU) and the next pass frees it without another write. On brd
+/// (BLK_FEAT_SYNCHRONOUS) the write has ended when pageout returns and the
+/// folio is freed in the same pass.
+#[test]
+fn swap_writes_end_later_on_the_ssd_and_at_once_on_a_ramdisk() {
+    use reclaim_core::mm::machine::Storage;
+    for lru_gen in [false, true] {
+        for storage in [Storage::Ssd, Storage::Ramdisk] {
+            let mut sc_ = scenario(lru_gen, None);
+            sc_.machine.storage = storage;
+            let mut s = Simulation::new(sc_).unwrap();
+            let lv = s.mm.lruvec_id(A, 0);
+            let mut list: Vec<u32> = (0..4)
+                .map(|i| {
+                    s.mm.access(A, 0, ANON, i, Op::Load).unwrap();
+                    let f = folio_at(&s, ANON, i);
+                    s.mm.folios.clear(f, pg::YOUNG | pg::REFERENCED);
+                    s.mm.lruvec_del_folio(f);
+                    f
+                })
+                .collect();
+            let folios = list.clone();
+            let what = format!("lru_gen {lru_gen}, {storage:?}");
+            let mut sc = ScanControl::new(4, Some(A));
+            let freed = s.mm.shrink_folio_list(&mut list, lv, &mut sc);
+            assert_eq!(s.mm.vmstat.get(Item::Pswpout), 4, "{what}: four writes");
+            assert_eq!(sc.nr_pageout, 4, "{what}");
+            if storage == Storage::Ramdisk {
+                assert_eq!(freed, 4, "{what}: freed in the same pass");
+                assert!(s.mm.writeback.is_empty(), "{what}");
+                continue;
+            }
+            assert_eq!(freed, 0, "{what}: nothing freed while the writes are in flight");
+            assert_eq!(list, folios, "{what}: all four kept");
+            for &f in &folios {
+                assert!(s.mm.folios.test(f, pg::WRITEBACK | pg::RECLAIM | pg::SWAPCACHE), "{what}: under writeback with PG_reclaim");
+                assert!(!s.mm.folios.test(f, pg::DIRTY), "{what}: cleaned for the write");
+            }
+            assert_eq!(s.mm.writeback.len(), 4, "{what}");
+            // The writes took their turns on the device, IO_SERVICE_NS apart.
+            let ends: Vec<u64> = s.mm.writeback.iter().map(|&(t, _)| t).collect();
+            assert!(ends.windows(2).all(|w| w[1] - w[0] == reclaim_core::cost::IO_SERVICE_NS), "{what}: {ends:?}");
+            // Back on the LRU (evict_folios or putback), then the writes end.
+            for &f in &folios {
+                s.mm.lruvec_add_folio(f);
+            }
+            let rotated = s.mm.vmstat.get(Item::Pgrotated);
+            s.mm.writeback_complete_until(u64::MAX);
+            assert_eq!(s.mm.vmstat.get(Item::Pgrotated) - rotated, 4, "{what}: rotated to the tail");
+            let mut list = folios.clone();
+            for &f in &list {
+                assert!(!s.mm.folios.test(f, pg::WRITEBACK | pg::RECLAIM), "{what}");
+                s.mm.lruvec_del_folio(f);
+            }
+            assert_eq!(s.mm.shrink_folio_list(&mut list, lv, &mut sc), 4, "{what}: freed by the next pass");
+            assert_eq!(s.mm.vmstat.get(Item::Pswpout), 4, "{what}: without another write");
+            assert_eq!(s.mm.memcgs[A as usize].swap_usage, 4, "{what}");
+            if let Err(e) = s.check_invariants() {
+                panic!("{what}: {e}");
+            }
+        }
+    }
 }
 
 /// mem_cgroup_swap_full() and folio_free_swap(): once a memcg uses half its

@@ -76,6 +76,16 @@ impl Mm {
         Slot::decode(self.mappings[m as usize].slots[index as usize])
     }
 
+    /// The slot as a resident page: a swap entry whose folio is still in
+    /// the swap cache (unmapped, under writeback or not yet freed) is that
+    /// folio, which is on the LRU.
+    pub fn resident_slot(&self, m: MappingId, index: u32) -> Slot {
+        match self.slot(m, index) {
+            Slot::Swap(s) if self.swap.cache[s as usize] != super::folio::NIL => Slot::Folio(self.swap.cache[s as usize]),
+            other => other,
+        }
+    }
+
     #[inline]
     pub fn set_slot(&mut self, m: MappingId, index: u32, s: Slot) {
         self.mappings[m as usize].slots[index as usize] = s.encode();

@@ -30,9 +30,15 @@ impl Mm {
     /// is activated (case 2: cgroup v2 throttling is "sane") with its
     /// accessed bits untouched.
     ///
-    /// Simplified: writes complete synchronously (the reclaimer pays
-    /// SWAP_OUT_NS), so only page cache is ever under writeback; dirty file
-    /// folios are never written here (MGLRU's sort_folio keeps them off the
+    /// Swap writes are asynchronous on the SSD (swap_writepage_bdev_async):
+    /// the folio stays on the LRU under writeback with PG_reclaim and is
+    /// freed by a later scan once folio_end_writeback() has rotated it to
+    /// the tail; on brd (BLK_FEAT_SYNCHRONOUS) the write has ended when
+    /// pageout() returns and the folio is freed in the same pass. Writes
+    /// that ended while the reclaimer ran are taken in at the start of each
+    /// batch.
+    ///
+    /// Simplified: dirty file folios are never written here (MGLRU's sort_folio keeps them off the
     /// list; the classic LRU marks them PG_reclaim and activates them for the
     /// flusher); no kswapd writeback (PGDAT_DIRTY) and no immediate-reclaim
     /// stall (PGDAT_WRITEBACK, case 1).
@@ -40,6 +46,9 @@ impl Mm {
         let target = sc.target_mem_cgroup.unwrap_or(ROOT_MEMCG);
         let memcg = self.lruvec_memcg(lv);
         let node = self.lruvec_node(lv);
+        // Writes that ended while the reclaimer ran (their completion
+        // interrupts): rotated to the tail before this batch is looked at.
+        self.writeback_complete_until(self.now_ns + self.cost_ns);
         let mut keep = Vec::with_capacity(list.len());
         let mut reclaimed = 0;
         for &f in list.iter() {
@@ -151,13 +160,25 @@ impl Mm {
                     keep.push(f);
                     continue;
                 }
-                // pageout() to swap, completing at once.
+                // pageout(): folio_clear_dirty_for_io, folio_set_reclaim,
+                // swap_writepage (counted in pswpout when submitted).
                 self.folios.clear(f, pg::DIRTY);
-                self.storage_write_sync();
                 sc.nr_pageout += 1;
-                self.trace(f, "pageout", FolioWhat::SwappedOut);
                 self.count(memcg, Item::Pswpout, 1, true);
                 self.count(memcg, Item::Pgpgout, 1, true);
+                if let Some(done) = self.swap_writepage() {
+                    // PAGE_SUCCESS with the folio under writeback: `keep`.
+                    // It goes back to the LRU with PG_reclaim, and
+                    // folio_end_writeback() rotates it to the tail to be
+                    // freed by a later scan.
+                    self.folios.set(f, pg::WRITEBACK | pg::RECLAIM);
+                    self.queue_writeback(done, f);
+                    self.trace(f, "pageout", FolioWhat::SwapWriteStarted);
+                    keep.push(f);
+                    continue;
+                }
+                // "A synchronous write - probably a ramdisk": free it now.
+                self.trace(f, "pageout", FolioWhat::SwappedOut);
             }
             // __remove_mapping(): leave a shadow, free the folio.
             let tier = lru_tier_from_refs(self.folios.lru_refs(f));

@@ -82,11 +82,34 @@ impl Mm {
         self.storage_sync_io(ssd_latency);
     }
 
-    /// pageout() of one page by the current actor (reclaim's swap write):
-    /// on the SSD it waits for the device and SWAP_OUT_NS; on brd it copies
-    /// the page itself (swap_writepage -> brd_submit_bio).
-    pub fn storage_write_sync(&mut self) {
-        self.storage_sync_io(cost::SWAP_OUT_NS);
+    /// __swap_writepage() of one page by the current actor (reclaim's
+    /// pageout). On brd the write is synchronous: the device has
+    /// BLK_FEAT_SYNCHRONOUS, so swap_writepage_bdev_sync copies the page
+    /// (RAMDISK_IO_NS of the actor's CPU) and the write has ended when this
+    /// returns: None. On the SSD it is swap_writepage_bdev_async: the bio is
+    /// queued and the actor goes on; Some(when the write ends). The actor
+    /// waits only for a free tag, when IO_QUEUE_DEPTH I/Os are already
+    /// queued or in service (blk_mq_get_tag). Simplified: the bio's
+    /// submission costs no CPU beyond the folio's SCAN_FOLIO_NS; no plugging.
+    pub fn swap_writepage(&mut self) -> Option<u64> {
+        match self.machine.storage {
+            Storage::Ramdisk => {
+                self.cost_ns += cost::RAMDISK_IO_NS;
+                None
+            }
+            Storage::Ssd => {
+                let t = self.now_ns + self.cost_ns;
+                let backlog = self.io_busy_until.saturating_sub(t);
+                let full = cost::IO_QUEUE_DEPTH * cost::IO_SERVICE_NS;
+                if backlog > full {
+                    self.wait_ns(backlog - full);
+                }
+                let t = self.now_ns + self.cost_ns;
+                let start = t.max(self.io_busy_until);
+                self.io_busy_until = start + cost::IO_SERVICE_NS;
+                Some(start + cost::SWAP_OUT_NS)
+            }
+        }
     }
 
     /// An I/O the current actor waits for: queued behind the SSD plus

@@ -2,9 +2,9 @@
 //! per-slot shadow entries the swap cache leaves behind (mm/swapfile.c,
 //! mm/swap_state.c).
 //!
-//! Simplified: one swap device; slots are handed out last-freed-first; swap
-//! writes complete synchronously (the reclaimer pays the cost in simulated
-//! time), like zram or a fast SSD under light load.
+//! Simplified: one swap device; slots are handed out last-freed-first. The
+//! writes themselves are in machine.rs (`Mm::swap_writepage`): asynchronous
+//! on the SSD, synchronous on brd.
 use super::folio::{pg, FolioId, NIL};
 use super::{MemcgId, Mm};
 

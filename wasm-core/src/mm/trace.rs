@@ -46,8 +46,10 @@ pub enum FolioWhat {
     KeptPromoted,
     /// evict_folios: rejected, back to max_seq.
     Rejected,
-    /// shrink_folio_list: written to swap.
+    /// shrink_folio_list: written to swap (a synchronous device).
     SwappedOut,
+    /// shrink_folio_list: swap write submitted; kept under writeback.
+    SwapWriteStarted,
     /// __remove_mapping: freed, shadow left.
     Evicted { tier: usize },
     /// workingset_refault / lru_gen_refault on the new folio.
@@ -99,7 +101,11 @@ impl FolioTrace {
             ActivatedYoung => ("eviction", "PTE young when checked: marked referenced and kept; evict_folios puts it back at max_seq".into()),
             KeptPromoted => ("eviction", "found young by aging or look-around while isolated (PG_referenced): kept; evict_folios puts it back at max_seq".into()),
             Rejected => ("eviction", "rejected (mapped, dirty, referenced or retried): re-enters at max_seq".into()),
-            SwappedOut => ("eviction", "anon: added to the swap cache and written to swap".into()),
+            SwappedOut => ("eviction", "anon: added to the swap cache and written to swap (a synchronous device: the write has ended)".into()),
+            SwapWriteStarted => (
+                "eviction",
+                "anon: added to the swap cache, swap write submitted: back on the LRU under writeback with PG_reclaim, to be freed once the write ends".into(),
+            ),
             Evicted { tier } => ("eviction", format!("reclaimed from tier {tier}; a shadow entry stays behind")),
             Refault { recent, tier, restore } => (
                 "refault",

@@ -64,7 +64,7 @@ impl Mm {
             cg.nr_dirty -= 1;
             cg.nr_writeback += 1;
             let done = self.storage_write_async(cost::WRITEBACK_NS);
-            self.writeback.push_back((done, f));
+            self.queue_writeback(done, f);
             self.count(memcg, Item::Pgpgout, 1, true);
         }
         let mut list = list;
@@ -72,17 +72,42 @@ impl Mm {
         self.dirty_list = list;
     }
 
+    /// A write of `f` in flight until `done`, kept in completion order.
+    pub(crate) fn queue_writeback(&mut self, done: u64, f: FolioId) {
+        let at = self.writeback.partition_point(|&(when, _)| when <= done);
+        self.writeback.insert(at, (done, f));
+    }
+
+    /// Takes `f`'s write out of flight before the folio is freed (a task's
+    /// exit frees its swap-cache folios). Simplified: the kernel cannot
+    /// free a folio under writeback and leaves it to the write's end.
+    pub(crate) fn cancel_writeback(&mut self, f: FolioId) {
+        if !self.folios.test(f, pg::WRITEBACK) {
+            return;
+        }
+        self.writeback.retain(|&(_, g)| g != f);
+        self.folios.clear(f, pg::WRITEBACK | pg::RECLAIM);
+        if !self.folios.test(f, pg::ANON) {
+            let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+            self.memcgs[memcg as usize].nr_writeback -= 1;
+        }
+    }
+
     /// folio_end_writeback() for every write finished by `t_ns`: a folio
     /// that reclaim marked PG_reclaim rotates to the tail of its LRU (the
-    /// oldest generation with MGLRU) to be reclaimed next.
+    /// oldest generation with MGLRU) to be reclaimed next. Swap writes end
+    /// here too (end_swap_bio_write); only page cache counts in a memcg's
+    /// `nr_writeback`, which the dirty limits read.
     pub fn writeback_complete_until(&mut self, t_ns: u64) {
         while let Some(&(when, f)) = self.writeback.front() {
             if when > t_ns {
                 break;
             }
             self.writeback.pop_front();
-            let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
-            self.memcgs[memcg as usize].nr_writeback -= 1;
+            if !self.folios.test(f, pg::ANON) {
+                let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+                self.memcgs[memcg as usize].nr_writeback -= 1;
+            }
             self.folios.clear(f, pg::WRITEBACK);
             if self.folios.test_clear(f, pg::RECLAIM) && self.folios.test(f, pg::LRU) {
                 self.folio_rotate_reclaimable(f);

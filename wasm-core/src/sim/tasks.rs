@@ -136,13 +136,16 @@ impl Simulation {
     fn free_anon_mapping(&mut self, m: MappingId) -> u64 {
         let mut freed = 0;
         for idx in 0..self.mm.mappings[m as usize].slots.len() as u32 {
-            match self.mm.slot(m, idx) {
+            // A swap entry whose folio is still in the swap cache (under
+            // writeback, or kept dirty): free_swap_and_cache() takes the folio.
+            match self.mm.resident_slot(m, idx) {
                 Slot::Folio(f) => {
                     let lv = self.mm.folios.lruvec[f as usize];
                     let memcg = self.mm.lruvec_memcg(lv);
                     if self.mm.folios.test(f, pg::LRU) {
                         self.mm.lruvec_del_folio(f);
                     }
+                    self.mm.cancel_writeback(f);
                     if self.mm.folios.test(f, pg::SWAPCACHE) {
                         self.mm.delete_from_swap_cache(f);
                     }

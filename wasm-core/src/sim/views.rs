@@ -70,7 +70,7 @@ impl Simulation {
             cells.reserve(a.tracked_count as usize * 4);
             for i in 0..a.tracked_count {
                 let mut cell = TrackedCell::default();
-                match mm.slot(m as MappingId, i * a.tracked_stride) {
+                match mm.resident_slot(m as MappingId, i * a.tracked_stride) {
                     Slot::Folio(f) => {
                         let lv = mm.folios.lruvec[f as usize];
                         cell.state = TrackedCell::RESIDENT;
@@ -110,7 +110,7 @@ impl Simulation {
                     active: false,
                     node: None,
                 };
-                match mm.slot(m as MappingId, idx) {
+                match mm.resident_slot(m as MappingId, idx) {
                     Slot::Folio(f) => {
                         v.state = "resident".into();
                         let lv = mm.folios.lruvec[f as usize];

@@ -49,7 +49,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'MGLRU off: referenced pages hold the walk up',
       text:
-        'With MGLRU off, the patch\'s "before" column, shrink_node_memcgs() walks every memcg as well, and shrink_inactive_list() finds most pages of the busy jobs referenced (folio_check_references) and activates them instead of reclaiming them. The priority drops to 0 before a pass makes up the request, so this first write reclaimed 37 times what it asked for (19,129 pages for 512).',
+        'With MGLRU off, the patch\'s "before" column, shrink_node_memcgs() walks every memcg as well, and shrink_inactive_list() finds most pages of the busy jobs referenced (folio_check_references) and keeps them on the inactive list instead of reclaiming them. The priority drops to 0 before a pass makes up the request, so this first write reclaimed 13 times what it asked for (6,585 pages for 512).',
       variant: 'before',
       at: { from: 0, until: 'reclaim' },
       tab: 'memcgs',
@@ -57,7 +57,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
       check: (f) => {
         const w = firstWrite(f);
         return all(
-          expect(!!w && w.requested === 512 && w.reclaimed === 19_129, 'the first write did not reclaim 19,129 pages for 512'),
+          expect(!!w && w.requested === 512 && w.reclaimed === 6_585, 'the first write did not reclaim 6,585 pages for 512'),
           expect(events(f, 'reclaim').some((e) => e.reason.includes('last priority 0')), 'the write did not end at priority 0'),
         );
       },
@@ -65,7 +65,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'With the memcg LRU: just enough',
       text:
-        'With the patch, root reclaim goes through lru_gen_shrink_node() and shrink_many(): memcg after memcg is reclaimed with shrink_one(), and the walk stops as soon as nr_reclaimed reaches nr_to_reclaim (in v6.3 a check in shrink_many(); since December 2023 should_abort_scan()). The first write (its row in this table) reclaimed its 512 pages from only three memcgs, /memcg79, /memcg98 and /memcg116 (scroll the Memcgs card above down to their rows; every other memcg shows 0 / 0), so for now the pgsteal CV next to that card\'s title is far above 100 %: 656 %.',
+        'With the patch, root reclaim goes through lru_gen_shrink_node() and shrink_many(): memcg after memcg is reclaimed with shrink_one(), and the walk stops as soon as nr_reclaimed reaches nr_to_reclaim (in v6.3 a check in shrink_many(); since December 2023 should_abort_scan()). The first write (its row in this table) reclaimed 570 pages for its 512 from only six memcgs, 95 from each of /memcg1, /memcg47, /memcg79, /memcg98, /memcg116 and /memcg119 (scroll the Memcgs card above down to their rows; every other memcg shows 0 / 0), so for now the pgsteal CV next to that card\'s title is far above 100 %: 451 %.',
       variant: 'after',
       at: { from: 0, until: 'reclaim' },
       tab: 'memcgs',
@@ -75,8 +75,8 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
         return all(
           expect(!!w && w.reclaimed >= w.requested && w.reclaimed <= 1.25 * w.requested, 'the first write did not land within 25 % of its request'),
           expect(reclaimedFrom(f) < 16, 'more than a handful of memcgs gave pages'),
-          expect(gaveBack(f) === '/memcg79 /memcg98 /memcg116', `not /memcg79, /memcg98 and /memcg116 gave pages but ${gaveBack(f)}`),
-          expect(Math.abs(f.pgstealCv - 6.56) < 0.05, 'the pgsteal CV is not about 656 %'),
+          expect(gaveBack(f) === '/memcg1 /memcg47 /memcg79 /memcg98 /memcg116 /memcg119', `not /memcg1, /memcg47, /memcg79, /memcg98, /memcg116 and /memcg119 gave pages but ${gaveBack(f)}`),
+          expect(Math.abs(f.pgstealCv - 4.51) < 0.05, 'the pgsteal CV is not about 451 %'),
           expect(f.pgstealCv > 1, 'the pgsteal CV is not above 100 %'),
         );
       },
@@ -99,7 +99,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
       text:
         'Some memcgs could only give more after aging: try_to_shrink_lruvec() ran try_to_inc_max_seq() on them, and shrink_many() then moved each into the young generation with lru_gen_rotate_memcg(MEMCG_LRU_YOUNG), as the memcg-lru rows of the event list, at the bottom of the tab, show. Later writes walk the old generation, so these memcgs wait until the others have had their turn.',
       variant: 'after',
-      at: { from: 172, until: 'reclaim' },
+      at: { from: 162, until: 'reclaim' },
       tab: 'memcgs',
       anchor: 'memcg-lru',
       check: (f) => {
@@ -115,7 +115,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
       text:
         'When the last memcg leaves the old generation, lru_gen_rotate_memcg() increments seq: the young generation becomes the old one and the walk starts over among memcgs that have all had a turn. This is the cover letter\'s eventual fairness: no single write is fair to everyone, but over many writes every memcg gives back its share.',
       variant: 'after',
-      at: { from: 292, until: 'reclaim' },
+      at: { from: 172, until: 'reclaim' },
       tab: 'memcgs',
       anchor: 'memcg-lru',
       check: (f) =>
@@ -155,7 +155,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
         return all(
           expect(f.reclaims.length === 60, 'not all sixty writes are done'),
           expect(steal('/memcg0') > 10 * steal('/memcg127'), `/memcg0 (${steal('/memcg0')}) did not give ten times what /memcg127 (${steal('/memcg127')}) gave`),
-          expect(f.pgstealCv > 0.8, 'the pgsteal CV is not about 100 %'),
+          expect(f.pgstealCv > 0.8, 'the pgsteal CV is not about 90 %'),
           expect(total <= 1.1 * requested && total >= requested, 'the memcgs did not give back within 10 % of the requests'),
         );
       },
@@ -163,7 +163,7 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
     {
       title: 'The result, and what does not reproduce',
       text:
-        'Every variant runs to the end on the same seed. reclaim_ratio falls from about 500 % with MGLRU off to just over 100 % with the memcg LRU (the patch: 425 % to 95 %). pgsteal_cv does not reproduce: the old walk scans identical memcgs in identical proportions, so before the patch our CV is about 1 %, not 75 % ("Where it does not hold" explains), while today\'s walk with MGLRU off, the classic-incremental column, is uneven: about 100 %.',
+        'Every variant runs to the end on the same seed. reclaim_ratio falls from about 280 % with MGLRU off to just over 100 % with the memcg LRU (the patch: 425 % to 95 %). pgsteal_cv does not reproduce: the old walk scans identical memcgs in identical proportions, so before the patch our CV is about 3 %, not 75 % ("Where it does not hold" explains), while today\'s walk with MGLRU off, the classic-incremental column, is uneven: about 90 %.',
       variant: 'after',
       tab: 'comparison',
       anchor: 'comparison',
@@ -172,10 +172,10 @@ export const MEMCG_LRU_FAIRNESS_TOUR: Tour = {
       compare: true,
       checkComparison: (c) =>
         all(
-          expect(metric(c, 'before', 'reclaim_ratio') > 3, 'reclaim_ratio before is not above 3'),
+          expect(metric(c, 'before', 'reclaim_ratio') > 2.5, 'reclaim_ratio before is not above 250 %'),
           expect(metric(c, 'after', 'reclaim_ratio') < 1.2, 'reclaim_ratio after is not close to 1'),
           expect(metric(c, 'before', 'pgsteal_cv') < metric(c, 'after', 'pgsteal_cv'), 'pgsteal_cv now reproduces: update the text'),
-          expect(metric(c, 'classic-incremental', 'pgsteal_cv') > 0.8, 'classic-incremental\'s pgsteal_cv is not about 100 %'),
+          expect(metric(c, 'classic-incremental', 'pgsteal_cv') > 0.8, 'classic-incremental\'s pgsteal_cv is not about 90 %'),
         ),
     },
   ],

@@ -75,7 +75,7 @@ export const PROACTIVE_RECLAIM_BATCHING_TOUR: Tour = {
     {
       title: 'A quarter of what is left',
       text:
-        'The patch asks for (nr_to_reclaim - nr_reclaimed) / 4 each round, so the batches shrink as the write nears its target (the Rounds chart). /uid_0\'s write lands as close to its request as with 32-page rounds, and the root\'s full reclaim needs a few dozen rounds and, in the "took" column (the write\'s own time from the cost model, not the page\'s clock), about 1.4 s instead of about 3.',
+        'The patch asks for (nr_to_reclaim - nr_reclaimed) / 4 each round, so the batches shrink as the write nears its target (the Rounds chart). /uid_0\'s write lands as close to its request as with 32-page rounds, and the root\'s full reclaim needs a few dozen rounds and, in the "took" column (the write\'s own time from the cost model, not the page\'s clock), about 0.67 s instead of about 1.6. That is about the time the SSD takes to write the anon pages out, one per IO_SERVICE_NS: the patch goes at the device\'s pace.',
       variant: 'after',
       at: { from: 0, until: 'reclaim' },
       tab: 'memcgs',
@@ -86,7 +86,7 @@ export const PROACTIVE_RECLAIM_BATCHING_TOUR: Tour = {
         return all(
           expect(!!w && w.overreclaim >= 0 && w.overreclaim < SWAP_CLUSTER_MAX, "/uid_0's write is not within 32 pages of its request"),
           expect(!!r && r.rounds.length < 100, "the root's write took 100 rounds or more"),
-          expect(!!r && r.durationNs > 1e9 && r.durationNs < 2e9, "the root's write did not take between 1 and 2 seconds"),
+          expect(!!r && r.durationNs > 0.6e9 && r.durationNs < 0.8e9, "the root's write did not take between 0.6 and 0.8 seconds"),
           expect(!!r && r.rounds.length > 1 && r.rounds[1]!.batch < r.rounds[0]!.batch, 'the batches do not shrink'),
         );
       },
@@ -94,7 +94,7 @@ export const PROACTIVE_RECLAIM_BATCHING_TOUR: Tour = {
     {
       title: 'The result',
       text:
-        'Every variant runs to the end on the same seed: with a quarter of the rest a round, pages_per_sec is about 1.8 times that of 32-page rounds and about that of the whole request (the patch: 13,742 to 67,352 pages/s for the root). overreclaim_pages is a few pages where the whole request overshoots by thousands; with small requests or small apps the two overshoot alike, as "Where it does not hold" explains.',
+        'Every variant runs to the end on the same seed: with a quarter of the rest a round, pages_per_sec is about 2.3 times that of 32-page rounds and about that of the whole request (the patch: 13,742 to 67,352 pages/s for the root). overreclaim_pages is a few pages where the whole request overshoots by thousands; with small requests or small apps the two overshoot alike, as "Where it does not hold" explains.',
       variant: 'after',
       tab: 'comparison',
       anchor: 'comparison',
@@ -103,8 +103,8 @@ export const PROACTIVE_RECLAIM_BATCHING_TOUR: Tour = {
       compare: true,
       checkComparison: (c) =>
         all(
-          expect(metric(c, 'after', 'pages_per_sec') > 1.6 * metric(c, 'before', 'pages_per_sec'), 'after is not about 1.8 times as fast as before'),
-          expect(metric(c, 'after', 'pages_per_sec') < 2 * metric(c, 'before', 'pages_per_sec'), 'after is not about 1.8 times as fast as before'),
+          expect(metric(c, 'after', 'pages_per_sec') > 2.2 * metric(c, 'before', 'pages_per_sec'), 'after is not about 2.3 times as fast as before'),
+          expect(metric(c, 'after', 'pages_per_sec') < 2.5 * metric(c, 'before', 'pages_per_sec'), 'after is not about 2.3 times as fast as before'),
           expect(metric(c, 'after', 'pages_per_sec') > 0.8 * metric(c, 'whole', 'pages_per_sec'), 'after is not about as fast as whole'),
           expect(metric(c, 'after', 'overreclaim_pages') < SWAP_CLUSTER_MAX, 'after overshoots by 32 pages or more'),
           expect(metric(c, 'whole', 'overreclaim_pages') > 1000, 'whole does not overshoot by thousands of pages'),
