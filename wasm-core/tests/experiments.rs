@@ -64,6 +64,20 @@ fn proactive_batching_speed_and_accuracy() {
     }
 }
 
+/// A full reclaim whose last rounds isolate nothing still sees its swap
+/// writes end (shrink_node takes in finished writes): it frees the last
+/// pages instead of failing with -EAGAIN a few pages short, as it did on
+/// seed 2 (whole) and seed 4 (after) when only shrink_folio_list took them in.
+#[test]
+fn proactive_full_reclaims_see_their_swap_writes_end() {
+    for seed in 1..=5 {
+        let c = compare("proactive-reclaim-batching", &[], seed);
+        for v in ["before", "after", "whole"] {
+            assert_eq!(metric(&c, v, "eagain_writes"), 0.0, "seed {seed} {v}: a write failed with -EAGAIN");
+        }
+    }
+}
+
 #[test]
 fn kswapd_classzone_stops_premature_sleeps() {
     // Holds at these points; with few readers or allocators kswapd never

@@ -36,7 +36,7 @@ impl Mm {
     /// the tail; on brd (BLK_FEAT_SYNCHRONOUS) the write has ended when
     /// pageout() returns and the folio is freed in the same pass. Writes
     /// that ended while the reclaimer ran are taken in at the start of each
-    /// batch.
+    /// batch (and of each shrink_node pass).
     ///
     /// Simplified: dirty file folios are never written here (MGLRU's sort_folio keeps them off the
     /// list; the classic LRU marks them PG_reclaim and activates them for the

@@ -204,6 +204,9 @@ impl Mm {
     /// kswapd that gave up (v4.12+, c73322d098e4); none in cache_trim_mode marks
     /// cache_trim_mode_failed (v6.10+).
     pub fn shrink_node(&mut self, node: usize, sc: &mut ScanControl) {
+        // Writes that ended while the reclaimer ran (their completion
+        // interrupts), whether or not this pass isolates anything.
+        self.writeback_complete_until(self.now_ns + self.cost_ns);
         // memset(&sc->nr, 0, sizeof(sc->nr))
         sc.nr_file_taken = 0;
         sc.nr_unqueued_dirty = 0;
