@@ -98,16 +98,14 @@ impl Mm {
                 None
             }
             Storage::Ssd => {
-                let t = self.now_ns + self.cost_ns;
-                let backlog = self.io_busy_until.saturating_sub(t);
+                let backlog = self.io_busy_until.saturating_sub(self.now_ns + self.cost_ns);
                 let full = cost::IO_QUEUE_DEPTH * cost::IO_SERVICE_NS;
                 if backlog > full {
                     self.wait_ns(backlog - full);
                 }
-                let t = self.now_ns + self.cost_ns;
-                let start = t.max(self.io_busy_until);
-                self.io_busy_until = start + cost::IO_SERVICE_NS;
-                Some(start + cost::SWAP_OUT_NS)
+                // The device takes the write after the I/Os queued before it.
+                let queued = self.device_io();
+                Some(self.now_ns + self.cost_ns + queued + cost::SWAP_OUT_NS)
             }
         }
     }

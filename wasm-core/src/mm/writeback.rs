@@ -86,11 +86,18 @@ impl Mm {
             return;
         }
         self.writeback.retain(|&(_, g)| g != f);
-        self.folios.clear(f, pg::WRITEBACK | pg::RECLAIM);
+        self.folios.clear(f, pg::RECLAIM);
+        self.writeback_ended(f);
+    }
+
+    /// The folio is no longer under writeback; page cache leaves its memcg's
+    /// `nr_writeback` (swap writes never counted there).
+    fn writeback_ended(&mut self, f: FolioId) {
         if !self.folios.test(f, pg::ANON) {
             let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
             self.memcgs[memcg as usize].nr_writeback -= 1;
         }
+        self.folios.clear(f, pg::WRITEBACK);
     }
 
     /// folio_end_writeback() for every write finished by `t_ns`: a folio
@@ -104,11 +111,7 @@ impl Mm {
                 break;
             }
             self.writeback.pop_front();
-            if !self.folios.test(f, pg::ANON) {
-                let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
-                self.memcgs[memcg as usize].nr_writeback -= 1;
-            }
-            self.folios.clear(f, pg::WRITEBACK);
+            self.writeback_ended(f);
             if self.folios.test_clear(f, pg::RECLAIM) && self.folios.test(f, pg::LRU) {
                 self.folio_rotate_reclaimable(f);
             }
