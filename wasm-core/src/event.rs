@@ -39,6 +39,9 @@ pub enum EventKind {
     Oom { memcg: String, victim: String, freed: u64 },
     /// lru_gen_rotate_memcg: a memcg moved in the memcg LRU.
     MemcgRotated { node: usize, memcg: String, op: u8, gen: usize, bin: usize, flipped: bool },
+    /// reclaim_throttle(): a reclaimer slept on writeback, congestion or no
+    /// progress (`reason` is the VMSCAN_THROTTLE_* name).
+    Throttled { node: usize, reason: &'static str, kswapd: bool, slept_ns: u64, timeout_ns: u64 },
     /// kswapd changed state.
     Kswapd { node: usize, from: KswapdMode, to: KswapdMode, highest_zoneidx: usize, failures: u32 },
 }
@@ -165,6 +168,22 @@ impl Event {
                     ),
                     (_, KswapdMode::Asleep) => format!("kswapd{node}: still balanced after the nap: asleep until wakeup_kswapd"),
                 },
+            ),
+            EventKind::Throttled { node, reason, kswapd, slept_ns, timeout_ns } => (
+                "reclaim",
+                "reclaim_throttle",
+                format!(
+                    "{} on node {node} slept {:.2} ms of its {:.0} ms timeout ({reason}){}",
+                    if *kswapd { format!("kswapd{node}") } else { "a reclaiming task".to_string() },
+                    *slept_ns as f64 / 1e6,
+                    *timeout_ns as f64 / 1e6,
+                    match *reason {
+                        "VMSCAN_THROTTLE_WRITEBACK" if slept_ns < timeout_ns => ": woken when more than SWAP_CLUSTER_MAX of the node's writes had finished",
+                        "VMSCAN_THROTTLE_WRITEBACK" => ": fewer than SWAP_CLUSTER_MAX + 1 writes finished in time",
+                        "VMSCAN_THROTTLE_CONGESTED" => ": every dirty page-cache folio it met was under writeback and marked for immediate reclaim",
+                        _ => ": direct reclaim reclaimed nothing by priority 1",
+                    }
+                ),
             ),
             EventKind::Oom { memcg, victim, freed } => (
                 "oom",

@@ -231,6 +231,7 @@ fn swap_writes_end_later_on_the_ssd_and_at_once_on_a_ramdisk() {
                 assert!(!s.mm.folios.test(f, pg::DIRTY), "{what}: cleaned for the write");
             }
             assert_eq!(s.mm.writeback.len(), 4, "{what}");
+            assert_eq!(s.mm.memcgs[A as usize].nr_writeback, 4, "{what}: NR_WRITEBACK counts swap writes (dirty limits read it)");
             // The writes took their turns on the device, IO_SERVICE_NS apart.
             let ends: Vec<u64> = s.mm.writeback.iter().map(|&(t, _)| t).collect();
             assert!(ends.windows(2).all(|w| w[1] - w[0] == reclaim_core::cost::IO_SERVICE_NS), "{what}: {ends:?}");
@@ -241,6 +242,7 @@ fn swap_writes_end_later_on_the_ssd_and_at_once_on_a_ramdisk() {
             let rotated = s.mm.vmstat.get(Item::Pgrotated);
             s.mm.writeback_complete_until(u64::MAX);
             assert_eq!(s.mm.vmstat.get(Item::Pgrotated) - rotated, 4, "{what}: rotated to the tail");
+            assert_eq!(s.mm.memcgs[A as usize].nr_writeback, 0, "{what}");
             let mut list = folios.clone();
             for &f in &list {
                 assert!(!s.mm.folios.test(f, pg::WRITEBACK | pg::RECLAIM), "{what}");

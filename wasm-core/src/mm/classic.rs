@@ -327,6 +327,10 @@ impl Mm {
         }
         let pageout_before = sc.nr_pageout;
         let (nr_taken, unqueued_dirty_before) = (list.len() as u64, sc.nr_unqueued_dirty);
+        sc.nr_taken += nr_taken;
+        if file {
+            sc.nr_file_taken += nr_taken;
+        }
         let reclaimed = self.shrink_folio_list(&mut list, lv, sc);
         self.classic_putback(lv, &list);
         self.wakeup_flushers_if_all_unqueued(sc, unqueued_dirty_before, nr_taken);

@@ -38,10 +38,15 @@ impl Mm {
     /// that ended while the reclaimer ran are taken in at the start of each
     /// batch (and of each shrink_node pass).
     ///
+    /// What it met under writeback and dirty is added up in `sc` (the
+    /// kernel's reclaim_stat, which shrink_inactive_list adds to sc->nr) for
+    /// shrink_node()'s throttling: kswapd on a PGDAT_WRITEBACK node counts a
+    /// folio it already marked PG_reclaim as nr_immediate (case 1).
+    ///
     /// Simplified: dirty file folios are never written here (MGLRU's sort_folio keeps them off the
     /// list; the classic LRU marks them PG_reclaim and activates them for the
-    /// flusher); no kswapd writeback (PGDAT_DIRTY) and no immediate-reclaim
-    /// stall (PGDAT_WRITEBACK, case 1).
+    /// flusher): today's filesystems have no ->writepage for kswapd's
+    /// PGDAT_DIRTY writeback to call.
     pub fn shrink_folio_list(&mut self, list: &mut Vec<FolioId>, lv: LruvecId, sc: &mut ScanControl) -> u64 {
         let target = sc.target_mem_cgroup.unwrap_or(ROOT_MEMCG);
         let memcg = self.lruvec_memcg(lv);
@@ -69,15 +74,31 @@ impl Mm {
                 continue;
             }
             // folio_check_dirty_writeback(): page cache only (the flushers
-            // do not write anon).
+            // do not write anon, and reclaim must not stall on it).
             let file = fl & pg::ANON == 0;
-            if file && fl & pg::DIRTY != 0 && fl & pg::WRITEBACK == 0 {
+            let (dirty, writeback) = (file && fl & pg::DIRTY != 0, file && fl & pg::WRITEBACK != 0);
+            if dirty || writeback {
+                sc.nr_dirty += 1;
+            }
+            if dirty && !writeback {
                 sc.nr_unqueued_dirty += 1;
             }
+            // Cycling through the LRU faster than the writes complete.
+            if writeback && fl & pg::RECLAIM != 0 {
+                sc.nr_congested += 1;
+            }
             if fl & pg::WRITEBACK != 0 {
-                // Under writeback: rotate to the tail when the write ends
-                // (folio_end_writeback), meanwhile activate_locked.
-                self.folios.set(f, pg::RECLAIM);
+                // Under writeback (swap too): rotate to the tail when the
+                // write ends (folio_end_writeback), meanwhile
+                // activate_locked. Case 1: kswapd on a PGDAT_WRITEBACK node
+                // meets a folio it already marked (nr_immediate: it will
+                // stall); case 2: mark it (nr_writeback).
+                if sc.kswapd && fl & pg::RECLAIM != 0 && self.nodes[node].pgdat_writeback {
+                    sc.nr_immediate += 1;
+                } else {
+                    self.folios.set(f, pg::RECLAIM);
+                    sc.nr_writeback += 1;
+                }
                 self.activate_locked(f, memcg);
                 keep.push(f);
                 continue;
@@ -171,7 +192,8 @@ impl Mm {
                     // It goes back to the LRU with PG_reclaim, and
                     // folio_end_writeback() rotates it to the tail to be
                     // freed by a later scan.
-                    self.folios.set(f, pg::WRITEBACK | pg::RECLAIM);
+                    self.folios.set(f, pg::RECLAIM);
+                    self.folio_start_writeback(f);
                     self.queue_writeback(done, f);
                     self.trace(f, "pageout", FolioWhat::SwapWriteStarted);
                     keep.push(f);

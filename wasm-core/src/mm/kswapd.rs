@@ -175,8 +175,18 @@ impl Mm {
     /// v4.11 `before`, whose kswapd would have kept running on a node it
     /// cannot reclaim. It only acts after 16 runs in a row that reclaimed
     /// nothing.
-    fn prepare_kswapd_sleep(&self, node: usize, order: u32, highest_zoneidx: usize) -> bool {
-        self.nodes[node].kswapd.failures >= MAX_RECLAIM_RETRIES || self.pgdat_balanced(node, order, highest_zoneidx)
+    ///
+    /// A balanced node's congestion and writeback flags are cleared
+    /// (clear_pgdat_congested).
+    fn prepare_kswapd_sleep(&mut self, node: usize, order: u32, highest_zoneidx: usize) -> bool {
+        if self.nodes[node].kswapd.failures >= MAX_RECLAIM_RETRIES {
+            return true;
+        }
+        if self.pgdat_balanced(node, order, highest_zoneidx) {
+            self.clear_pgdat_congested(node);
+            return true;
+        }
+        false
     }
 
     /// wakeup_kswapd(): record the order and zone index wanted; wake kswapd

@@ -139,6 +139,12 @@ pub struct Lruvec {
     /// Folios whose PTE became young since the last aging: the simulator's
     /// stand-in for the page tables that walk_mm() would scan.
     pub mm_walk: Vec<FolioId>,
+    /// LRUVEC_NODE_CONGESTED and LRUVEC_CGROUP_CONGESTED: every dirty page
+    /// cache folio kswapd (node) or memcg reclaim (cgroup) met with this
+    /// lruvec as its target was under writeback with PG_reclaim; direct
+    /// and memcg reclaim of this target then stall (throttle.rs).
+    pub node_congested: bool,
+    pub cgroup_congested: bool,
 }
 
 impl Lruvec {
@@ -155,6 +161,8 @@ impl Lruvec {
             refaults: [0; ANON_AND_FILE],
             workingset_activate: [0; ANON_AND_FILE],
             mm_walk: Vec::new(),
+            node_congested: false,
+            cgroup_congested: false,
         }
     }
 

@@ -94,7 +94,8 @@ pub struct MemCgroup {
     pub usage: u64,
     /// memory.swap.current in pages.
     pub swap_usage: u64,
-    /// Dirty and under-writeback page-cache pages charged here (own, not hierarchical).
+    /// Dirty page-cache pages (NR_FILE_DIRTY) and pages under writeback,
+    /// swap included (NR_WRITEBACK), charged here (own, not hierarchical).
     pub nr_dirty: u64,
     pub nr_writeback: u64,
     /// memory.stat event counters (hierarchical).

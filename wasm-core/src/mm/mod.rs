@@ -26,6 +26,7 @@ pub mod pgdat;
 pub mod refault;
 pub mod policy;
 pub mod swap;
+pub mod throttle;
 pub mod trace;
 pub mod vmscan;
 pub mod vmstat;

@@ -72,6 +72,10 @@ pub struct PgData {
     pub nr_pages: u32,
     pub kswapd: super::kswapd::Kswapd,
     pub memcg_lru: super::memcg_lru::MemcgLru,
+    /// PGDAT_WRITEBACK in pgdat->flags: kswapd took only folios under
+    /// writeback; it now stalls on folios that come back to the tail still
+    /// under writeback (throttle.rs). Cleared by clear_pgdat_congested().
+    pub pgdat_writeback: bool,
 }
 
 impl PgData {

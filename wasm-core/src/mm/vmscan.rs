@@ -49,6 +49,18 @@ pub struct ScanControl {
     /// cleared them; MGLRU wakes the flusher when the two are equal.
     pub nr_file_taken: u64,
     pub nr_unqueued_dirty: u64,
+    /// The rest of sc->nr, which the classic LRU's shrink_inactive_list()
+    /// adds up for shrink_node()'s throttling (throttle.rs): folios taken;
+    /// page cache dirty or under writeback (nr.dirty); page cache under
+    /// writeback that already had PG_reclaim (nr.congested); folios under
+    /// writeback given PG_reclaim (nr.writeback, case 2, swap included);
+    /// folios kswapd met under writeback with PG_reclaim on a
+    /// PGDAT_WRITEBACK node (nr.immediate, case 1).
+    pub nr_taken: u64,
+    pub nr_dirty: u64,
+    pub nr_congested: u64,
+    pub nr_writeback: u64,
+    pub nr_immediate: u64,
     /// Pages written by shrink_folio_list (reclaim_stat.nr_pageout).
     pub nr_pageout: u64,
     // Classic LRU state set by prepare_scan_control().
@@ -96,6 +108,11 @@ impl ScanControl {
             memcg_full_walk: false,
             nr_file_taken: 0,
             nr_unqueued_dirty: 0,
+            nr_taken: 0,
+            nr_dirty: 0,
+            nr_congested: 0,
+            nr_writeback: 0,
+            nr_immediate: 0,
             nr_pageout: 0,
             anon_cost: 0,
             file_cost: 0,
@@ -110,6 +127,17 @@ impl ScanControl {
             last_reclaimed: 0,
             last_evicted_anon: false,
         }
+    }
+
+    /// memset(&sc->nr, 0, sizeof(sc->nr)) at the top of shrink_node().
+    pub fn clear_nr(&mut self) {
+        self.nr_file_taken = 0;
+        self.nr_unqueued_dirty = 0;
+        self.nr_taken = 0;
+        self.nr_dirty = 0;
+        self.nr_congested = 0;
+        self.nr_writeback = 0;
+        self.nr_immediate = 0;
     }
 
     /// cgroup_reclaim(): reclaim on behalf of a memcg (including the root's memory.reclaim).
@@ -199,7 +227,8 @@ impl Mm {
     /// shrink_node(): root reclaim with MGLRU and the memcg LRU goes to
     /// lru_gen_shrink_node() (which resets kswapd_failures itself);
     /// everything else walks the memcgs (shrink_node_memcgs), the classic
-    /// LRU after prepare_scan_control(). Any progress resets the node's
+    /// LRU after prepare_scan_control(), and then throttles on what it met
+    /// under writeback (shrink_node_throttle). Any progress resets the node's
     /// kswapd_failures, so that a successful direct reclaim revives a
     /// kswapd that gave up (v4.12+, c73322d098e4); none in cache_trim_mode marks
     /// cache_trim_mode_failed (v6.10+).
@@ -208,8 +237,7 @@ impl Mm {
         // interrupts), whether or not this pass isolates anything.
         self.writeback_complete_until(self.now_ns + self.cost_ns);
         // memset(&sc->nr, 0, sizeof(sc->nr))
-        sc.nr_file_taken = 0;
-        sc.nr_unqueued_dirty = 0;
+        sc.clear_nr();
         if self.knobs.lru_gen_enabled && self.knobs.memcg_lru && sc.root_reclaim() {
             self.lru_gen_shrink_node(node, sc);
             return;
@@ -219,6 +247,9 @@ impl Mm {
         }
         let before = sc.nr_reclaimed;
         self.shrink_node_memcgs(node, sc);
+        if !self.knobs.lru_gen_enabled {
+            self.shrink_node_throttle(node, sc);
+        }
         if sc.nr_reclaimed > before {
             self.nodes[node].kswapd.failures = 0;
         } else if sc.cache_trim_mode {
@@ -229,7 +260,10 @@ impl Mm {
     /// do_try_to_free_pages() (v6.12): the priority loop from DEF_PRIORITY
     /// down to 0, shrinking every node with an eligible zone (shrink_zones)
     /// until nr_to_reclaim is met; writeback is allowed below
-    /// DEF_PRIORITY - 2; afterwards the refault snapshot is taken. If
+    /// DEF_PRIORITY - 2; direct reclaim that has reclaimed nothing by
+    /// priority 1 waits a jiffy (consider_reclaim_throttle, after each
+    /// shrink_zones()); afterwards the refault snapshot is taken, and memcg
+    /// reclaim clears its target's LRUVEC_CGROUP_CONGESTED. If
     /// nothing was reclaimed, retry from the initial priority: with full
     /// memcg walks when the walks were partial (v6.11+, "mm: vmscan: restore
     /// incremental cgroup iteration", with v6.12's priority reset), then
@@ -247,8 +281,12 @@ impl Mm {
             }
             loop {
                 sc.nr_scanned = 0;
-                for node in self.eligible_nodes(sc.reclaim_idx) {
+                let nodes = self.eligible_nodes(sc.reclaim_idx);
+                for &node in &nodes {
                     self.shrink_node(node, sc);
+                }
+                if let Some(&first) = nodes.first() {
+                    self.consider_reclaim_throttle(first, sc);
                 }
                 if sc.nr_reclaimed >= sc.nr_to_reclaim {
                     break;
@@ -261,8 +299,12 @@ impl Mm {
                 }
                 sc.priority -= 1;
             }
-            for node in self.eligible_nodes(sc.reclaim_idx) {
+            let nodes = self.eligible_nodes(sc.reclaim_idx);
+            for &node in &nodes {
                 self.snapshot_refaults(sc.target_mem_cgroup, node);
+            }
+            if let Some(target) = sc.target_mem_cgroup {
+                self.clear_cgroup_congested(target, &nodes);
             }
             if sc.nr_reclaimed > 0 {
                 return sc.nr_reclaimed;

@@ -59,10 +59,8 @@ impl Mm {
             }
             let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
             self.folios.clear(f, pg::DIRTY);
-            self.folios.set(f, pg::WRITEBACK);
-            let cg = &mut self.memcgs[memcg as usize];
-            cg.nr_dirty -= 1;
-            cg.nr_writeback += 1;
+            self.memcgs[memcg as usize].nr_dirty -= 1;
+            self.folio_start_writeback(f);
             let done = self.storage_write_async(cost::WRITEBACK_NS);
             self.queue_writeback(done, f);
             self.count(memcg, Item::Pgpgout, 1, true);
@@ -90,21 +88,27 @@ impl Mm {
         self.writeback_ended(f);
     }
 
-    /// The folio is no longer under writeback; page cache leaves its memcg's
-    /// `nr_writeback` (swap writes never counted there).
+    /// __folio_start_writeback(): PG_writeback set, and the folio counts in
+    /// its memcg's NR_WRITEBACK (page cache and swap alike), which the
+    /// dirty limits read.
+    pub(crate) fn folio_start_writeback(&mut self, f: FolioId) {
+        self.folios.set(f, pg::WRITEBACK);
+        let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+        self.memcgs[memcg as usize].nr_writeback += 1;
+    }
+
+    /// The folio is no longer under writeback: it leaves its memcg's
+    /// `nr_writeback`.
     fn writeback_ended(&mut self, f: FolioId) {
-        if !self.folios.test(f, pg::ANON) {
-            let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
-            self.memcgs[memcg as usize].nr_writeback -= 1;
-        }
+        let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+        self.memcgs[memcg as usize].nr_writeback -= 1;
         self.folios.clear(f, pg::WRITEBACK);
     }
 
     /// folio_end_writeback() for every write finished by `t_ns`: a folio
     /// that reclaim marked PG_reclaim rotates to the tail of its LRU (the
     /// oldest generation with MGLRU) to be reclaimed next. Swap writes end
-    /// here too (end_swap_bio_write); only page cache counts in a memcg's
-    /// `nr_writeback`, which the dirty limits read.
+    /// here too (end_swap_bio_write).
     pub fn writeback_complete_until(&mut self, t_ns: u64) {
         while let Some(&(when, f)) = self.writeback.front() {
             if when > t_ns {

@@ -122,19 +122,31 @@ impl Simulation {
         if listed != n {
             return Err(format!("{} of {n} folios are on no list", n - listed));
         }
-        // memcg usage equals the folios charged to its subtree.
+        // memcg usage equals the folios charged to its subtree; its own
+        // NR_WRITEBACK, its folios under writeback (page cache and swap).
         let mut charged = vec![0u64; mm.memcgs.len()];
+        let mut writeback = vec![0u64; mm.memcgs.len()];
         for f in 0..n as u32 {
             if !mm.folios.test(f, pg::FREE) {
-                for id in mm.memcg_ancestors(mm.lruvec_memcg(mm.folios.lruvec[f as usize])) {
+                let memcg = mm.lruvec_memcg(mm.folios.lruvec[f as usize]);
+                if mm.folios.test(f, pg::WRITEBACK) {
+                    writeback[memcg as usize] += 1;
+                }
+                for id in mm.memcg_ancestors(memcg) {
                     charged[id as usize] += 1;
                 }
             }
         }
-        for (cg, &c) in mm.memcgs.iter().zip(&charged) {
+        for ((cg, &c), &w) in mm.memcgs.iter().zip(&charged).zip(&writeback) {
             if cg.usage != c {
                 return Err(format!("memcg {}: memory.current {} but {c} folios charged", cg.path, cg.usage));
             }
+            if cg.nr_writeback != w {
+                return Err(format!("memcg {}: nr_writeback {} but {w} of its folios under writeback", cg.path, cg.nr_writeback));
+            }
+        }
+        if mm.writeback.len() != mm.folios.flags.iter().filter(|&&fl| fl & pg::WRITEBACK != 0 && fl & pg::FREE == 0).count() {
+            return Err(format!("{} writes in flight but a different number of folios under writeback", mm.writeback.len()));
         }
         // Address spaces and folios agree.
         for (m, a) in mm.mappings.iter().enumerate() {

@@ -150,7 +150,7 @@ impl Simulation {
             }
             pgdat::setup_per_zone_lowmem_reserve(&mut zones);
             let unset = if scenario.knobs.kswapd_classzone_fix { MAX_NR_ZONES } else { 0 };
-            nodes.push(PgData { node_id: nid, zones, start_pfn: start, nr_pages: pfn - start, kswapd: Kswapd::new(unset), memcg_lru: Default::default() });
+            nodes.push(PgData { node_id: nid, zones, start_pfn: start, nr_pages: pfn - start, kswapd: Kswapd::new(unset), memcg_lru: Default::default(), pgdat_writeback: false });
         }
 
         // init_per_zone_wmark_min(): one min_free_kbytes for the machine,

@@ -137,6 +137,7 @@ impl Mm {
                     break;
                 }
                 let unqueued_dirty_before = sc.nr_unqueued_dirty;
+                sc.nr_taken += list.len() as u64;
                 let reclaimed = self.shrink_folio_list(&mut list, lv, sc);
                 self.wakeup_flushers_if_all_unqueued(sc, unqueued_dirty_before, list.len() as u64 + reclaimed);
                 for &f in &list {
