@@ -397,6 +397,46 @@ describe('Experiments', () => {
     expect(problems).toEqual([]);
   });
 
+  it('the variant switch replays the other run to the step with its progress shown, and Stop keeps the new run where it got to', { timeout: 180_000 }, async () => {
+    // Two simulated minutes: a replay to near the end takes seconds, long enough to stop.
+    const { page, problems } = await open('?v=1&scenario=multi-memcg-kswapd&seed=1&seconds=120&variant=before', { ready: 'experiment' });
+    const far = 11_000;
+    await page.getByLabel('Go to step', { exact: true }).fill(String(far));
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await waitForStep(page, far, 120_000);
+    const progress = page.getByRole('progressbar');
+    await progress.waitFor({ state: 'detached' });
+
+    await page.getByRole('radio', { name: 'after', exact: true }).click({ force: true });
+    await progress.waitFor({ timeout: 30_000 });
+    // The radio shows the choice at once, while the after run is replayed to the step.
+    expect(await page.getByRole('radio', { name: 'after', exact: true }).isChecked()).toBe(true);
+    // Some way in (a progress report or two), then stop.
+    await page.waitForFunction(() => Number(document.querySelector('progress')?.getAttribute('value') ?? 0) > 0);
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await progress.waitFor({ state: 'detached', timeout: 10_000 });
+    const reached = await stepCount(page);
+    console.log(`variant replay stopped at step ${reached} of ${far}`);
+    expect(reached, 'stopped on the way').toBeLessThan(far);
+    // The new run stays, at the step it reached: the address names it, and stepping goes on from there.
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('variant') === 'after');
+    expect(await page.getByRole('radio', { name: 'after', exact: true }).isChecked()).toBe(true);
+    await stepForward(page, 1);
+    expect(await stepCount(page)).toBe(reached + 1);
+    // A stop is no error.
+    expect(await page.getByTestId('alerts').count()).toBe(0);
+    // Stepping there in a run started afresh on the after variant gives the same counters.
+    const at = await counters(page);
+    expect(Object.keys(at).length, 'the counters are shown').toBeGreaterThan(10);
+    const fresh = await open(`?v=1&scenario=multi-memcg-kswapd&seed=1&seconds=120&variant=after`, { ready: 'experiment' });
+    await fresh.page.getByLabel('Go to step', { exact: true }).fill(String(reached + 1));
+    await fresh.page.getByRole('button', { name: 'Go', exact: true }).click();
+    await waitForStep(fresh.page, reached + 1, 120_000);
+    expect(await counters(fresh.page)).toEqual(at);
+    expect(problems).toEqual([]);
+    expect(fresh.problems).toEqual([]);
+  });
+
   it('a link to an experiment offers its comparison in the empty table: Compare now runs the link\'s seed', { timeout: 120_000 }, async () => {
     const { page, problems } = await open('?v=1&scenario=memcg-lru-fairness&seed=3&variant=after', { ready: 'experiment' });
     const run = page.getByTestId('comparison-run');
