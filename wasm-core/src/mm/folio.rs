@@ -35,6 +35,13 @@ pub mod pg {
     pub const WALK_QUEUED: u32 = 1 << 13;
     /// The page is in the sample whose decisions are traced for the views.
     pub const TRACKED: u32 = 1 << 14;
+    /// A swap-cache folio whose task exited while its swap write was in
+    /// flight: free_swap_and_cache() could not take it (folio_free_swap
+    /// fails under writeback), so it stays on the LRU, charged, holding its
+    /// slot, with no PTE or swap entry of a task referring to it, until
+    /// reclaim frees it (not a kernel page flag: the kernel's state is a
+    /// swap count of SWAP_HAS_CACHE alone).
+    pub const ORPHAN: u32 = 1 << 15;
     /// LRU_GEN_MASK: gen + 1 (0 = not on a generation list), LRU_GEN_WIDTH = 3 bits.
     pub const GEN_SHIFT: u32 = 16;
     pub const GEN_MASK: u32 = 0b111 << GEN_SHIFT;

@@ -207,7 +207,11 @@ impl Mm {
             self.trace(f, "__remove_mapping", FolioWhat::Evicted { tier });
             let shadow = self.workingset_eviction(f, target);
             let (m, idx) = (self.folios.mapping[f as usize], self.folios.index[f as usize]);
-            if anon {
+            if self.folios.test(f, pg::ORPHAN) {
+                // Its task has exited: no swap entry refers to the slot
+                // (put_swap_folio frees it; the shadow goes with it).
+                self.delete_from_swap_cache(f);
+            } else if anon {
                 let slot = self.folios.swap[f as usize];
                 self.swap.shadows[slot as usize] = shadow;
                 self.swap.cache[slot as usize] = super::folio::NIL;

@@ -76,18 +76,6 @@ impl Mm {
         self.writeback.insert(at, (done, f));
     }
 
-    /// Takes `f`'s write out of flight before the folio is freed (a task's
-    /// exit frees its swap-cache folios). Simplified: the kernel cannot
-    /// free a folio under writeback and leaves it to the write's end.
-    pub(crate) fn cancel_writeback(&mut self, f: FolioId) {
-        if !self.folios.test(f, pg::WRITEBACK) {
-            return;
-        }
-        self.writeback.retain(|&(_, g)| g != f);
-        self.folios.clear(f, pg::RECLAIM);
-        self.writeback_ended(f);
-    }
-
     /// __folio_start_writeback(): PG_writeback set, and the folio counts in
     /// its memcg's NR_WRITEBACK (page cache and swap alike), which the
     /// dirty limits read.

@@ -132,20 +132,26 @@ impl Simulation {
     }
 
     /// exit_mmap() of a killed task: every resident folio and swap entry of
-    /// the anon mapping is released.
+    /// the anon mapping is released, but for a folio under swap writeback,
+    /// which stays in the swap cache (pg::ORPHAN) for reclaim to free.
     fn free_anon_mapping(&mut self, m: MappingId) -> u64 {
         let mut freed = 0;
         for idx in 0..self.mm.mappings[m as usize].slots.len() as u32 {
-            // A swap entry whose folio is still in the swap cache (under
-            // writeback, or kept dirty): free_swap_and_cache() takes the folio.
+            // A swap entry whose folio is still in the swap cache (kept
+            // dirty): free_swap_and_cache() takes the folio. One under
+            // writeback it cannot take (folio_free_swap fails): it is left
+            // to reclaim, which frees it once the write has ended.
             match self.mm.resident_slot(m, idx) {
+                Slot::Folio(f) if self.mm.folios.test(f, pg::WRITEBACK) => {
+                    self.mm.folios.clear(f, pg::MAPPED | pg::YOUNG | pg::REFERENCED | pg::DIRTY);
+                    self.mm.folios.set(f, pg::ORPHAN);
+                }
                 Slot::Folio(f) => {
                     let lv = self.mm.folios.lruvec[f as usize];
                     let memcg = self.mm.lruvec_memcg(lv);
                     if self.mm.folios.test(f, pg::LRU) {
                         self.mm.lruvec_del_folio(f);
                     }
-                    self.mm.cancel_writeback(f);
                     if self.mm.folios.test(f, pg::SWAPCACHE) {
                         self.mm.delete_from_swap_cache(f);
                     }
