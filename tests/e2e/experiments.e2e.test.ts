@@ -393,8 +393,18 @@ describe('Experiments', () => {
     expect(await page.getByTestId('kswapd-premature').textContent()).toBe('0');
     // The counters' Δ is still the change over the last step (the new run opens at the step before), not since step 0.
     await expect.poll(() => page.locator('.counters .card-footnote').textContent()).toBe('Δ: change over the last step');
+    // kswapd's timeline holds the new run's window up to the step, as a run stepped there from the start does.
+    const runs = Number(await page.getByTestId('kswapd-runs').textContent());
+    expect(runs, 'kswapd runs in the window').toBeGreaterThan(5);
+    const fresh = await open(`?v=1&scenario=${NAME}&seed=1&bursts=4&variant=after`, { ready: 'experiment' });
+    await fresh.page.getByLabel('Go to step', { exact: true }).fill(String(at));
+    await fresh.page.getByRole('button', { name: 'Go', exact: true }).click();
+    await waitForStep(fresh.page, at);
+    await fresh.page.getByRole('tab', { name: /^System/ }).click();
+    expect(Number(await fresh.page.getByTestId('kswapd-runs').textContent())).toBe(runs);
     await stepForward(page, 2);
     expect(problems).toEqual([]);
+    expect(fresh.problems).toEqual([]);
   });
 
   it('the variant switch replays the other run to the step with its progress shown, and Stop keeps the new run where it got to', { timeout: 180_000 }, async () => {

@@ -125,7 +125,7 @@ describe('engine host', () => {
     const perStep = (f: Frame) => ({
       ...f,
       pgstealCvTrail: [],
-      nodes: f.nodes.map((n) => ({ ...n, zones: n.zones.map((z) => ({ ...z, freeTrail: [] })), kswapd: { ...n.kswapd, transitions: [] } })),
+      nodes: f.nodes.map((n) => ({ ...n, zones: n.zones.map((z) => ({ ...z, freeTrail: [] })), kswapd: { ...n.kswapd, transitions: [], windowStartNs: 0, windowMode: undefined } })),
     });
     expect(perStep(fb)).toEqual(perStep(fa!));
   });

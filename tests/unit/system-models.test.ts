@@ -46,6 +46,8 @@ const zone = (extra: Partial<ZoneView> = {}): ZoneView => ({
 const kswapd = (extra: Partial<KswapdView> = {}): KswapdView => ({
   mode: 'asleep',
   transitions: [],
+  windowStartNs: 0,
+  windowMode: undefined,
   failures: 0,
   pendingZoneidx: undefined,
   sleeps: 0,
@@ -239,6 +241,23 @@ describe('kswapd timeline model', () => {
       ['running', t(2), t(2)],
     ]);
     expect(model.wakeups).toBe(2);
+  });
+
+  it('draws the whole window of a first frame (a run opened at a later step, as the variant switch opens one)', () => {
+    // The first frame is of step 10, with the transitions since step 2 and kswapd's mode then.
+    const opened = kswapd({ mode: 'napping', windowStartNs: t(2), windowMode: 'running', transitions: [[t(3) + 40, 'napping'], [t(6), 'running'], [t(8) + 5, 'napping']] });
+    const model = kswapdModel(0, run([{ step: 10, view: opened }]), t(2), t(10));
+    expect(model.segments.map((s) => [s.mode, s.start, s.end, s.observed])).toEqual([
+      ['running', t(2), t(3) + 40, true],
+      ['napping', t(3) + 40, t(6), true],
+      ['running', t(6), t(8) + 5, true],
+      ['napping', t(8) + 5, t(10), true],
+    ]);
+    // The run under way at the window's start counts, as a run clipped by the window does.
+    expect(model.wakeups).toBe(2);
+    // Without kswapd's mode at the window's start (the engine's timeline no longer reaches it), the track starts at the frame.
+    const unknown = kswapdModel(0, run([{ step: 10, view: { ...opened, windowMode: undefined } }]), t(2), t(10));
+    expect(unknown.segments.map((s) => [s.mode, s.start, s.end])).toEqual([['napping', t(10), t(10)]]);
   });
 
   it('places every transition of a multi-step frame', () => {

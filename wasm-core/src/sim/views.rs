@@ -306,6 +306,10 @@ impl Simulation {
                     kswapd: KswapdView {
                         mode: k.mode,
                         transitions: k.timeline.iter().filter(|(t, _)| *t >= step_start && self.step > 0).copied().collect(),
+                        window_start_ns: step_start,
+                        // The last change before the window; the timeline starts
+                        // at time 0 (asleep) until it drops its oldest half.
+                        window_mode: k.timeline.iter().rev().find(|(t, _)| *t < step_start || (*t == 0 && step_start == 0)).map(|&(_, m)| m),
                         failures: k.failures,
                         pending_zoneidx: (k.highest_zoneidx != unset || !mm.knobs.kswapd_classzone_fix).then_some(k.highest_zoneidx.min(3) as u32),
                         sleeps: k.sleeps,

@@ -250,8 +250,14 @@ pub struct ZoneView {
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct KswapdView {
     pub mode: crate::mm::kswapd::KswapdMode,
-    /// State changes during the last step: (simulated ns, mode).
+    /// State changes during the frame's window (the last step, or since
+    /// the step the frame was asked from): (simulated ns, mode).
     pub transitions: Vec<(u64, crate::mm::kswapd::KswapdMode)>,
+    /// When the frame's window starts (simulated ns), and kswapd's mode
+    /// then (null when the kept timeline no longer reaches back that far):
+    /// with `transitions`, the whole window's track.
+    pub window_start_ns: u64,
+    pub window_mode: Option<crate::mm::kswapd::KswapdMode>,
     pub failures: u32,
     /// The pending kswapd_highest_zoneidx (null = unset).
     pub pending_zoneidx: Option<u32>,

@@ -18,6 +18,31 @@ export function useElementWidth(ref: RefObject<HTMLElement | null>): number {
   return width;
 }
 
+/**
+ * Whether the element has columns hidden past its right edge (it scrolls
+ * sideways and is not scrolled to its end): for a hint that a wide table
+ * goes on.
+ */
+export function useMoreToTheRight(ref: RefObject<HTMLElement | null>): boolean {
+  const [more, setMore] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const check = () => setMore(element.scrollWidth - element.clientWidth - element.scrollLeft > 1);
+    const observer = new ResizeObserver(check);
+    observer.observe(element);
+    const table = element.firstElementChild;
+    if (table) observer.observe(table);
+    element.addEventListener('scroll', check, { passive: true });
+    check();
+    return () => {
+      observer.disconnect();
+      element.removeEventListener('scroll', check);
+    };
+  }, [ref]);
+  return more;
+}
+
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 
 function subscribeReducedMotion(onChange: () => void): () => void {

@@ -3,11 +3,12 @@
 // itself is asked for from the form ("Run comparison"); this view shows its
 // state and its result, and offers to check it on seeds 1 to 5 ("Check
 // seeds 1–5"), which adds a column counting where each headline held.
-import { useId, useMemo, type ReactNode } from 'react';
+import { useId, useMemo, useRef, type ReactNode } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
 import { sameRun } from '../../scenario/url';
 import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
 import { formatCount, keepTogether } from '../../util/format';
+import { useMoreToTheRight } from '../../util/hooks';
 import {
   AFTER,
   DEFAULT_BASELINE,
@@ -184,9 +185,16 @@ function ResultTable({
     why?.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
     why?.focus({ preventScroll: true });
   };
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const more = useMoreToTheRight(scrollRef);
   return (
     <>
-      <div className={`table-scroll comparison-scroll${busy ? ' busy' : ''}`} aria-busy={busy || undefined}>
+      {more && (
+        <p className="scroll-hint" data-testid="comparison-more">
+          More columns to the right (the author's figures): scroll the table sideways →
+        </p>
+      )}
+      <div ref={scrollRef} className={`table-scroll comparison-scroll${busy ? ' busy' : ''}`} aria-busy={busy || undefined}>
         <table className="comparison-table" aria-label="Comparison">
           <thead>
             <tr>

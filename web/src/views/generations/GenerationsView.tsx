@@ -145,6 +145,12 @@ export function GenerationsView({ lruvec, folios, selected, onSelect, transition
             label={`Tracked folios of ${model.memcg} on node ${model.node}`}
           />
         )}
+        {model.totals.anon + model.totals.file === 0 && (
+          <p className="chart-empty" data-testid="generations-empty">
+            No pages on these lists at this step: nothing charged here yet, or all of it reclaimed or freed. The counters and the
+            Memcgs tab say which.
+          </p>
+        )}
       </div>
       <p id={summaryId} className="visually-hidden">
         {model.summary}

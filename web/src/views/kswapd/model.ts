@@ -55,7 +55,9 @@ function pushSegment(segments: KswapdSegment[], segment: KswapdSegment): void {
 
 /**
  * The track after a frame. `windowStart`: segments that ended before it are
- * dropped. A first frame (no track) starts the track at the frame's time.
+ * dropped. A first frame (no track) starts the track at its window's
+ * start, in the mode kswapd was in then (windowMode), or without a window
+ * (or that mode) at the frame's time.
  */
 export function appendKswapd(
   track: KswapdTrack | null,
@@ -65,7 +67,14 @@ export function appendKswapd(
 ): KswapdTrack {
   const mode = view.mode;
   if (!track || at.step <= track.step) {
-    return { segments: [], open: { start: at.timeNs, mode, observed: true }, step: at.step, timeNs: at.timeNs, view };
+    // A first frame: its window (a jump's, or a new run opened at a later
+    // step) gives the track from the window's start, in the mode kswapd
+    // was in then; without one, the track starts at the frame.
+    const begin = view.windowStartNs;
+    if (view.windowMode == null || begin >= at.timeNs) {
+      return { segments: [], open: { start: at.timeNs, mode, observed: true }, step: at.step, timeNs: at.timeNs, view };
+    }
+    track = { segments: [], open: { start: begin, mode: view.windowMode, observed: true }, step: -1, timeNs: begin, view };
   }
   const segments: KswapdSegment[] = track.segments.filter((s) => s.end >= windowStart);
   let open = { ...track.open };
