@@ -6,7 +6,7 @@ import { classicListsModel, defaultLruvec, generationsModel, lruvecModel, lruvec
 import { makeRequest as req } from '../../web/src/scenario/params';
 import { completeRequest, defaultRequest, paramProblem } from '../../web/src/scenario/presets';
 import { pagesTicks } from '../../web/src/util/d3';
-import { counted, formatDelta, formatDuration, formatMs, formatPages, keepTogether, secondsColumn } from '../../web/src/util/format';
+import { counted, formatDelta, formatDuration, formatMs, formatPages, keepTogether, secondsColumn, timeTickFormat } from '../../web/src/util/format';
 
 describe('counters model', () => {
   it('has no deltas without a previous frame, in the given order', () => {
@@ -282,6 +282,22 @@ describe('events model', () => {
 
   it('keeps decisions of different kinds apart', () => {
     expect(groupEvents([e('f', 'r', 1), { ...e('f', 'r', 2), kind: 'refault' }])).toHaveLength(2);
+  });
+});
+
+describe('timeTickFormat', () => {
+  it('labels a time axis in the unit of its last time, with the decimals its ticks need', () => {
+    // 1.2 s of run: seconds, not "1200 ms".
+    const a = timeTickFormat([0, 2e8, 4e8, 6e8, 8e8, 1e9, 1.2e9], 1.2e9);
+    expect([0, 2e8, 1.2e9].map(a)).toEqual(['0.0 s', '0.2 s', '1.2 s']);
+    // Whole seconds apart: no decimals; zero labelled alike.
+    const b = timeTickFormat([0, 5e9, 10e9], 12e9);
+    expect([0, 5e9, 10e9].map(b)).toEqual(['0 s', '5 s', '10 s']);
+    // 0.05 s apart: two decimals.
+    expect(timeTickFormat([2.95e9, 3e9], 3e9)(2.95e9)).toBe('2.95 s');
+    // Under a second: ms; under a millisecond: µs.
+    expect(timeTickFormat([0, 1e8], 5e8)(1e8)).toBe('100 ms');
+    expect(timeTickFormat([0, 2e5], 8e5)(2e5)).toBe('200 µs');
   });
 });
 

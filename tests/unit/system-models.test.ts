@@ -579,6 +579,9 @@ describe('memory.reclaim model', () => {
     expect(rows[1]!.overPercent).toBeCloseTo(3.125);
     expect(formatOverreclaim(rows[1]!)).toBe('+8 (+3.1%)');
     expect(formatOverreclaim(rows[0]!)).toBe('−56 (−22%)');
+    // A few pages over a large request: the share in one significant digit, not +0.0%.
+    expect(formatOverreclaim({ overreclaim: 3, overPercent: (100 * 3) / 16_381 })).toBe('+3 (+0.02%)');
+    expect(formatOverreclaim({ overreclaim: -1, overPercent: -100 / 1_000_000 })).toBe('−1 (−0.0001%)');
     expect(formatOverreclaim({ overreclaim: 0, overPercent: 0 })).toBe('0 (0%)');
     expect(formatOverreclaim({ overreclaim: 3, overPercent: null })).toBe('+3');
   });

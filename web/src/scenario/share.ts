@@ -328,7 +328,7 @@ export async function decodeSharedLink(search: string): Promise<SharedLink> {
       fail(
         versions[0] === '1'
           ? `wrong version: v=1 with a payload (s=); a shared link with a payload is v=${SHARE_VERSION}`
-          : `wrong version: v=${quoted(versions[0])} (this build reads links of version 1, without a payload, and ${SHARE_VERSION})`,
+          : `wrong version: v=${quoted(versions[0])}; this build reads version ${SHARE_VERSION} links (with a payload, s=) and version 1 links (without one)`,
       );
     }
     if (payloads.length === 0) fail('s: missing (the link has no payload)');

@@ -88,11 +88,17 @@ function trim(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
 
-/** A time-axis tick in simulated time, in the unit the axis' span reads best in: "1.2 s", "850 ms". */
-export function formatTimeTick(ns: number, spanNs: number): string {
-  if (spanNs >= 2e9) return `${(ns / 1e9).toFixed(spanNs >= 20e9 ? 0 : 1)} s`;
-  if (spanNs >= 2e6) return `${(ns / 1e6).toFixed(spanNs >= 20e6 ? 0 : 1)} ms`;
-  return `${(ns / 1e3).toFixed(0)} µs`;
+/**
+ * A time axis's tick labels, all in one unit: the unit of the axis's last
+ * time (s from 1 s on, else ms from 1 ms, else µs), with the decimals the
+ * ticks' spacing needs (0.2 s apart: "1.2 s"; 500 ms apart: "1.5 s").
+ * `ticks` are the scale's ticks, in ns.
+ */
+export function timeTickFormat(ticks: readonly number[], endNs: number): (ns: number) => string {
+  const [unit, size] = endNs >= 1e9 ? ['s', 1e9] : endNs >= 1e6 ? ['ms', 1e6] : ['µs', 1e3];
+  const step = ticks.length > 1 ? Math.abs(ticks[1]! - ticks[0]!) / size : 1;
+  const decimals = step > 0 ? Math.min(3, Math.max(0, Math.ceil(-Math.log10(step) - 1e-9))) : 0;
+  return (ns) => `${(ns / size).toFixed(decimals)} ${unit}`;
 }
 
 /**

@@ -9,7 +9,7 @@
 // <svg> too, so an exported figure explains the band.
 import { axisBottom, select } from 'd3';
 import { layer, root, timeScale, uniqueId } from '../../util/d3';
-import { formatCount, formatDuration, formatMs, formatTimeTick } from '../../util/format';
+import { formatCount, formatDuration, formatMs, timeTickFormat } from '../../util/format';
 import { TIME_MARGIN } from '../zones/draw';
 import { KSWAPD_MODES, MODE_HELP, kswapdLayout, type KswapdBar, type KswapdModel, type KswapdTick } from './model';
 
@@ -96,14 +96,14 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
         `running for ${formatDuration(t.ns)}${t.runs === 1 ? '' : ' in all'}`,
     );
 
-  const span = end - start;
+  const tickLabel = timeTickFormat(x.ticks(Math.max(2, Math.floor(innerWidth / 90))), end);
   layer<SVGGElement>(plot, 'g', 'x-axis')
     .attr('transform', `translate(0,${band})`)
     .call(
       axisBottom(x)
         .ticks(Math.max(2, Math.floor(innerWidth / 90)))
         .tickSizeOuter(0)
-        .tickFormat((v) => formatTimeTick(v.valueOf(), span)),
+        .tickFormat((v) => tickLabel(v.valueOf())),
     );
 
   drawLegend(node, model, { hatchId, width, y: MARGIN.top + band + AXIS + 12, shortRuns: layout.ticks.length > 0 });

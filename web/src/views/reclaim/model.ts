@@ -43,11 +43,13 @@ export function reclaimRows(reclaims: readonly ReclaimView[]): ReclaimRow[] {
     .reverse();
 }
 
-/** "+4 (+1.6%)", "−12 (−4.7%)", "0 (0%)". */
+/** "+4 (+1.6%)", "−12 (−4.7%)", "0 (0%)", "+3 (+0.02%)": a share under 0.1 % keeps one significant digit, never "+0.0%". */
 export function formatOverreclaim(row: Pick<ReclaimRow, 'overreclaim' | 'overPercent'>): string {
   const pct = row.overPercent;
   if (pct === null) return formatDelta(row.overreclaim);
-  const text = pct === 0 ? '0%' : `${pct > 0 ? '+' : '−'}${Math.abs(pct).toFixed(Math.abs(pct) < 10 ? 1 : 0)}%`;
+  const abs = Math.abs(pct);
+  const digits = abs >= 10 ? 0 : abs >= 0.1 ? 1 : Math.min(4, Math.ceil(-Math.log10(abs)));
+  const text = pct === 0 ? '0%' : `${pct > 0 ? '+' : '−'}${abs.toFixed(digits)}%`;
   return `${formatDelta(row.overreclaim)} (${text})`;
 }
 

@@ -3,7 +3,7 @@
 // lines over tinted bands (below min, min–low, low–high), d3 scales and axes.
 import { axisBottom, line, scaleLinear, select } from 'd3';
 import { drawCountAxis, layer, root, timeScale, uniqueId } from '../../util/d3';
-import { formatCount, formatTimeTick } from '../../util/format';
+import { formatCount, timeTickFormat } from '../../util/format';
 import { spreadLabels, type TimePoint, type Watermark, type ZoneChartModel } from './model';
 
 /** Shared with the kswapd timeline so the time axes of a node line up. */
@@ -78,14 +78,14 @@ export function drawZone(node: SVGSVGElement, model: ZoneChartModel, options: Zo
     .attr('transform', `translate(${-MARGIN.left + 9},${innerHeight / 2}) rotate(-90)`)
     .attr('text-anchor', 'middle')
     .text('free pages');
-  const span = end - start;
+  const tickLabel = timeTickFormat(x.ticks(Math.max(2, Math.floor(innerWidth / 90))), end);
   layer<SVGGElement>(plot, 'g', 'x-axis')
     .attr('transform', `translate(0,${innerHeight})`)
     .call(
       axisBottom(x)
         .ticks(Math.max(2, Math.floor(innerWidth / 90)))
         .tickSizeOuter(0)
-        .tickFormat((v) => formatTimeTick(v.valueOf(), span)),
+        .tickFormat((v) => tickLabel(v.valueOf())),
     );
 
   // Watermark lines, labelled at the right (labels pushed apart when the lines are close).
