@@ -444,20 +444,22 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
                       onSelect={(variant) => void switchVariant(variant)}
                     />
                   )}
-                  <CompareToggle on={compareMode.on} disabled={!running} onToggle={compareMode.toggle} />
-                  {TOURS.some((t) => t.experiment === experiment.name) && (
-                    <button
-                      type="button"
-                      id="tour-button"
-                      className="button tour-button"
-                      aria-haspopup="dialog"
-                      disabled={!running}
-                      title="A guided tour of this experiment: each step goes to the moment that shows the patch and explains it"
-                      onClick={() => tour.start(experiment.name)}
-                    >
-                      Tour
-                    </button>
-                  )}
+                  <div className="mode-actions">
+                    <CompareToggle on={compareMode.on} disabled={!running} onToggle={compareMode.toggle} />
+                    {TOURS.some((t) => t.experiment === experiment.name) && (
+                      <button
+                        type="button"
+                        id="tour-button"
+                        className="button tour-button"
+                        aria-haspopup="dialog"
+                        disabled={!running}
+                        title="A guided tour of this experiment: each step goes to the moment that shows the patch and explains it"
+                        onClick={() => tour.start(experiment.name)}
+                      >
+                        Tour
+                      </button>
+                    )}
+                  </div>
                 </div>
               )}
               {compareMode.on && experiment && request ? (
