@@ -96,9 +96,9 @@ describe('System and Memcgs views', () => {
     expect(await zones.getByRole('table', { name: 'lowmem_reserve of node 0' }).locator('tbody tr').count()).toBe(3);
 
     const kswapd = page.getByRole('region', { name: 'kswapd timeline of node 0' });
-    const running = kswapd.locator('[data-testid="kswapd-segment"][data-mode="running"]');
+    const running = kswapd.locator('[data-testid="kswapd-segment"][data-mode="running"], [data-testid="kswapd-packed"][data-mode="running"]');
     expect(await running.count(), 'running segments').toBeGreaterThan(0);
-    // Runs are drawn at their true width; those shorter than a pixel also get a 1 px tick above the band.
+    // Runs are drawn at their true width (those shorter than a pixel packed into one path); they also get a 1 px tick above the band.
     const widths = await running.evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect().width));
     const shortRuns = await kswapd.getByTestId('kswapd-short-run').count();
     expect(widths.some((w) => w >= 1) || shortRuns > 0, 'runs visible').toBe(true);

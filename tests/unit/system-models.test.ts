@@ -312,12 +312,15 @@ describe('kswapd timeline model', () => {
     }
     segments.push({ start: at, end: 3e9, mode: 'asleep', observed: true });
     const layout = kswapdLayout(segments, 0, 3e9, 524);
-    const running = layout.bars.filter((b) => b.mode === 'running');
+    const drawn = [...layout.bars, ...layout.pieces];
+    const running = drawn.filter((b) => b.mode === 'running');
     const share = (146 * 120_000) / 3e9;
     expect(running.reduce((sum, b) => sum + b.width, 0)).toBeCloseTo(layout.runningWidth);
     expect(Math.abs(layout.runningWidth - share * 524)).toBeLessThan(1);
-    // Every bar covers its time: the track is painted once over.
-    expect(layout.bars.reduce((sum, b) => sum + b.width, 0)).toBeCloseTo(524);
+    // Every bar and piece covers its time: the track is painted once over.
+    expect(drawn.reduce((sum, b) => sum + b.width, 0)).toBeCloseTo(524);
+    // The naps (3.5 px) keep their own bars; each run, shorter than a pixel, is a piece.
+    expect(layout.pieces).toHaveLength(146);
     // One 1 px tick per pixel column holding short runs (runs 3.5 px apart: a column each).
     expect(layout.ticks).toHaveLength(146);
     expect(layout.ticks.reduce((sum, t) => sum + t.runs, 0)).toBe(146);
@@ -330,6 +333,34 @@ describe('kswapd timeline model', () => {
     expect(narrow.ticks.reduce((sum, t) => sum + t.runs, 0)).toBe(146);
     expect(Math.abs(narrow.runningWidth - ((146 * 120_000 + 1e9) / 4e9) * 100)).toBeLessThan(1);
     expect(narrow.bars[narrow.bars.length - 1]).toMatchObject({ mode: 'running', x: 75, width: 25 });
+  });
+
+  it('packs thousands of sub-pixel segments into a few pieces a pixel, keeping each mode\'s share and place', () => {
+    // 20,000 wake-ups in 2 s (a run of 10 µs every 100 µs) on a 500 px track: 40 per pixel.
+    const segments: KswapdSegment[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const at = i * 100_000;
+      segments.push({ start: at, end: at + 90_000, mode: 'napping', observed: true });
+      segments.push({ start: at + 90_000, end: at + 100_000, mode: 'running', observed: true });
+    }
+    const layout = kswapdLayout(segments, 0, 2e9, 500);
+    expect(layout.bars).toEqual([]);
+    // A napping and a running piece for each pixel-wide stretch: about a thousand, not 40,000 rectangles.
+    expect(layout.pieces.length).toBeLessThanOrEqual(2 * 500 + 2);
+    const width = (mode: string) => layout.pieces.filter((p) => p.mode === mode).reduce((sum, p) => sum + p.width, 0);
+    expect(width('running')).toBeCloseTo(50, 6);
+    expect(width('napping')).toBeCloseTo(450, 6);
+    expect(layout.runningWidth).toBeCloseTo(50, 6);
+    // The pieces tile the track in order, without gaps or overlaps.
+    let x = 0;
+    for (const p of layout.pieces) {
+      expect(p.x).toBeCloseTo(x, 6);
+      x += p.width;
+    }
+    expect(x).toBeCloseTo(500, 6);
+    // And each pixel-wide stretch holds its own time: the running time in the first 250 px is half of it.
+    const firstHalf = layout.pieces.filter((p) => p.mode === 'running' && p.x < 250).reduce((sum, p) => sum + p.width, 0);
+    expect(Math.abs(firstHalf - 25)).toBeLessThan(1);
   });
 
   it('names the pending zone index', () => {

@@ -2,8 +2,10 @@
 // simulated time, a rectangle per segment coloured by mode, each at its true
 // width (runs are often far shorter than a pixel: tens of µs in a window of
 // seconds), so the band's share painted "running" is the share of time spent
-// running. Runs shorter than a pixel also get a 1 px tick above the band (one
-// per pixel column), so they stay visible. Stretches inside steps the page
+// running; segments shorter than a pixel are packed a pixel at a time, each
+// mode's share of it painted as one piece, all of a mode in one path. Runs
+// shorter than a pixel also get a 1 px tick above the band (one per pixel
+// column), so they stay visible. Stretches inside steps the page
 // did not see one by one (playing at several steps a tick) are hatched: the
 // frame's transitions cover its last step only. The legend is drawn in the
 // <svg> too, so an exported figure explains the band.
@@ -73,6 +75,33 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
           ? `${s.mode} for ${formatDuration(s.end - s.start)} from ${formatMs(s.start)}`
           : `${formatDuration(s.end - s.start)} from ${formatMs(s.start)} not observed (no transitions for it): mode unknown`,
     );
+
+  // Segments shorter than a pixel, packed a pixel at a time: one path per mode (and per observed or not),
+  // so thousands of short runs cost a few DOM nodes, not a rectangle each.
+  const groups = new Map<string, { mode: string; observed: boolean; d: string[] }>();
+  for (const p of layout.pieces) {
+    if (p.width <= 0) continue;
+    const key = `${p.mode}/${p.observed}`;
+    const g = groups.get(key) ?? { mode: p.mode, observed: p.observed, d: [] };
+    g.d.push(`M${p.x.toFixed(3)},0h${p.width.toFixed(3)}v${band}h${(-p.width).toFixed(3)}z`);
+    groups.set(key, g);
+  }
+  const packed = [...groups.values()].sort((a, b) => order[a.mode]! - order[b.mode]!);
+  plot
+    .selectAll<SVGPathElement, (typeof packed)[number]>('path.packed')
+    .data(packed)
+    .join((enter) => {
+      const path = enter.append('path');
+      path.append('title');
+      return path;
+    })
+    .attr('class', (g) => `segment packed mode-${g.mode}${g.observed ? '' : ' unobserved'}`)
+    .style('fill', (g) => (g.observed ? null : `url(#${hatchId})`))
+    .attr('data-testid', 'kswapd-packed')
+    .attr('data-mode', (g) => g.mode)
+    .attr('d', (g) => g.d.join(''))
+    .select('title')
+    .text((g) => `${g.mode}${g.observed ? '' : ' (not observed)'}: stretches shorter than a pixel, painted in proportion to the time they took`);
 
   // Runs shorter than a pixel: a thin tick above the band per pixel column.
   plot

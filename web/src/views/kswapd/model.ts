@@ -116,8 +116,25 @@ export interface KswapdTick {
   start: number;
 }
 
+/**
+ * Consecutive segments shorter than a pixel, packed into stretches of about
+ * a pixel: within a stretch each mode's time is painted as one piece, the
+ * modes side by side, so the stretch covers the same pixels and each mode
+ * the same width as its segments did, with a few pieces instead of one
+ * rectangle per segment (kswapd can wake thousands of times in a window).
+ */
+export interface KswapdPiece {
+  mode: KswapdMode;
+  observed: boolean;
+  x: number;
+  width: number;
+}
+
 export interface KswapdLayout {
+  /** Segments a pixel wide or more, each at its own place and width. */
   bars: KswapdBar[];
+  /** The shorter ones, packed (drawn as one path per mode). */
+  pieces: KswapdPiece[];
   ticks: KswapdTick[];
   /** Width (px) of the track painted "running": running time / span × width. */
   runningWidth: number;
@@ -128,12 +145,35 @@ export function kswapdLayout(segments: readonly KswapdSegment[], start: number, 
   const span = Math.max(1, end - start);
   const px = (t: number) => (Math.min(end, Math.max(start, t)) - start) * (width / span);
   const bars: KswapdBar[] = [];
+  const pieces: KswapdPiece[] = [];
+  // The stretch being packed: where it starts, and each (mode, observed)'s width in it, in order of appearance.
+  let pack: { x: number; width: number; parts: Map<string, KswapdPiece> } | null = null;
+  const flush = () => {
+    if (!pack) return;
+    let x = pack.x;
+    for (const part of pack.parts.values()) {
+      pieces.push({ ...part, x });
+      x += part.width;
+    }
+    pack = null;
+  };
   const columns = new Map<number, KswapdTick>();
   let runningWidth = 0;
   for (const s of segments) {
     const x = px(s.start);
     const w = px(s.end) - x;
-    bars.push({ ...s, x, width: w });
+    if (w >= 1) {
+      flush();
+      bars.push({ ...s, x, width: w });
+    } else if (w > 0 || s.mode === 'running') {
+      if (pack && (pack.width + w > 1 || Math.abs(pack.x + pack.width - x) > 1e-6)) flush();
+      pack ??= { x, width: 0, parts: new Map() };
+      pack.width += w;
+      const key = `${s.mode}/${s.observed}`;
+      const part = pack.parts.get(key);
+      if (part) part.width += w;
+      else pack.parts.set(key, { mode: s.mode, observed: s.observed, x, width: w });
+    }
     if (s.mode !== 'running') continue;
     runningWidth += w;
     if (w >= 1) continue;
@@ -146,8 +186,9 @@ export function kswapdLayout(segments: readonly KswapdSegment[], start: number, 
       columns.set(column, { x: column, runs: 1, ns: s.end - s.start, start: s.start });
     }
   }
+  flush();
   const ticks = [...columns.values()].sort((a, b) => a.x - b.x);
-  return { bars, ticks, runningWidth };
+  return { bars, pieces, ticks, runningWidth };
 }
 
 export interface KswapdModel {
