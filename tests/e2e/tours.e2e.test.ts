@@ -249,6 +249,29 @@ describe('opening tours', () => {
     expect(problems).toEqual([]);
   });
 
+  it('a link to a tour step brings its element into view once the views have laid out', async () => {
+    // memcg-lru-fairness's fourth step marks the memory.reclaim card, below views that finish laying out after the first scroll.
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768 }]) {
+      const { page, problems } = await open('?v=1&scenario=memcg-lru-fairness&seed=1&tour=memcg-lru-fairness&tourStep=4', { ready: 'experiment', viewport });
+      await page.waitForFunction(() => document.querySelector('[data-testid="tour-panel"]')?.getAttribute('data-state') === 'ready');
+      const box = () =>
+        page.evaluate(() => {
+          const r = document.querySelector('[data-tour-highlight]')!.getBoundingClientRect();
+          return { top: Math.round(r.top), bottom: Math.round(r.bottom) };
+        });
+      const inView = async () => {
+        const b = await box();
+        return b.bottom > 0 && b.top < viewport.height;
+      };
+      await expect.poll(inView, { timeout: 5_000 }).toBe(true);
+      // And it stays there.
+      await page.waitForTimeout(1_500);
+      expect(await inView(), `${viewport.width}x${viewport.height}: ${JSON.stringify(await box())}`).toBe(true);
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
+
   it("a tour link says which of its run's keys the tour does not use", async () => {
     const tour = TOURS.find((t) => t.experiment === 'kswapd-classzone')!;
     const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=3&variant=before&bursts=4&readers=8&tour=kswapd-classzone&tourStep=3', {

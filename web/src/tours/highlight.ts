@@ -122,6 +122,15 @@ function unmark(el: Element): void {
   if (el instanceof HTMLElement) el.style.removeProperty('scroll-margin-bottom');
 }
 
+/** How long after a step's arrival its element is brought back into view if the layout moves it out. */
+const SETTLE_MS = 3000;
+
+/** Entirely above or below the window. */
+function outOfView(el: Element): boolean {
+  const box = el.getBoundingClientRect();
+  return box.bottom <= 0 || box.top >= window.innerHeight;
+}
+
 /**
  * How a step's element is brought into view: a marked row to the middle of
  * the window, above the panel's band at its foot; an element taller than
@@ -143,6 +152,8 @@ export function scrollBlock(target: Element, marked: boolean, height = window.in
 export function useTourHighlight(step: TourStep | null, ready: boolean, key: string): { side: PanelSide; found: boolean } {
   const marked = useRef<Element[]>([]);
   const scrolled = useRef<string | null>(null);
+  /** Until when (performance.now()) a step's element is brought back into view if the page's layout moved it out (a link's first render). */
+  const settleUntil = useRef(0);
   const [side, setSide] = useState<PanelSide>('left');
   const [found, setFound] = useState(false);
 
@@ -161,7 +172,12 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
     marked.current = next;
     const shown = anchor !== null && isShown(anchor);
     if (shown !== found) setFound(shown);
-    if (anchor && shown && scrolled.current !== key) {
+    const now = performance.now();
+    // Views still laying out (a link opens the page at the step) can push the element out of view after the
+    // scroll: for a while after its arrival, bring it back.
+    const pushedOut = scrolled.current === key && now < settleUntil.current && anchor !== null && outOfView(marks[0] ?? anchor);
+    if (anchor && shown && (scrolled.current !== key || pushedOut)) {
+      if (scrolled.current !== key) settleUntil.current = now + SETTLE_MS;
       scrolled.current = key;
       const target = marks[0] ?? anchor;
       const column = anchor.closest('.main-column');
