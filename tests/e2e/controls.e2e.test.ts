@@ -115,6 +115,51 @@ describe('Timeline controls', () => {
     expect(problems).toEqual([]);
   });
 
+  it('Play pauses once at the run\'s end and goes on past it when played again; Pause stops a 1,000-step tick where it got to', { timeout: 120_000 }, async () => {
+    // kswapd-classzone with two bursts: a 125-step run (`reclaim-sim run kswapd-classzone --param bursts=2` says so).
+    const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&bursts=2&variant=after', { ready: 'experiment' });
+    const play = page.getByRole('button', { name: 'Play', exact: true });
+    await page.getByLabel('Speed').selectOption('100');
+    await play.click();
+    await waitForStep(page, 125, 30_000);
+    await expect.poll(() => play.isEnabled()).toBe(true);
+    expect(await stepCount(page), 'paused at the end, not past it').toBe(125);
+    expect(await page.getByTestId('timeline-at-end').textContent()).toBe("the run's end");
+    await page.waitForTimeout(500);
+    expect(await stepCount(page)).toBe(125);
+    await play.click();
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '')) > 125);
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.getByTestId('timeline-past').waitFor();
+
+    // A two-minute run at 1,000 steps a tick: Pause during a tick stops it where it has got to; nothing lands after.
+    const heavy = await open('?v=1&scenario=multi-memcg-kswapd&seed=1&seconds=120&variant=after', { ready: 'experiment' });
+    await heavy.page.getByLabel('Speed').selectOption('1000');
+    await heavy.page.getByRole('button', { name: 'Play', exact: true }).click();
+    await heavy.page.waitForFunction(() => Number(document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '')) >= 1000);
+    const shown = await stepCount(heavy.page);
+    await heavy.page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await expect.poll(() => heavy.page.getByRole('button', { name: 'Play', exact: true }).isEnabled()).toBe(true);
+    // The tick in flight (to the next thousand) lands where it was stopped, short of its end, and nothing after it.
+    let paused = await stepCount(heavy.page);
+    await expect
+      .poll(async () => {
+        const now = await stepCount(heavy.page);
+        const still = now === paused;
+        paused = now;
+        return still;
+      }, { interval: 1_000 })
+      .toBe(true);
+    expect(paused, 'stopped part way through the tick').toBeLessThan(Math.floor(shown / 1000) * 1000 + 1000);
+    await heavy.page.waitForTimeout(1_500);
+    expect(await stepCount(heavy.page), 'nothing lands later').toBe(paused);
+    // Stepping goes on from there.
+    await heavy.page.getByRole('button', { name: 'Step forward', exact: true }).click();
+    await waitForStep(heavy.page, paused + 1);
+    expect(problems).toEqual([]);
+    expect(heavy.problems).toEqual([]);
+  });
+
   it('steps back to exactly the counters of the previous step, across checkpoints', async () => {
     const { page, problems } = await open(LIGHT);
     const back = page.getByRole('button', { name: 'Step back', exact: true });

@@ -127,6 +127,16 @@ describe('every tour, first to last step', () => {
       expect(await page.locator('[data-tour-highlight], [data-tour-mark]').count()).toBe(0);
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('tour-button');
       await expect.poll(() => new URL(page.url()).searchParams.get('tour')).toBeNull();
+      // Left before its end, the tour resumes where it was left.
+      const resume = page.locator('#tour-button');
+      expect(await resume.textContent()).toBe(`Resume tour (step ${tour.steps.length - 1})`);
+      await resume.click();
+      await checkStep(page, tour, tour.steps.length - 2);
+      await page.getByRole('button', { name: 'Next', exact: true }).click();
+      await page.getByRole('button', { name: 'Finish', exact: true }).click();
+      await page.getByTestId('tour-panel').waitFor({ state: 'detached' });
+      // Finished, it starts again at its first step.
+      expect(await resume.textContent()).toBe('Tour');
       expect(problems).toEqual([]);
     });
   }

@@ -453,10 +453,14 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
                         className="button tour-button"
                         aria-haspopup="dialog"
                         disabled={!running}
-                        title="A guided tour of this experiment: each step goes to the moment that shows the patch and explains it"
+                        title={
+                          tour.leftAt(experiment.name) === null
+                            ? 'A guided tour of this experiment: each step goes to the moment that shows the patch and explains it'
+                            : 'Back to the step of this tour you left; Previous goes back from there'
+                        }
                         onClick={() => tour.start(experiment.name)}
                       >
-                        Tour
+                        {tour.leftAt(experiment.name) === null ? 'Tour' : `Resume tour (step ${tour.leftAt(experiment.name)! + 1})`}
                       </button>
                     )}
                   </div>

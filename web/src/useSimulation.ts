@@ -23,6 +23,9 @@ export type { Busy, Notice, SimulationState } from './simulationState';
 /** Minimum wall time between two play ticks. */
 export const TICK_MS = 120;
 
+/** Play ticks of this many steps or more can be stopped part way (Pause). */
+const STOPPABLE_TICK_STEPS = 100;
+
 /**
  * The run in the address bar. One too long for the readable form goes in the
  * compact form Copy link makes (useAddressBar keeps it up to date once the
@@ -99,6 +102,8 @@ export function useSimulation(speed: number): Simulation {
   const seekOpRef = useRef<Promise<void>>(Promise.resolve());
   /** Set by stop(): the long command in flight was stopped, not finished. */
   const stoppedRef = useRef(false);
+  /** The scenario's duration in steps (Frame.durationSteps) of the run shown, where Play pauses. */
+  const runEndRef = useRef<number | undefined>(undefined);
   useEffect(() => {
     speedRef.current = speed;
   }, [speed]);
@@ -133,11 +138,13 @@ export function useSimulation(speed: number): Simulation {
 
   /** Shows a frame of the running run; the histories follow it. */
   const land = useCallback((frame: Frame) => {
+    runEndRef.current = frame.durationSteps;
     logRef.current = takeFrame(logRef.current, frame);
     dispatch({ type: 'moved', frame, histories: logRef.current.histories });
   }, []);
 
   const startWith = useCallback((request: ScenarioRequest, frame: Frame) => {
+    runEndRef.current = frame.durationSteps;
     logRef.current = takeFrame(null, frame);
     requestRef.current = request;
     dispatch({ type: 'started', request, frame, histories: logRef.current.histories });
@@ -252,15 +259,43 @@ export function useSimulation(speed: number): Simulation {
     [enqueue, land],
   );
 
-  // Play: one command in flight at a time, at most one tick per TICK_MS.
+  /**
+   * A play tick of `n` steps: a tick of many steps (which can take a second)
+   * goes as a stoppable move, so that Pause stops it where it has got to
+   * instead of showing it land after the pause.
+   */
+  const playTick = useCallback(
+    (n: number): Promise<void> => {
+      if (n < STOPPABLE_TICK_STEPS) return stepBy(n);
+      return enqueue('Step', async (client, current) => {
+        const from = shownStep();
+        const frame = await client.seek(from + n, from, () => {});
+        if (current()) land(frame);
+      });
+    },
+    [enqueue, land, stepBy],
+  );
+
+  // Play: one command in flight at a time, at most one tick per TICK_MS; it
+  // pauses once at the run's end (the step an experiment's figures are taken
+  // at), and goes on past it when played again there.
   useEffect(() => {
     if (!state.playing) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const end = runEndRef.current;
+    const stopAtEnd = end !== undefined && end > 0 && shownStep() < end;
     const tick = () => {
       const began = performance.now();
-      void stepBy(speedRef.current).then(() => {
-        if (!stopped) timer = setTimeout(tick, Math.max(0, TICK_MS - (performance.now() - began)));
+      const at = shownStep();
+      const n = stopAtEnd ? Math.min(speedRef.current, end - at) : speedRef.current;
+      void playTick(n).then(() => {
+        if (stopped) return;
+        if (stopAtEnd && shownStep() >= end) {
+          dispatch({ type: 'playing', playing: false });
+          return;
+        }
+        timer = setTimeout(tick, Math.max(0, TICK_MS - (performance.now() - began)));
       });
     };
     tick();
@@ -268,7 +303,7 @@ export function useSimulation(speed: number): Simulation {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [state.playing, stepBy]);
+  }, [state.playing, playTick]);
 
   const stepBack = useCallback(() => {
     dispatch({ type: 'playing', playing: false });
@@ -340,7 +375,11 @@ export function useSimulation(speed: number): Simulation {
   );
   const step = useCallback((n: number) => void stepBy(n), [stepBy]);
   const play = useCallback(() => dispatch({ type: 'playing', playing: true }), []);
-  const pause = useCallback(() => dispatch({ type: 'playing', playing: false }), []);
+  const pause = useCallback(() => {
+    dispatch({ type: 'playing', playing: false });
+    // A many-step tick in flight stops where it has got to.
+    if (speedRef.current >= STOPPABLE_TICK_STEPS) clientRef.current?.stopLong();
+  }, []);
   const dismiss = useCallback((id: number) => dispatch({ type: 'dismiss', id }), []);
   const history = useCallback((page: string): Promise<FolioHistory> => {
     const client = clientRef.current;

@@ -110,6 +110,15 @@ export function TimelineControls({
         <span className="timeline-end muted" data-testid="timeline-end">
           {formatCount(end)} reached
         </span>
+        {runEnd !== undefined && runEnd > 0 && step === runEnd && (
+          <span
+            className="timeline-past"
+            data-testid="timeline-at-end"
+            title={`The scenario's run ends in step ${formatCount(runEnd)}: an experiment's figures are taken here. Play stopped here; played again, the run goes on past it.`}
+          >
+            the run&apos;s end
+          </span>
+        )}
         {runEnd !== undefined && runEnd > 0 && step > runEnd && (
           <span
             className="timeline-past"

@@ -82,6 +82,15 @@ export function TourPanel({ tour }: TourPanelProps) {
           Step {index + 1} of {count}
         </span>
       </p>
+      {/* Above the step's text, so that it is seen without scrolling the panel. */}
+      {!moving && problem && (
+        <p className="tour-problem" data-testid="tour-problem">
+          The page no longer shows what this step describes: {problem}.{' '}
+          <button type="button" className="link-button" onClick={tour.again}>
+            Show this step again
+          </button>
+        </p>
+      )}
       <div aria-live="polite" aria-atomic="true" id={`${ids}-body`}>
         <h2 className={`tour-title${isFolded ? ' visually-hidden' : ''}`} id={`${ids}-title`} ref={headingRef} tabIndex={-1} data-testid="tour-title">
           {step.title}
@@ -102,14 +111,6 @@ export function TourPanel({ tour }: TourPanelProps) {
           </span>
         )}
       </p>
-      {!moving && problem && (
-        <p className="tour-problem" data-testid="tour-problem">
-          The page no longer shows what this step describes: {problem}.{' '}
-          <button type="button" className="link-button" onClick={tour.again}>
-            Show this step again
-          </button>
-        </p>
-      )}
       <div className="tour-buttons">
         <button type="button" className="button" onClick={tour.previous} disabled={index === 0} data-focus-partner="tour-next">
           Previous

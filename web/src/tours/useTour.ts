@@ -46,8 +46,14 @@ export interface TourController {
   open: OpenTour | null;
   /** Whether a tour is open (readable during the render that opens it). */
   isOpen(): boolean;
-  /** Opens a tour (by experiment name) at a step, 0-based; false if there is no such tour. */
+  /**
+   * Opens a tour (by experiment name) at a step, 0-based; without one, at
+   * the step it was left at (Exit, Escape) if it was, else the first; false
+   * if there is no such tour.
+   */
   start(name: string, index?: number): boolean;
+  /** The step (0-based) a tour was left at before its end, if it was (what start resumes). */
+  leftAt(name: string): number | null;
   next(): void;
   previous(): void;
   /** Takes the run to the open step's moment again. */
@@ -75,6 +81,8 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
   const [at, setAt] = useState<{ tour: Tour; index: number; moving: boolean; landed?: number } | null>(null);
   const openRef = useRef(false);
   const token = useRef(0);
+  /** Where each tour was left before its end (experiment -> step, 0-based). */
+  const left = useRef(new Map<string, number>());
   // The latest of what the moves read (they run across renders).
   const live = useRef({ sim, scenarios, comparison, setTab, leaveCompareMode });
   live.current = { sim, scenarios, comparison, setTab, leaveCompareMode };
@@ -120,14 +128,17 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
   }, []);
 
   const start = useCallback(
-    (name: string, index = 0) => {
+    (name: string, index?: number) => {
       const tour = findTour(name);
       if (!tour) return false;
-      go(tour, Math.max(0, Math.min(index, tour.steps.length - 1)));
+      const from = index ?? left.current.get(name) ?? 0;
+      left.current.delete(name);
+      go(tour, Math.max(0, Math.min(from, tour.steps.length - 1)));
       return true;
     },
     [go],
   );
+  const leftAt = useCallback((name: string) => left.current.get(name) ?? null, []);
   const next = useCallback(() => {
     if (at && at.index + 1 < at.tour.steps.length) go(at.tour, at.index + 1);
   }, [at, go]);
@@ -140,7 +151,12 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
   const exit = useCallback(() => {
     token.current++;
     openRef.current = false;
-    setAt(null);
+    setAt((was) => {
+      // Left before its last step: the Tour button resumes there; finished: it starts again.
+      if (was && was.index > 0 && was.index + 1 < was.tour.steps.length) left.current.set(was.tour.experiment, was.index);
+      else if (was) left.current.delete(was.tour.experiment);
+      return null;
+    });
   }, []);
   const isOpen = useCallback(() => openRef.current, []);
 
@@ -180,7 +196,7 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
     return { ...base, moving: false, problem };
   }, [at, busy, frame, request, result, scenarios, tab]);
 
-  return useMemo(() => ({ open, isOpen, start, next, previous, again, exit }), [open, isOpen, start, next, previous, again, exit]);
+  return useMemo(() => ({ open, isOpen, start, leftAt, next, previous, again, exit }), [open, isOpen, start, leftAt, next, previous, again, exit]);
 }
 
 /** Puts a query string in the address bar (without a history entry); a request no URL can carry leaves it. */
