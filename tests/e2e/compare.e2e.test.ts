@@ -363,6 +363,18 @@ describe('side by side: the shadow LRU of each side', () => {
       expect(await overflow(side.locator('.memcg-scroll'))).toBeLessThanOrEqual(0);
     }
     expect(await sides[0]!.locator('tr[data-memcg="/memcached"] .bar-text').first().textContent()).toContain('swap');
+    // Each lruvec's generation charts share their y scale across the sides, so that bars compare by height.
+    await mode.getByRole('group', { name: 'Compare view' }).getByRole('button', { name: 'LRU', exact: true }).click();
+    const tops = await Promise.all(
+      sides.map(async (side) => {
+        const chart = side.getByTestId('generations-chart').first();
+        await chart.waitFor();
+        await expect.poll(() => chart.getAttribute('data-y-top')).not.toBeNull();
+        return Number(await chart.getAttribute('data-y-top'));
+      }),
+    );
+    expect(tops[0]).toBeGreaterThan(0);
+    expect(tops[1]).toBe(tops[0]);
     expect(problems).toEqual([]);
   });
 

@@ -10,7 +10,7 @@ import { TimelineControls } from '../controls/TimelineControls';
 import type { ComparisonState, SeedCheckRunner } from '../useComparison';
 import { formatCount } from '../util/format';
 import { ComparisonView } from '../views/comparison/ComparisonView';
-import { defaultLruvec, lruvecKey } from '../views/generations/model';
+import { defaultLruvec, lruvecKey, lruvecModel } from '../views/generations/model';
 import { spreadModel } from '../views/memcg/spread';
 import { chooseLruvec, shadowLruvecKey } from '../views/shadows/model';
 import { CompareSide, type CompareViewKey } from './CompareSide';
@@ -98,6 +98,14 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
     () => (sides && showsSpread ? Math.max(0, ...sides.map((s) => spreadModel(s.frame.memcgs, s.frame.pgstealCv)?.yMax ?? 0)) : undefined),
     [sides, showsSpread],
   );
+  // The generation charts of an lruvec share their y scale across the sides, so that bars compare by height.
+  const showsLru = view === 'lru';
+  const pagesTop = useMemo(() => {
+    const top = new Map<string, number>();
+    if (!sides || !showsLru) return top;
+    for (const s of sides) for (const l of s.frame.lruvecs) top.set(lruvecKey(l), Math.max(top.get(lruvecKey(l)) ?? 0, lruvecModel(l).maxPages));
+    return top;
+  }, [sides, showsLru]);
   // Both sides show the same lruvec: the one chosen, else the left side's default.
   const fallback = defaultLruvec(lruvecs);
   const shownLruvec = lruvec ?? (fallback ? lruvecKey(fallback) : null);
@@ -204,6 +212,7 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
             disabled={state.status === 'starting'}
             memcgLruNodes={memcgLruNodes}
             spreadTop={spreadTop}
+            pagesTop={pagesTop}
             shadowLruvec={shownShadowLruvec}
             onShadowLruvec={setShadowLruvec}
           />

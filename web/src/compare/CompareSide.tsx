@@ -37,6 +37,8 @@ export interface CompareSideProps {
   onShadowLruvec(key: string): void;
   /** The top of the pgsteal charts' y scale, the same on both sides. */
   spreadTop?: number;
+  /** The top of each lruvec's generation chart's y scale (by lruvecKey), the same on both sides. */
+  pagesTop?: ReadonlyMap<string, number>;
   /** The nodes where either side has a memcg LRU: each side gives each of them a row, with its memcg LRU or why it has none. */
   memcgLruNodes: readonly number[];
 }
@@ -63,7 +65,7 @@ export function shownLruvecs(lruvecs: readonly LruvecView[], chosen: string | nu
   return pick ? [pick] : [];
 }
 
-export function CompareSide({ index, side, variant, variants, onVariant, view, lruvec, maxLruvecs, transitionMs, disabled, memcgLruNodes, spreadTop, shadowLruvec, onShadowLruvec }: CompareSideProps) {
+export function CompareSide({ index, side, variant, variants, onVariant, view, lruvec, maxLruvecs, transitionMs, disabled, memcgLruNodes, spreadTop, pagesTop, shadowLruvec, onShadowLruvec }: CompareSideProps) {
   const id = useId();
   const frame = side?.frame ?? null;
   const folios = useTrackedFolios(frame);
@@ -85,6 +87,7 @@ export function CompareSide({ index, side, variant, variants, onVariant, view, l
             selected={null}
             onSelect={NO_SELECTION}
             transitionMs={transitionMs}
+            scaleTop={pagesTop?.get(lruvecKey(l))}
           />,
         );
       }

@@ -30,11 +30,16 @@ export interface GenerationsViewProps {
   onSelect(page: string | null): void;
   /** Transition length for this update in ms (0 = none). */
   transitionMs: number;
+  /** The top of the y scale in pages when it is shared with another chart (side by side); at least this lruvec's own. */
+  scaleTop?: number;
 }
 
-export function GenerationsView({ lruvec, folios, selected, onSelect, transitionMs }: GenerationsViewProps) {
+export function GenerationsView({ lruvec, folios, selected, onSelect, transitionMs, scaleTop }: GenerationsViewProps) {
   const step = folios.frame.step;
-  const model = useMemo(() => lruvecModel(lruvec), [lruvec]);
+  const model = useMemo(() => {
+    const own = lruvecModel(lruvec);
+    return scaleTop !== undefined && scaleTop > own.maxPages ? { ...own, maxPages: scaleTop } : own;
+  }, [lruvec, scaleTop]);
   const dense = folios.ids.length > SVG_MAX_FOLIOS;
   const height = dense ? DENSE_HEIGHT : HEIGHT;
   const laneHeight = dense ? DENSE_LANE : undefined;

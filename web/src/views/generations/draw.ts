@@ -169,6 +169,8 @@ export function drawGenerations(
   // Whole pages only; the axis and grid move at once (an interrupted axis
   // transition would leave its exiting ticks behind), the bars animate.
   const tickCount = Math.max(2, Math.min(5, Math.floor(innerHeight / 40)));
+  // The scale's top, for tests that check two charts share it (side by side).
+  node.dataset.yTop = String(y.domain()[1]);
   drawCountAxis(plotAny, y, tickCount, innerWidth);
   layer<SVGTextElement>(plotAny, 'text', 'axis-title')
     .attr('x', -MARGIN.left + 8)
