@@ -4,7 +4,7 @@
 // figures. Run alone with
 //   npx vite build && npx vitest run --config tests/e2e/vitest.e2e.config.ts tests/e2e/trace.e2e.test.ts
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -53,6 +53,29 @@ async function replay(page: Page, cachePages: number): Promise<void> {
 }
 
 describe('trace replay page', () => {
+  it('makes a sample trace for a first try: the bytes `reclaim-sim gen-trace` writes, with the CLI miss ratios', async () => {
+    const { page, problems } = await open();
+    await openTracePage(page);
+    await page.getByTestId('trace-sample').click();
+    await expect.poll(() => page.getByTestId('trace-file-name').textContent()).toContain('sample-zipf.oracleGeneral.bin');
+    // A cache a quarter of the sample's 20,000 pages.
+    expect(await page.getByTestId('trace-cache-pages').inputValue()).toBe('5000');
+    await page.getByTestId('trace-run').click();
+    await expect.poll(async () => (await rows(page)).length > 0 && (await page.getByText(/replayed in/).count()) > 0, { timeout: 60_000 }).toBe(true);
+    const dir = mkdtempSync(path.join(tmpdir(), 'rl-sample-'));
+    try {
+      const file = path.join(dir, 'sample-zipf.oracleGeneral.bin');
+      execFileSync(SIM, ['gen-trace', file, '--requests', '200000', '--pages', '20000', '--zipf', '0.9', '--seed', '1']);
+      const shown = await rows(page);
+      expect(shown).toEqual(native(file, 5000));
+      // Misses beyond the 20,000 cold ones: the cache is too small for the stream.
+      expect(shown.every((r) => r.misses > 20_000)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('replays the bundled trace under every policy and shows the CLI miss ratios', async () => {
     const { page, problems } = await open();
     await openTracePage(page);

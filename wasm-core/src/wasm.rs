@@ -209,3 +209,17 @@ impl TraceReplay {
         }
     }
 }
+
+/// The trace page's sample: `reclaim-sim gen-trace OUT --requests N
+/// --pages P --zipf S --seed SEED` (oracleGeneral, ids unscrambled), the
+/// same bytes natively and here. At most 5,000,000 requests.
+#[wasm_bindgen(js_name = sampleTrace)]
+pub fn sample_trace(requests: u32, pages: u32, zipf: f64, seed: u32) -> Result<Vec<u8>, JsError> {
+    if requests == 0 || requests > 5_000_000 || pages == 0 || !(zipf.is_finite() && (0.0..=5.0).contains(&zipf)) {
+        return Err(JsError::new(&format!("sampleTrace: {requests} requests over {pages} pages at zipf {zipf} is out of range")));
+    }
+    let ids = crate::replay::gen::zipf_ids(u64::from(requests), pages, zipf, u64::from(seed));
+    let mut out = Vec::with_capacity(ids.len() * 24);
+    crate::replay::gen::write_oracle_general(&mut out, &ids, false).map_err(|e| JsError::new(&format!("sampleTrace: {e}")))?;
+    Ok(out)
+}

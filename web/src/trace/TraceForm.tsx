@@ -11,6 +11,19 @@ export interface TraceFormProps {
   onCancel(): void;
 }
 
+/** The sample trace: a seeded zipf stream, small enough to make and replay in a moment. */
+export const SAMPLE = { requests: 200_000, pages: 20_000, zipf: 0.9, seed: 1 } as const;
+export const SAMPLE_NAME = 'sample-zipf.oracleGeneral.bin';
+/** The same trace from the command line. */
+export const SAMPLE_COMMAND = `npm run sim -- gen-trace ${SAMPLE_NAME} --requests ${SAMPLE.requests} --pages ${SAMPLE.pages} --zipf ${SAMPLE.zipf} --seed ${SAMPLE.seed}`;
+
+/** Makes the sample with the engine (loaded here on first use; the replay runs in its worker). */
+async function makeSample(): Promise<Uint8Array<ArrayBuffer>> {
+  const engine = await import('../engine/pkg/reclaim_core');
+  await engine.default();
+  return new Uint8Array(engine.sampleTrace(SAMPLE.requests, SAMPLE.pages, SAMPLE.zipf, SAMPLE.seed));
+}
+
 function formatBytes(bytes: number): string {
   return bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${formatCount(Math.ceil(bytes / 1024))} KiB`;
 }
@@ -45,6 +58,23 @@ export function TraceForm({ running, onRun, onCancel }: TraceFormProps) {
     const dropped = event.dataTransfer.files[0];
     if (dropped) setFile(dropped);
   };
+  const [sampling, setSampling] = useState(false);
+  const [sampleError, setSampleError] = useState<string | null>(null);
+  // The sample, made by the engine as `reclaim-sim gen-trace` makes it, with a cache a quarter of its pages.
+  const trySample = async () => {
+    setSampling(true);
+    setSampleError(null);
+    try {
+      const bytes = await makeSample();
+      setFile(new File([bytes], SAMPLE_NAME));
+      setFormat('auto');
+      setCacheText(String(SAMPLE.pages / 4));
+    } catch (error) {
+      setSampleError(`The sample could not be made: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      setSampling(false);
+    }
+  };
   const toggle = (p: Policy, on: boolean) => setPolicies((ps) => (on ? [...ps.filter((x) => x !== p), p] : ps.filter((x) => x !== p)));
 
   return (
@@ -77,6 +107,24 @@ export function TraceForm({ running, onRun, onCancel }: TraceFormProps) {
             aria-describedby={`${id}-file-hint`}
             onChange={(e) => setFile(e.target.files?.[0] ?? null)}
           />
+          <p className="sample-line">
+            No trace at hand?{' '}
+            <button
+              type="button"
+              className="link-button"
+              data-testid="trace-sample"
+              disabled={running || sampling}
+              title={`${formatCount(SAMPLE.requests)} zipf-popular requests (s = ${SAMPLE.zipf}) over ${formatCount(SAMPLE.pages)} pages, seed ${SAMPLE.seed}: ${SAMPLE_COMMAND}`}
+              onClick={() => void trySample()}
+            >
+              {sampling ? 'Making the sample…' : 'Try a sample trace'}
+            </button>
+          </p>
+          {sampleError && (
+            <p className="form-problems" role="alert">
+              {sampleError}
+            </p>
+          )}
           <p className="hint" id={`${id}-file-hint`} data-testid="trace-file-name">
             {file ? (
               <>
