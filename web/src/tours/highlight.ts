@@ -123,7 +123,7 @@ function unmark(el: Element): void {
 }
 
 /** How long after a step's arrival its element is brought back into view if the layout moves it out. */
-const SETTLE_MS = 3000;
+const SETTLE_MS = 5000;
 
 /** Entirely above or below the window. */
 function outOfView(el: Element): boolean {
