@@ -125,6 +125,8 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
   // The guided tour of an experiment (web/src/tours): it moves the run and picks the tab itself.
   const leaveCompareMode = compareMode.on ? compareMode.toggle : () => {};
   const tour = useTour({ sim, scenarios, comparison, setTab, tab: shownTab, leaveCompareMode });
+  /** Where this experiment's tour was left before its end (what its Tour button resumes), if it was. */
+  const tourLeftAt = experiment ? tour.leftAt(experiment.name) : null;
   // A readable link's side by side (compare=LEFT,RIGHT): its variants must be the experiment's.
   const { restore: restoreCompare } = compareMode;
   const openCompare = useCallback(
@@ -454,13 +456,13 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
                         aria-haspopup="dialog"
                         disabled={!running}
                         title={
-                          tour.leftAt(experiment.name) === null
+                          tourLeftAt === null
                             ? 'A guided tour of this experiment: each step goes to the moment that shows the patch and explains it'
                             : 'Back to the step of this tour you left; Previous goes back from there'
                         }
                         onClick={() => tour.start(experiment.name)}
                       >
-                        {tour.leftAt(experiment.name) === null ? 'Tour' : `Resume tour (step ${tour.leftAt(experiment.name)! + 1})`}
+                        {tourLeftAt === null ? 'Tour' : `Resume tour (step ${tourLeftAt + 1})`}
                       </button>
                     )}
                   </div>

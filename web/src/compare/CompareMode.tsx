@@ -13,7 +13,7 @@ import { ComparisonView } from '../views/comparison/ComparisonView';
 import { defaultLruvec, lruvecKey, lruvecModel } from '../views/generations/model';
 import { spreadModel } from '../views/memcg/spread';
 import { chooseLruvec, shadowLruvecKey } from '../views/shadows/model';
-import { CompareSide, type CompareViewKey } from './CompareSide';
+import { CompareSide, shownLruvecs, type CompareViewKey } from './CompareSide';
 import { differingCounters, pairStep } from './lockstep';
 import type { CompareMode as Mode } from './useCompareMode';
 import './compare.css';
@@ -98,17 +98,22 @@ export function CompareMode({ experiment, mode, request, comparison, seedCheck, 
     () => (sides && showsSpread ? Math.max(0, ...sides.map((s) => spreadModel(s.frame.memcgs, s.frame.pgstealCv)?.yMax ?? 0)) : undefined),
     [sides, showsSpread],
   );
-  // The generation charts of an lruvec share their y scale across the sides, so that bars compare by height.
+  // Both sides show the same lruvec: the one chosen, else the left side's default.
+  const fallback = defaultLruvec(lruvecs);
+  const shownLruvec = lruvec ?? (fallback ? lruvecKey(fallback) : null);
+  // The generation charts of an lruvec share their y scale across the sides, so that bars compare by height
+  // (worked out for the lruvecs the sides show, not every lruvec of the frame).
   const showsLru = view === 'lru';
   const pagesTop = useMemo(() => {
     const top = new Map<string, number>();
     if (!sides || !showsLru) return top;
-    for (const s of sides) for (const l of s.frame.lruvecs) top.set(lruvecKey(l), Math.max(top.get(lruvecKey(l)) ?? 0, lruvecModel(l).maxPages));
+    for (const s of sides) {
+      for (const l of shownLruvecs(s.frame.lruvecs, shownLruvec, MAX_LRUVECS)) {
+        top.set(lruvecKey(l), Math.max(top.get(lruvecKey(l)) ?? 0, lruvecModel(l).maxPages));
+      }
+    }
     return top;
-  }, [sides, showsLru]);
-  // Both sides show the same lruvec: the one chosen, else the left side's default.
-  const fallback = defaultLruvec(lruvecs);
-  const shownLruvec = lruvec ?? (fallback ? lruvecKey(fallback) : null);
+  }, [sides, showsLru, shownLruvec]);
   if (!variants) return null;
   return (
     <section className="compare-mode" id={COMPARE_PANEL_ID} aria-label="Side by side" aria-busy={state.inFlight > 0 || state.status === 'starting'} data-testid="compare-mode">
