@@ -322,6 +322,31 @@ describe('side by side: stopping a long move', () => {
   });
 });
 
+describe('side by side: Escape', () => {
+  it('stops a long move first, then leaves side by side with the focus on its button', { timeout: 120_000 }, async () => {
+    const { page, mode, problems } = await openCompare();
+    const timeline = mode.getByRole('group', { name: 'Compare timeline' });
+    await timeline.getByLabel('Go to step', { exact: true }).fill('999999');
+    await timeline.getByRole('button', { name: 'Go', exact: true }).click();
+    const progress = timeline.getByRole('progressbar');
+    await progress.waitFor({ timeout: 30_000 });
+    await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
+    // The first Escape only stops the move: side by side stays, at the step it reached.
+    await page.keyboard.press('Escape');
+    await progress.waitFor({ state: 'detached', timeout: 30_000 });
+    const step = Number((await mode.getByTestId('compare-step').textContent())!.replace(/,/g, ''));
+    expect(step).toBeLessThan(999_999);
+    expect(await mode.isVisible()).toBe(true);
+    // The next one leaves it: the page's own controls are back and the keyboard is on Side by side.
+    await mode.getByRole('group', { name: 'Compare controls' }).getByRole('button', { name: 'Step forward', exact: true }).focus();
+    await page.keyboard.press('Escape');
+    await mode.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Step forward', exact: true }).waitFor();
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.focusName ?? null)).toBe('side-by-side');
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('side by side: the shadow LRU of each side', () => {
   it('shows one lruvec on both sides, the one chosen on either side (multi-memcg-kswapd)', async () => {
     const { mode, problems } = await shadowsAt(EXPERIMENT, 300);

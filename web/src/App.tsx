@@ -336,7 +336,8 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
             <strong>Side by side</strong>: both variants step together with the controls below. The page&apos;s own run waits at step{' '}
             <span data-testid="step">{frame ? formatCount(frame.step) : '–'}</span>.
           </p>
-          <button type="button" className="button small" onClick={compareMode.toggle} data-focus-partner="side-by-side">
+          <button type="button" className="button small" onClick={compareMode.toggle} data-focus-partner="side-by-side"
+            aria-keyshortcuts="Escape" title="Back to the page's own run (Escape)">
             Exit side by side
           </button>
         </div>

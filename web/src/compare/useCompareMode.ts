@@ -1,6 +1,7 @@
 // Compare mode for the page: whether it is on (an experiment's page only),
 // which two variants it shows, the engines stepping them in lock step
-// (useLockstep), its keyboard (→ steps both, ← steps both back, Space plays and pauses), and
+// (useLockstep), its keyboard (→ steps both, ← steps both back, Space plays and pauses, Escape
+// leaves), and
 // the experiment's comparison table, run when compare mode opens on a run
 // whose table is not shown yet. A shared link brings it back with its step.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -12,6 +13,7 @@ import type { ComparisonState } from '../useComparison';
 import { defaultVariants, pairStep, runKey, sideRequests, type VariantPair } from './lockstep';
 import { useLockstep, type Lockstep } from './useLockstep';
 import { useStepKeys } from '../controls/stepKeys';
+import { COMPARE_PANEL_ID } from './CompareMode';
 
 export interface CompareMode {
   /** On, for the experiment now open. */
@@ -135,6 +137,26 @@ export function useCompareMode(
   const playing = lockstep.state.playing;
   const running = lockstep.state.status === 'running';
   useStepKeys({ enabled: on && running, playing, step: () => step(1), stepBack, play, pause });
+
+  // Escape leaves side by side, as its Exit button does, unless something else used the key: an open
+  // tour closes first, a long seek stops first (TimelineControls), a listbox clears its selection.
+  const seeking = lockstep.state.busy !== null;
+  useEffect(() => {
+    if (!on || seeking) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('.tour-panel')) return;
+      event.preventDefault();
+      // The page's own controls come back; a keyboard user who was in side by side lands on the button
+      // that reopens it, as after its Exit button (after the focus rescue, which would pick the page's
+      // own copy of the control that had the focus).
+      const active = document.activeElement;
+      const inside = !active || active === document.body || !!document.getElementById(COMPARE_PANEL_ID)?.contains(active);
+      setSetting(null);
+      if (inside) requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-focus-name="side-by-side"]')?.focus());
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [on, seeking]);
 
   // A side's previous frame is always of an earlier step (CounterTrail.moveTo).
   const shownBefore = lockstep.state.sides?.[0].previous?.step;
