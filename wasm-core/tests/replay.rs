@@ -211,7 +211,11 @@ fn truncated_and_malformed_binary_records_are_rejected_with_their_offset() {
 
 #[test]
 fn malformed_text_lines_are_rejected_with_their_line_number() {
-    let cases: [(&str, &str); 8] = [
+    let cases: [(&str, &str); 11] = [
+        // Prose: words with no number, beyond a first line that could be a header.
+        ("It was a bright cold day in April\n1\n", "line 1: \"It was a bright cold day in April\" is words, not a request (expected obj_id or time,obj_id[,size][,op]); this does not look like a text trace"),
+        ("Chapter one\nIt was a day\n", "line 2: \"It was a day\" is words, not a request (expected obj_id or time,obj_id[,size][,op]); this does not look like a text trace"),
+        ("0,1\nno such thing\n", "line 2: \"no such thing\" is words, not a request (expected obj_id or time,obj_id[,size][,op])\n"),
         ("1\n2\nx\n", "line 3: obj_id \"x\" is not a whole number"),
         ("time,obj_id\n0,1\n0,-4\n", "line 3: obj_id \"-4\" is not a whole number"),
         ("0,1,4096,get\n0,2,big,get\n", "line 2: size \"big\" is not a whole number of bytes"),
@@ -223,7 +227,7 @@ fn malformed_text_lines_are_rejected_with_their_line_number() {
     ];
     for (text, want) in cases {
         for chunk in [1, 3, 1000] {
-            let e = decode(text.as_bytes(), Some(TraceFormat::Csv), chunk).unwrap_err();
+            let e = decode(text.as_bytes(), Some(TraceFormat::Csv), chunk).unwrap_err() + "\n";
             assert!(e.starts_with(want), "{text:?} chunk {chunk}: {e}");
         }
     }

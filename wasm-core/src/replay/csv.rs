@@ -22,6 +22,8 @@ pub struct CsvParser {
     line: u64,
     /// Whether a line with content has been seen (a header may only come first).
     seen_content: bool,
+    /// Requests read so far.
+    requests: u64,
     pub header: bool,
 }
 
@@ -119,12 +121,18 @@ impl CsvParser {
         }
         let mut fields = [&b""[..]; 5];
         let n = split_fields(line, &mut fields);
+        let first_content = !self.seen_content;
+        self.seen_content = true;
+        // Words only, with no number among them: prose, not a request (a header is one only first).
+        let words = n > 1 && fields[..n].iter().all(|f| !is_number(f));
+        if words && !(first_content && n <= 4 && fields[..n].iter().all(|f| !f.is_empty())) {
+            let whole = if self.requests == 0 { "; this does not look like a text trace" } else { "" };
+            return Err(TraceError::new(at, format!("{} is words, not a request (expected obj_id or time,obj_id[,size][,op]){whole}", show(line))));
+        }
         if n > 4 {
             return Err(TraceError::new(at, "more than 4 fields (expected obj_id or time,obj_id[,size][,op])"));
         }
         let fields = &fields[..n];
-        let first_content = !self.seen_content;
-        self.seen_content = true;
         let id_field = if n == 1 { fields[0] } else { fields[1] };
         let Some(obj_id) = parse_u64(id_field) else {
             if first_content && fields.iter().all(|f| !f.is_empty() && !is_number(f)) {
@@ -133,6 +141,7 @@ impl CsvParser {
             }
             return Err(TraceError::new(at, format!("obj_id {} {}", show(id_field), not_whole(id_field))));
         };
+        self.requests += 1;
         if n == 1 {
             sink(Request { obj_id, size: 0 });
             return Ok(());
