@@ -186,6 +186,7 @@ describe('Copy link', () => {
     const alert = unknown.page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toContain('The engine rejected this scenario: unknown scenario "no-such-scenario" (known: ');
+    expect(await alert.textContent()).toContain(`Running the default scenario, ${scenario}, instead.`);
     expect(query(unknown.page).get('scenario')).toBe(scenario);
     expect(await stepCount(unknown.page)).toBe(0);
     expect([...fresh.problems, ...unknown.problems]).toEqual([]);

@@ -228,7 +228,7 @@ describe('shared link codec: tampering', () => {
 
   it('a scenario that is not a name', async () => {
     for (const scenario of ['', '../x', 'a b', 7, null]) {
-      expect(await problemOf(await linkWithJson(validJson({ scenario })))).toMatch(/^scenario: .* is not a scenario name$/);
+      expect(await problemOf(await linkWithJson(validJson({ scenario })))).toMatch(/^scenario: unknown scenario .* \(a scenario's name is letters, digits, "\.", "_" and "-", from a letter or digit\)$/);
     }
   });
 

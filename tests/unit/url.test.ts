@@ -202,7 +202,7 @@ describe('scenario URL codec: malformed values', () => {
 
   it('quotes a long value in part, saying how long it was', () => {
     const decoded = decodeScenarioUrl(`?v=1&scenario=${'a'.repeat(300)}!`, DEFAULT);
-    expect(decoded.ok ? [] : decoded.errors).toEqual([`scenario: "${'a'.repeat(60)}"… (301 characters) is not a scenario name; using ${DEFAULT}`]);
+    expect(decoded.ok ? [] : decoded.errors).toEqual([`scenario: unknown scenario "${'a'.repeat(60)}"… (301 characters) (a scenario's name is letters, digits, ".", "_" and "-", from a letter or digit); using ${DEFAULT}`]);
   });
 
   it("runs a custom scenario on its document's seed unless the link names one", () => {

@@ -186,7 +186,7 @@ export function useSimulation(speed: number): Simulation {
             dispatch({
               type: 'alert',
               // The engine names the field; "scenario: unknown scenario …" would say it twice.
-              messages: [`The engine rejected this scenario: ${errorMessage(error).replace(/^scenario: /, '')}. Running the default scenario instead.`],
+              messages: [`The engine rejected this scenario: ${errorMessage(error).replace(/^scenario: /, '')}. Running the default scenario, ${fallback.name}, instead.`],
             });
             asked = fallback;
           }

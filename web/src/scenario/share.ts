@@ -26,7 +26,7 @@ import type { ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { customDocument, isCustomRequest } from './custom';
 import { LinkProblem, checksum, fail, fromBase64Url, inflate, pipe, toBase64Url } from './shareBytes';
 import { makeRequest, paramEntries } from './params';
-import { PARAM_NAME_PATTERN, RESERVED_KEYS, SCENARIO_NAME_PATTERN } from './url';
+import { PARAM_NAME_PATTERN, RESERVED_KEYS, SCENARIO_NAME_PATTERN, unknownScenarioName } from './url';
 import { quoted } from '../util/quoted';
 
 /** The `v` of a shared link. */
@@ -176,7 +176,10 @@ function customNameOf(json: Record<string, unknown>): string {
 function viewOf(json: unknown): SharedView {
   if (!isObject(json)) return fail('bad JSON: the payload is not an object');
   for (const key of Object.keys(json)) if (!FIELDS.includes(key)) fail(`unknown field ${JSON.stringify(key)}`);
-  const name = json.custom !== undefined ? customNameOf(json) : nameOf(json.scenario, 'scenario', 'a scenario name');
+  if (json.custom === undefined && (typeof json.scenario !== 'string' || !SCENARIO_NAME_PATTERN.test(json.scenario))) {
+    fail(`scenario: ${unknownScenarioName(quoted(json.scenario))}`);
+  }
+  const name = json.custom !== undefined ? customNameOf(json) : (json.scenario as string);
   const seed = seedOf(json.seed, 'seed');
   const params = paramsOf(json.params ?? {}, 'params');
   const variant = json.variant === undefined ? undefined : nameOf(json.variant, 'variant', 'a variant name');

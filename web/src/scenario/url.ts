@@ -43,6 +43,15 @@ export const PARAM_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** What a scenario or variant name may look like (also in a shared link, share.ts). */
 export const SCENARIO_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/**
+ * What a link's scenario that cannot be a name gets, worded as the engine's
+ * message for a name it does not know ("unknown scenario …"), so that the two
+ * read alike: `shown` is the value as quoted for the message.
+ */
+export function unknownScenarioName(shown: string): string {
+  return `unknown scenario ${shown} (a scenario's name is letters, digits, ".", "_" and "-", from a letter or digit)`;
+}
+
 export type DecodeResult =
   | { ok: true; request: ScenarioRequest }
   | { ok: false; errors: string[]; request: ScenarioRequest };
@@ -133,7 +142,7 @@ export function decodeScenarioUrl(
     if (SCENARIO_NAME_PATTERN.test(scenario)) name = scenario;
     else if (isCustomName(scenario) && scenario.length <= MAX_CUSTOM_CHARS) name = scenario;
     else if (isCustomName(scenario)) errors.push(`scenario: the custom scenario is longer than ${MAX_CUSTOM_CHARS} characters; using ${defaultScenario}`);
-    else errors.push(`scenario: ${quotedValue(scenario)} is not a scenario name; using ${defaultScenario}`);
+    else errors.push(`scenario: ${unknownScenarioName(quotedValue(scenario))}; using ${defaultScenario}`);
   }
 
   // A custom scenario's own seed, unless the link names one (`reclaim-sim run FILE.json` runs the file's).
