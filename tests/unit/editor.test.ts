@@ -160,8 +160,21 @@ describe("the page's checks", () => {
     expect(wholeProblem('', 10, true)).toBeNull();
     expect(wholeProblem('1.5')).toBe('a whole number ≥ 0');
     expect(wholeProblem('-1')).toBe('a whole number ≥ 0');
-    expect(wholeProblem('1e3')).toBe('a whole number ≥ 0');
+    // An exponent is no whole number in the document's JSON: the message gives the digits to write.
+    expect(wholeProblem('1e3')).toBe('in digits: 1000');
+    expect(wholeProblem('1e12')).toBe('in digits: 1000000000000');
+    expect(wholeProblem('2.5E2')).toBe('in digits: 250');
+    expect(wholeProblem('1.5e0')).toBe('a whole number ≥ 0');
+    expect(wholeProblem('1e15', 4_294_967_295)).toBe('at most 4,294,967,295, in digits');
+    expect(wholeProblem('1e300')).toBe(
+      'at most 9,007,199,254,740,991, the largest whole number the page holds exactly (reclaim-sim reads files up to 18,446,744,073,709,551,615), in digits',
+    );
     expect(wholeProblem('4294967296', 4_294_967_295)).toBe('at most 4,294,967,295');
+    // The seed: the page holds 2^53 - 1 exactly, reclaim-sim a u64; the message says why the two differ.
+    expect(wholeProblem('18446744073709551615')).toBe(
+      'at most 9,007,199,254,740,991, the largest whole number the page holds exactly (reclaim-sim reads files up to 18,446,744,073,709,551,615)',
+    );
+    expect(wholeProblem('9007199254740991')).toBeNull();
     expect(msProblem('0.000001')).toBeNull();
     expect(msProblem('0.0000001')).toBe('at most 6 decimals (whole nanoseconds)');
     expect(msProblem('abc')).toBe('a number of milliseconds ≥ 0');
@@ -371,5 +384,17 @@ describe('scenario files', () => {
     expect(scenarioFileName({ name: '../..' })).toBe('scenario.json');
     const good = await readScenarioFile('t.json', scenarioFileText(templateDoc(1)), check);
     expect(good).toEqual({ ok: true, doc: templateDoc(1), problems: [] });
+  });
+
+  it('a file whose seed only reclaim-sim can hold opens, and the seed field says why the page cannot', async () => {
+    const text = scenarioFileText(templateDoc(1)).replace('"seed": 1,', '"seed": 18446744073709551615,');
+    expect(text).toContain('18446744073709551615');
+    const read = await readScenarioFile('big.json', text, check);
+    if (!read.ok) throw new Error(read.message);
+    expect(read.problems).toEqual([]);
+    const seed = draftProblems(draftOf(read.doc)).filter((p) => p.field === 'seed');
+    expect(seed).toEqual([
+      { field: 'seed', message: 'at most 9,007,199,254,740,991, the largest whole number the page holds exactly (reclaim-sim reads files up to 18,446,744,073,709,551,615)' },
+    ]);
   });
 });

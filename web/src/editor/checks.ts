@@ -26,13 +26,31 @@ const U32_MAX = 4_294_967_295;
 const WHOLE = /^\d+$/;
 const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
-/** Why `text` is not a whole number from 0 to `max` (null when it is); `optional`: empty is allowed. */
+const EXPONENT = /^(?:\d+(?:\.\d*)?|\.\d+)[eE][+-]?\d+$/;
+
+/** The limit of a field, and why the page's largest is below reclaim-sim's (u64) when it is. */
+function atMost(max: number): string {
+  const shown = `at most ${max.toLocaleString('en-US')}`;
+  return max === Number.MAX_SAFE_INTEGER ? `${shown}, the largest whole number the page holds exactly (reclaim-sim reads files up to 18,446,744,073,709,551,615)` : shown;
+}
+
+/**
+ * Why `text` is not a whole number from 0 to `max` (null when it is); `optional`: empty is allowed.
+ * Digits only, as the document has them (its JSON reads 1e3 as no whole number): a number written
+ * with an exponent gets its digits to write instead.
+ */
 export function wholeProblem(text: string, max = Number.MAX_SAFE_INTEGER, optional = false): string | null {
   const t = text.trim();
   if (t === '') return optional ? null : 'required';
+  if (EXPONENT.test(t)) {
+    const v = Number(t);
+    if (!Number.isInteger(v) || v < 0) return 'a whole number ≥ 0';
+    if (!Number.isSafeInteger(v) || v > max) return `${atMost(max)}, in digits`;
+    return `in digits: ${v}`;
+  }
   if (!WHOLE.test(t)) return 'a whole number ≥ 0';
   const v = Number(t);
-  if (!Number.isSafeInteger(v) || v > max) return `at most ${max.toLocaleString('en-US')}`;
+  if (!Number.isSafeInteger(v) || v > max) return atMost(max);
   return null;
 }
 
