@@ -122,7 +122,7 @@ fn writeback_and_dirty_page_cache_are_checked_before_references() {
     }
     assert!(s.mm.folios.test(wb, pg::REFERENCED), "writeback is checked before folio_referenced clears anything");
     assert_eq!(s.mm.vmstat.get(Item::Pgactivate) - before, 2, "activate_locked counts both");
-    assert_eq!(sc.nr_unqueued_dirty, 1, "the dirty folio, not the one under writeback");
+    assert_eq!(sc.nr.unqueued_dirty, 1, "the dirty folio, not the one under writeback");
 }
 
 /// folio_end_writeback() -> folio_rotate_reclaimable() -> lru_move_tail():

@@ -36,7 +36,7 @@ fn kswapd_sc(n: u64) -> ScanControl {
 }
 
 /// One shrink_folio_list pass over `list` as shrink_inactive_list makes it
-/// (sc.nr_taken counted), at the clock's current time (the time the tests'
+/// (sc.nr.taken counted), at the clock's current time (the time the tests'
 /// set-up and earlier passes cost is dropped, so no write has ended yet);
 /// the folios it activates are put back inactive, as a later deactivation
 /// would, so that the next pass meets them again.
@@ -44,7 +44,7 @@ fn pass(s: &mut Simulation, list: &[u32], sc: &mut ScanControl) {
     let lv = s.mm.lruvec_id(A, 0);
     (s.mm.cost_ns, s.mm.io_wait_ns) = (0, 0);
     let mut l = list.to_vec();
-    sc.nr_taken += l.len() as u64;
+    sc.nr.taken += l.len() as u64;
     s.mm.shrink_folio_list(&mut l, lv, sc);
     assert_eq!(l.len(), list.len(), "nothing is freed while its write is in flight");
     for &f in list {
@@ -70,12 +70,12 @@ fn kswapd_stalls_on_folios_back_under_writeback_until_33_writes_end() {
     let list = isolated_anon(&mut s, 40);
     let mut sc = kswapd_sc(40);
     pass(&mut s, &list, &mut sc);
-    assert_eq!((sc.nr_writeback, sc.nr_immediate), (0, 0), "first meeting: the writes are submitted here");
+    assert_eq!((sc.nr.writeback, sc.nr.immediate), (0, 0), "first meeting: the writes are submitted here");
     assert_eq!(s.mm.writeback.len(), 40);
 
     let mut sc = kswapd_sc(40);
     pass(&mut s, &list, &mut sc);
-    assert_eq!((sc.nr_taken, sc.nr_writeback, sc.nr_immediate), (40, 40, 0), "case 2: all 40 under writeback");
+    assert_eq!((sc.nr.taken, sc.nr.writeback, sc.nr.immediate), (40, 40, 0), "case 2: all 40 under writeback");
     let cost = s.mm.cost_ns;
     s.mm.shrink_node_throttle(0, &sc);
     assert!(s.mm.nodes[0].pgdat_writeback, "nr.writeback == nr.taken flags the node");
@@ -84,11 +84,11 @@ fn kswapd_stalls_on_folios_back_under_writeback_until_33_writes_end() {
     // A direct reclaimer on the flagged node: case 2 again.
     let mut direct = ScanControl::new(40, None);
     pass(&mut s, &list, &mut direct);
-    assert_eq!((direct.nr_writeback, direct.nr_immediate), (40, 0), "case 1 is kswapd's");
+    assert_eq!((direct.nr.writeback, direct.nr.immediate), (40, 0), "case 1 is kswapd's");
 
     let mut sc = kswapd_sc(40);
     pass(&mut s, &list, &mut sc);
-    assert_eq!((sc.nr_writeback, sc.nr_immediate), (0, 40), "case 1: marked, still under writeback, node flagged");
+    assert_eq!((sc.nr.writeback, sc.nr.immediate), (0, 40), "case 1: marked, still under writeback, node flagged");
     let t = s.mm.now_ns + s.mm.cost_ns;
     let ends: Vec<u64> = write_ends(&s).into_iter().filter(|&e| e > t).collect();
     assert_eq!(ends.len(), 40, "no write has ended yet");
@@ -159,7 +159,7 @@ fn reclaim_of_congested_page_cache_sleeps_a_jiffy() {
 
     let mut sc = ScanControl::new(32, Some(A));
     pass(&mut s, &list, &mut sc);
-    assert_eq!((sc.nr_dirty, sc.nr_congested, sc.nr_writeback), (100, 0, 100));
+    assert_eq!((sc.nr.dirty, sc.nr.congested, sc.nr.writeback), (100, 0, 100));
     let cost = s.mm.cost_ns;
     s.mm.shrink_node_throttle(0, &sc);
     assert!(!s.mm.lruvecs[lv].cgroup_congested);
@@ -167,7 +167,7 @@ fn reclaim_of_congested_page_cache_sleeps_a_jiffy() {
 
     let mut sc = ScanControl::new(32, Some(A));
     pass(&mut s, &list, &mut sc);
-    assert_eq!((sc.nr_dirty, sc.nr_congested), (100, 100), "all marked and still under writeback");
+    assert_eq!((sc.nr.dirty, sc.nr.congested), (100, 100), "all marked and still under writeback");
     let cost = s.mm.cost_ns;
     s.mm.shrink_node_throttle(0, &sc);
     assert!(s.mm.lruvecs[lv].cgroup_congested && !s.mm.lruvecs[root].node_congested);

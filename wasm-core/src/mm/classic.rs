@@ -326,10 +326,10 @@ impl Mm {
             return 0;
         }
         let pageout_before = sc.nr_pageout;
-        let (nr_taken, unqueued_dirty_before) = (list.len() as u64, sc.nr_unqueued_dirty);
-        sc.nr_taken += nr_taken;
+        let (nr_taken, unqueued_dirty_before) = (list.len() as u64, sc.nr.unqueued_dirty);
+        sc.nr.taken += nr_taken;
         if file {
-            sc.nr_file_taken += nr_taken;
+            sc.nr.file_taken += nr_taken;
         }
         let reclaimed = self.shrink_folio_list(&mut list, lv, sc);
         self.classic_putback(lv, &list);

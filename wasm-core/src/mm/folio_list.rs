@@ -78,14 +78,14 @@ impl Mm {
             let file = fl & pg::ANON == 0;
             let (dirty, writeback) = (file && fl & pg::DIRTY != 0, file && fl & pg::WRITEBACK != 0);
             if dirty || writeback {
-                sc.nr_dirty += 1;
+                sc.nr.dirty += 1;
             }
             if dirty && !writeback {
-                sc.nr_unqueued_dirty += 1;
+                sc.nr.unqueued_dirty += 1;
             }
             // Cycling through the LRU faster than the writes complete.
             if writeback && fl & pg::RECLAIM != 0 {
-                sc.nr_congested += 1;
+                sc.nr.congested += 1;
             }
             if fl & pg::WRITEBACK != 0 {
                 // Under writeback (swap too): rotate to the tail when the
@@ -94,10 +94,10 @@ impl Mm {
                 // meets a folio it already marked (nr_immediate: it will
                 // stall); case 2: mark it (nr_writeback).
                 if sc.kswapd && fl & pg::RECLAIM != 0 && self.nodes[node].pgdat_writeback {
-                    sc.nr_immediate += 1;
+                    sc.nr.immediate += 1;
                 } else {
                     self.folios.set(f, pg::RECLAIM);
-                    sc.nr_writeback += 1;
+                    sc.nr.writeback += 1;
                 }
                 self.activate_locked(f, memcg);
                 keep.push(f);
@@ -242,10 +242,10 @@ impl Mm {
 
     /// shrink_inactive_list()'s flusher nudge: when every one of the
     /// `nr_taken` folios shrink_folio_list() saw was dirty and not queued for
-    /// writeback (`sc.nr_unqueued_dirty` grew by `nr_taken` since
+    /// writeback (`sc.nr.unqueued_dirty` grew by `nr_taken` since
     /// `unqueued_before`), the flushers are not doing their job: wake them.
     pub(crate) fn wakeup_flushers_if_all_unqueued(&mut self, sc: &ScanControl, unqueued_before: u64, nr_taken: u64) {
-        if sc.nr_unqueued_dirty - unqueued_before == nr_taken {
+        if sc.nr.unqueued_dirty - unqueued_before == nr_taken {
             self.wakeup_flusher_threads();
         }
     }

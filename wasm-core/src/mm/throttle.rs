@@ -64,14 +64,14 @@ impl Mm {
     pub fn shrink_node_throttle(&mut self, node: usize, sc: &ScanControl) {
         let target = self.lruvec_id(sc.target_mem_cgroup.unwrap_or(super::vmscan::ROOT_MEMCG), node) as usize;
         if sc.kswapd {
-            if sc.nr_writeback > 0 && sc.nr_writeback == sc.nr_taken {
+            if sc.nr.writeback > 0 && sc.nr.writeback == sc.nr.taken {
                 self.nodes[node].pgdat_writeback = true;
             }
-            if sc.nr_immediate > 0 {
+            if sc.nr.immediate > 0 {
                 self.reclaim_throttle(node, ThrottleReason::Writeback, true);
             }
         }
-        if sc.nr_dirty > 0 && sc.nr_dirty == sc.nr_congested {
+        if sc.nr.dirty > 0 && sc.nr.dirty == sc.nr.congested {
             // writeback_throttling_sane(): cgroup v2 always is.
             if sc.cgroup_reclaim() {
                 self.lruvecs[target].cgroup_congested = true;

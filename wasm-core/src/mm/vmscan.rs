@@ -11,6 +11,33 @@ use crate::event::EventKind;
 /// The root memcg's id.
 pub const ROOT_MEMCG: MemcgId = 0;
 
+/// The `nr` sub-struct of `struct scan_control` (`sc->nr`): counts of what
+/// shrink_folio_list() met among the folios isolated since shrink_node()
+/// cleared them (memset at its top). The classic LRU's
+/// shrink_inactive_list() adds them up for shrink_node()'s throttling
+/// (throttle.rs); MGLRU wakes the flusher when `unqueued_dirty` equals
+/// `file_taken`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScanNr {
+    /// nr.dirty: page cache dirty or under writeback.
+    pub dirty: u64,
+    /// nr.unqueued_dirty: file folios taken that were dirty but not queued
+    /// for writeback.
+    pub unqueued_dirty: u64,
+    /// nr.congested: page cache under writeback that already had PG_reclaim.
+    pub congested: u64,
+    /// nr.writeback: folios under writeback given PG_reclaim (case 2, swap
+    /// included).
+    pub writeback: u64,
+    /// nr.immediate: folios kswapd met under writeback with PG_reclaim on a
+    /// PGDAT_WRITEBACK node (case 1).
+    pub immediate: u64,
+    /// nr.file_taken: file folios taken.
+    pub file_taken: u64,
+    /// nr.taken: folios taken.
+    pub taken: u64,
+}
+
 /// `struct scan_control`: one reclaim invocation's goals and state.
 #[derive(Clone, Debug)]
 pub struct ScanControl {
@@ -44,23 +71,8 @@ pub struct ScanControl {
     /// sc->memcg_full_walk (v6.11+): set for do_try_to_free_pages()'s retry
     /// after partial walks reclaimed nothing; every walk is then a full one.
     pub memcg_full_walk: bool,
-    /// sc->nr.file_taken and sc->nr.unqueued_dirty: file folios taken and
-    /// those of them dirty but not queued for writeback, since shrink_node()
-    /// cleared them; MGLRU wakes the flusher when the two are equal.
-    pub nr_file_taken: u64,
-    pub nr_unqueued_dirty: u64,
-    /// The rest of sc->nr, which the classic LRU's shrink_inactive_list()
-    /// adds up for shrink_node()'s throttling (throttle.rs): folios taken;
-    /// page cache dirty or under writeback (nr.dirty); page cache under
-    /// writeback that already had PG_reclaim (nr.congested); folios under
-    /// writeback given PG_reclaim (nr.writeback, case 2, swap included);
-    /// folios kswapd met under writeback with PG_reclaim on a
-    /// PGDAT_WRITEBACK node (nr.immediate, case 1).
-    pub nr_taken: u64,
-    pub nr_dirty: u64,
-    pub nr_congested: u64,
-    pub nr_writeback: u64,
-    pub nr_immediate: u64,
+    /// sc->nr: what shrink_folio_list() met, since shrink_node() cleared it.
+    pub nr: ScanNr,
     /// Pages written by shrink_folio_list (reclaim_stat.nr_pageout).
     pub nr_pageout: u64,
     // Classic LRU state set by prepare_scan_control().
@@ -106,13 +118,7 @@ impl ScanControl {
             memcg_low_reclaim: false,
             memcg_low_skipped: false,
             memcg_full_walk: false,
-            nr_file_taken: 0,
-            nr_unqueued_dirty: 0,
-            nr_taken: 0,
-            nr_dirty: 0,
-            nr_congested: 0,
-            nr_writeback: 0,
-            nr_immediate: 0,
+            nr: ScanNr::default(),
             nr_pageout: 0,
             anon_cost: 0,
             file_cost: 0,
@@ -131,13 +137,7 @@ impl ScanControl {
 
     /// memset(&sc->nr, 0, sizeof(sc->nr)) at the top of shrink_node().
     pub fn clear_nr(&mut self) {
-        self.nr_file_taken = 0;
-        self.nr_unqueued_dirty = 0;
-        self.nr_taken = 0;
-        self.nr_dirty = 0;
-        self.nr_congested = 0;
-        self.nr_writeback = 0;
-        self.nr_immediate = 0;
+        self.nr = ScanNr::default();
     }
 
     /// cgroup_reclaim(): reclaim on behalf of a memcg (including the root's memory.reclaim).

@@ -59,9 +59,9 @@ impl Mm {
         let dirty = fl & pg::DIRTY != 0;
         let writeback = fl & pg::WRITEBACK != 0;
         if type_ == LRU_GEN_FILE && dirty {
-            sc.nr_file_taken += 1;
+            sc.nr.file_taken += 1;
             if !writeback {
-                sc.nr_unqueued_dirty += 1;
+                sc.nr.unqueued_dirty += 1;
             }
         }
         // waiting for writeback
@@ -154,7 +154,7 @@ impl Mm {
         // PGSCAN_ANON/FILE count globally, whoever reclaims.
         self.count(memcg, Item::PgscanAnon.plus(type_), isolated, true);
         if type_ == LRU_GEN_FILE {
-            sc.nr_file_taken += isolated;
+            sc.nr.file_taken += isolated;
         }
         self.cost_ns += scanned * cost::SCAN_FOLIO_NS;
         if isolated > 0 || remaining == 0 {
@@ -345,7 +345,7 @@ impl Mm {
         // for being dirty, wake up the flusher ("mm/vmscan: wake up flushers
         // conditionally to avoid cgroup OOM", v6.13, in 6.12.y from 6.12.104;
         // v6.12.0's MGLRU left dirty folios to the flusher's own timers).
-        if sc.nr_unqueued_dirty > 0 && sc.nr_unqueued_dirty == sc.nr_file_taken {
+        if sc.nr.unqueued_dirty > 0 && sc.nr.unqueued_dirty == sc.nr.file_taken {
             self.wakeup_flusher_threads();
         }
         nr_to_scan < 0

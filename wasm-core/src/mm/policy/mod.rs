@@ -136,8 +136,8 @@ impl Mm {
                 if list.is_empty() {
                     break;
                 }
-                let unqueued_dirty_before = sc.nr_unqueued_dirty;
-                sc.nr_taken += list.len() as u64;
+                let unqueued_dirty_before = sc.nr.unqueued_dirty;
+                sc.nr.taken += list.len() as u64;
                 let reclaimed = self.shrink_folio_list(&mut list, lv, sc);
                 self.wakeup_flushers_if_all_unqueued(sc, unqueued_dirty_before, list.len() as u64 + reclaimed);
                 for &f in &list {
