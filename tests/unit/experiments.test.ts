@@ -419,6 +419,11 @@ describe('number formatting', () => {
     expect(formatMetric(4103.2, 'alloc_latency_p99')).toBe('4,103 ms');
     expect(formatMetric(1.3569, 'time_s')).toBe('1.36 s');
     expect(formatMetric(3587, 'overreclaim_pages')).toBe('3,587');
+    // Rates in the units the authors give them.
+    expect(formatMetric(475020.4, 'anon_ops_per_sec')).toBe('475,020 ops/s');
+    expect(formatMetric(108254, 'file_iops')).toBe('108,254 IOPS');
+    expect(formatMetric(84457.46, 'uid0_pages_per_sec')).toBe('84,457 pages/s');
+    expect(formatMetric(NaN, 'file_iops')).toBe('n/a');
     expect(formatMetric(null, 'pgsteal_cv')).toBe('—');
     // NaN: not defined in this run (kswapd's efficiency when it scanned nothing).
     expect(formatMetric(NaN, 'kswapd_efficiency')).toBe('n/a');

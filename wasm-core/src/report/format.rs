@@ -67,13 +67,19 @@ pub fn group(n: u64) -> String {
 }
 
 /// The unit a metric's value is in, for the tables: from its name's
-/// suffix (_s, _ms, _us), or for the allocation latencies, whose names the
+/// suffix (_s, _ms, _us; a rate's _iops, ops_per_sec, pages_per_sec and
+/// reads_per_sec, as the patch authors give rates), or for the allocation latencies, whose names the
 /// contract fixes (docs: experiments.md), ms as the patch author gives
 /// them. The app's metricUnit (web/src/views/comparison/model.ts) answers
 /// the same; tests/unit/metric-format.test.ts keeps the two in step.
 pub(crate) fn metric_unit(metric: &str) -> Option<&'static str> {
     match metric {
         "alloc_latency_p95" | "alloc_latency_p99" => Some("ms"),
+        // Rates, as the authors' tables give them (ops/s, IOPS, pages/s).
+        _ if metric.ends_with("_iops") => Some("IOPS"),
+        _ if metric.ends_with("ops_per_sec") => Some("ops/s"),
+        _ if metric.ends_with("pages_per_sec") => Some("pages/s"),
+        _ if metric.ends_with("reads_per_sec") => Some("reads/s"),
         _ if metric.ends_with("_us") => Some("µs"),
         _ if metric.ends_with("_ms") => Some("ms"),
         _ if metric.ends_with("_s") => Some("s"),
@@ -137,14 +143,19 @@ mod tests {
         // Anything else as it was.
         assert_eq!(fmt_named("pgscan_direct", 29961.0), "29,961");
         assert_eq!(fmt_named("time_s", 1.3569), "1.36 s");
-        assert_eq!(fmt_named("anon_ops_per_sec", 13637.6), "13,638");
-        assert_eq!(fmt_named("anon_ops_per_sec", -13637.6), "-13,638");
+        // Rates with the unit the authors give them in.
+        assert_eq!(fmt_named("anon_ops_per_sec", 13637.6), "13,638 ops/s");
+        assert_eq!(fmt_named("anon_ops_per_sec", -13637.6), "-13,638 ops/s");
+        assert_eq!(fmt_named("file_iops", 108254.0), "108,254 IOPS");
+        assert_eq!(fmt_named("uid0_pages_per_sec", 84457.46), "84,457 pages/s");
+        assert_eq!(fmt_named("reads_per_sec", 7.25), "7.25 reads/s");
+        assert_eq!(fmt_named("file_iops", f64::NAN), "n/a");
         assert_eq!(fmt_named("hit_ratio", f64::NAN), "n/a");
         assert_eq!(fmt_named("alloc_latency_p95", 3.9522), "3.95 ms");
         assert_eq!(fmt_named("alloc_latency_p99", f64::NAN), "n/a");
-        assert_eq!(fmt_named("pages_per_sec", 85015.8), "85,016");
+        assert_eq!(fmt_named("pages_per_sec", 85015.8), "85,016 pages/s");
         assert_eq!(fmt_named("overreclaim_pages", 3.0), "3");
-        assert_eq!(fmt_named("ops_per_sec", 0.5), "0.500");
+        assert_eq!(fmt_named("ops_per_sec", 0.5), "0.500 ops/s");
         assert_eq!(super::group(0), "0");
         assert_eq!(super::group(999), "999");
         assert_eq!(super::group(1000), "1,000");

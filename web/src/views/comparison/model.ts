@@ -156,13 +156,20 @@ const TIME_UNITS: Record<string, string> = { us: 'µs', ms: 'ms', s: 's' };
 const NAMED_UNITS: Record<string, string> = { alloc_latency_p95: 'ms', alloc_latency_p99: 'ms' };
 
 /**
- * The unit a metric's value is in: the allocation latencies' (ms), else the
- * one its name ends in (_us, _ms, _s). The CLI's metric_unit
+ * The unit a metric's value is in: the allocation latencies' (ms), a rate's
+ * (IOPS, ops/s, pages/s, reads/s), else the one its name ends in (_us, _ms, _s). The CLI's metric_unit
  * (wasm-core/src/report.rs) answers the same; tests/unit/metric-format.test.ts
  * keeps the two in step.
  */
 export function metricUnit(metric: string): string | undefined {
-  return NAMED_UNITS[metric] ?? TIME_UNITS[TIME_UNIT.exec(metric)?.[1] ?? ''];
+  return NAMED_UNITS[metric] ?? rateUnit(metric) ?? TIME_UNITS[TIME_UNIT.exec(metric)?.[1] ?? ''];
+}
+
+/** A rate's unit, as the authors' tables give them: …_iops in IOPS, …ops_per_sec in ops/s, pages/s, reads/s. */
+function rateUnit(metric: string): string | undefined {
+  if (metric.endsWith('_iops')) return 'IOPS';
+  const per = /(ops|pages|reads)_per_sec$/.exec(metric);
+  return per ? `${per[1]}/s` : undefined;
 }
 
 /**
