@@ -246,6 +246,24 @@ describe('Timeline controls', () => {
     expect(problems).toEqual([]);
   });
 
+  it('runs to the first reclaim throttle of slow-disk, which its page offers first, and shows why it slept', async () => {
+    const { page, problems } = await open('?v=1&scenario=slow-disk&seed=1');
+    const stopAt = page.getByLabel('Stop at', { exact: true });
+    expect(await stopAt.inputValue()).toBe('throttle');
+    await page.getByRole('button', { name: 'Run to next', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="step"]')?.textContent !== '0');
+    // Not before the allocating task starts at 3 s (step 300).
+    const stopped = await stepCount(page);
+    expect(stopped).toBeGreaterThanOrEqual(300);
+    const event = page.locator('ol.event-list li[data-function="reclaim_throttle"]').first();
+    await event.waitFor();
+    expect(await event.textContent()).toMatch(/slept .* ms of its .* ms timeout \(VMSCAN_THROTTLE_/);
+    await press(page, 'Step back');
+    expect(await eventFunctions(page)).not.toContain('reclaim_throttle');
+    await page.screenshot({ path: path.join(SHOTS, 'controls-slow-disk-throttle.png') });
+    expect(problems).toEqual([]);
+  });
+
   it('shows a long function name whole in the events of a laptop screen (it wraps after an underscore)', async () => {
     const { page, problems } = await openPage('?v=1&scenario=mglru-basic&seed=1', { reducedMotion: 'reduce', viewport: { width: 1366, height: 768 } });
     await page.getByLabel('Stop at', { exact: true }).selectOption('reclaim');

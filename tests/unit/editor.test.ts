@@ -59,6 +59,27 @@ describe('draft and document', () => {
     expect(validateScenario(JSON.stringify(bad)).problems.map((p) => p.field)).toContain('machine.cpus');
   });
 
+  it('the machine is edited: the disk and a CPU count are written, the defaults left out, a bad count named', () => {
+    const d = edit((d) => {
+      d.storage = 'hdd';
+      d.cpus = '4';
+    });
+    expect(draftProblems(d)).toEqual([]);
+    expect(docOf(d).machine).toEqual({ storage: 'hdd', cpus: 4 });
+    expect(validateScenario(JSON.stringify(docOf(d)))).toEqual({ readable: true, problems: [] });
+    const disk = edit((d) => {
+      d.storage = 'hdd';
+    });
+    expect(docOf(disk).machine).toEqual({ storage: 'hdd' });
+    // Back to an SSD with a CPU each: no machine written, as in the template.
+    const back = edit((d) => {
+      d.storage = 'ssd';
+      d.cpus = ' ';
+    });
+    expect(docOf(back).machine).toBeUndefined();
+    expect(draftProblems(edit((d) => (d.cpus = 'two')))).toEqual([{ field: 'machine.cpus', message: 'a whole number ≥ 0' }]);
+  });
+
   it('renaming a memcg takes its workloads with it, also when the path is cleared and typed again', () => {
     let d = template();
     expect(d.workloads.map((w) => w.memcg)).toEqual(['/job', '/job']);

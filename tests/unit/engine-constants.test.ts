@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import init, { engineConstants, listScenarios } from '../../web/src/engine/pkg/reclaim_core';
 import written from '../../web/src/engine/pkg/engine-constants.json';
-import { EXPERIMENT_RUN_KIND, MAX_SEEK_STEP, RUN_KINDS } from '../../web/src/engine/protocol';
+import { EXPERIMENT_RUN_KIND, SCENARIO_RUN_KIND, MAX_SEEK_STEP, RUN_KINDS } from '../../web/src/engine/protocol';
 import { ZONE_NAMES as EDITOR_ZONES } from '../../web/src/editor/model';
 import { MEMCG_NR_BINS, MEMCG_NR_GENS } from '../../web/src/views/memcg-lru/model';
 import { ZONE_NAMES } from '../../web/src/views/zones/model';
@@ -31,5 +31,7 @@ describe('engine constants', () => {
     expect([...EDITOR_ZONES]).toEqual(engine.zoneNames);
     const experiments = listScenarios().experiments.map((e) => e.name);
     expect(Object.keys(EXPERIMENT_RUN_KIND).sort()).toEqual([...experiments].sort());
+    const scenarios = listScenarios().scenarios.map((s) => s.name);
+    for (const name of Object.keys(SCENARIO_RUN_KIND)) expect(scenarios).toContain(name);
   });
 });

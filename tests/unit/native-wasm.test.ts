@@ -23,6 +23,8 @@ const cases: { name: string; seed: number; steps: number; params: Record<string,
   { name: 'proactive-root', seed: 1, steps: 120, params: { memcgs: 8, batch: 1 } },
   { name: 'refaults', seed: 2, steps: 300, params: { lru_gen: 1, refault_distance: 1 } },
   { name: 'scan-resistance', seed: 4, steps: 200, params: { lru_gen: 0 } },
+  // Past 3 s, where reclaim throttles on the disk's writeback.
+  { name: 'slow-disk', seed: 1, steps: 450, params: {} },
 ];
 
 beforeAll(async () => {

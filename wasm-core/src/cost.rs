@@ -55,6 +55,10 @@ pub const ROUND_PER_MEMCG_NS: u64 = 5_000;
 /// traffic delays page-cache reads and the other way round. The latency an
 /// I/O adds is its queueing wait plus its own latency constant above.
 pub const IO_SERVICE_NS: u64 = 10_000;
+/// A random 4 KiB I/O on a 7,200-rpm disk (`machine.storage = "hdd"`), its
+/// service time and its latency: half a rotation (4.2 ms) plus a short seek,
+/// less what NCQ's reordering of a full queue saves: about 200 IOPS.
+pub const HDD_SERVICE_NS: u64 = 5_000_000;
 /// One 4 KiB I/O on a brd ramdisk, as CPU time of the task that submits it:
 /// the bio's set-up, submission and completion through the block layer
 /// (and, for a file, the filesystem's block mapping) around brd_do_bvec's

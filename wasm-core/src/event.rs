@@ -212,10 +212,13 @@ pub enum EventMatch {
     Reclaim,
     /// The OOM killer.
     Oom,
+    /// reclaim_throttle(): a reclaimer slept on writeback, congestion or
+    /// no progress.
+    Throttle,
 }
 
 impl EventMatch {
-    pub const ALL: [EventMatch; 7] = [
+    pub const ALL: [EventMatch; 8] = [
         EventMatch::Aging,
         EventMatch::KswapdWake,
         EventMatch::KswapdSleep,
@@ -223,6 +226,7 @@ impl EventMatch {
         EventMatch::Eviction,
         EventMatch::Reclaim,
         EventMatch::Oom,
+        EventMatch::Throttle,
     ];
 
     /// The name used by the wasm API ("aging", "kswapd-sleep", ...).
@@ -235,6 +239,7 @@ impl EventMatch {
             EventMatch::Eviction => "eviction",
             EventMatch::Reclaim => "reclaim",
             EventMatch::Oom => "oom",
+            EventMatch::Throttle => "throttle",
         }
     }
 
@@ -253,6 +258,7 @@ impl EventMatch {
             (EventMatch::Eviction, EventKind::Evicted { .. }) => true,
             (EventMatch::Reclaim, EventKind::ReclaimRound { .. }) => true,
             (EventMatch::Oom, EventKind::Oom { .. }) => true,
+            (EventMatch::Throttle, EventKind::Throttled { .. }) => true,
             _ => false,
         }
     }

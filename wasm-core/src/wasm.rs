@@ -70,7 +70,7 @@ impl Engine {
 
     /// Steps until a step has an event of kind `kind` ("aging",
     /// "kswapd-wake", "kswapd-sleep", "refault", "eviction", "reclaim",
-    /// "oom"), at most `max_steps` steps; says whether it found one. Read
+    /// "oom", "throttle"), at most `max_steps` steps; says whether it found one. Read
     /// the frame with `frameSince`.
     #[wasm_bindgen(js_name = runUntil)]
     pub fn run_until(&mut self, kind: &str, max_steps: u32) -> Result<Ts<RunUntilView>, JsError> {

@@ -19,7 +19,7 @@ import { PatchLine, ScenarioDescription } from './ScenarioText';
 import { CountersTable } from './views/counters/CountersTable';
 import type { FolioHistory as History, ScenarioRequest } from './engine/pkg/reclaim_core';
 import { errorMessage } from './engine/host';
-import { EXPERIMENT_RUN_KIND } from './engine/protocol';
+import { EXPERIMENT_RUN_KIND, SCENARIO_RUN_KIND } from './engine/protocol';
 import { ComparisonView } from './views/comparison/ComparisonView';
 import { RangeCheck } from './views/comparison/RangeCheck';
 import { EventList } from './views/events/EventList';
@@ -386,7 +386,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
             onRunUntil={watched.runUntil}
             onStop={sim.stop}
             mglru={frame ? frame.lruvecs.some((l) => l.lruGen) : true}
-            defaultKind={request ? EXPERIMENT_RUN_KIND[request.name] : undefined}
+            defaultKind={request ? (EXPERIMENT_RUN_KIND[request.name] ?? SCENARIO_RUN_KIND[request.name]) : undefined}
           />
         </>
       )}

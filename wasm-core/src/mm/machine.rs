@@ -5,6 +5,9 @@
 //!
 //! Storage: [`Storage::Ssd`] is a device with its own service time and one
 //! queue ([`Mm::device_io`]); the actor waits for it (I/O wait, not CPU).
+//! [`Storage::Hdd`] is the same with a rotating disk's service time
+//! (HDD_SERVICE_NS), which is also each I/O's latency: on a disk the seek
+//! and the rotation are the I/O, with no internal parallelism behind them.
 //! [`Storage::Ramdisk`] is brd (drivers/block/brd.c): brd_submit_bio copies
 //! each bio_vec to or from its own pages (brd_do_bvec, memcpy) and ends the
 //! bio before returning, in the submitting task's context. So an I/O is CPU
@@ -38,6 +41,11 @@ pub enum Storage {
     /// brd ramdisks (`modprobe brd`): each I/O is a memcpy done by the
     /// task that submits it (RAMDISK_IO_NS of its CPU time), no queue.
     Ramdisk,
+    /// A 7,200-rpm disk with NCQ: one queue, HDD_SERVICE_NS per random
+    /// 4 KiB I/O, its latency too. Writes to it stay in flight long enough
+    /// for reclaim to meet them again, so reclaim throttles on writeback
+    /// (reclaim_throttle) as it does on slow storage.
+    Hdd,
 }
 
 /// The machine: storage and CPUs.
@@ -82,6 +90,24 @@ impl Mm {
         self.storage_sync_io(ssd_latency);
     }
 
+    /// How long one 4 KiB I/O occupies the queued device (SSD or disk).
+    pub fn io_service_ns(&self) -> u64 {
+        match self.machine.storage {
+            Storage::Hdd => cost::HDD_SERVICE_NS,
+            Storage::Ssd | Storage::Ramdisk => cost::IO_SERVICE_NS,
+        }
+    }
+
+    /// An I/O's latency once the device takes it: on the SSD the constant of
+    /// its kind (`ssd_latency`: a read, a swap write, a writeback), on the
+    /// disk its service time, whatever the kind.
+    pub fn io_latency(&self, ssd_latency: u64) -> u64 {
+        match self.machine.storage {
+            Storage::Hdd => cost::HDD_SERVICE_NS,
+            Storage::Ssd | Storage::Ramdisk => ssd_latency,
+        }
+    }
+
     /// __swap_writepage() of one page by the current actor (reclaim's
     /// pageout). On brd the write is synchronous: the device has
     /// BLK_FEAT_SYNCHRONOUS, so swap_writepage_bdev_sync copies the page
@@ -97,15 +123,15 @@ impl Mm {
                 self.cost_ns += cost::RAMDISK_IO_NS;
                 None
             }
-            Storage::Ssd => {
+            Storage::Ssd | Storage::Hdd => {
                 let backlog = self.io_busy_until.saturating_sub(self.now_ns + self.cost_ns);
-                let full = cost::IO_QUEUE_DEPTH * cost::IO_SERVICE_NS;
+                let full = cost::IO_QUEUE_DEPTH * self.io_service_ns();
                 if backlog > full {
                     self.wait_ns(backlog - full);
                 }
                 // The device takes the write after the I/Os queued before it.
                 let queued = self.device_io();
-                Some(self.now_ns + self.cost_ns + queued + cost::SWAP_OUT_NS)
+                Some(self.now_ns + self.cost_ns + queued + self.io_latency(cost::SWAP_OUT_NS))
             }
         }
     }
@@ -114,9 +140,9 @@ impl Mm {
     /// `ssd_latency`, or RAMDISK_IO_NS of its own CPU on brd.
     fn storage_sync_io(&mut self, ssd_latency: u64) {
         match self.machine.storage {
-            Storage::Ssd => {
+            Storage::Ssd | Storage::Hdd => {
                 let queued = self.device_io();
-                self.wait_ns(queued + ssd_latency);
+                self.wait_ns(queued + self.io_latency(ssd_latency));
             }
             Storage::Ramdisk => self.cost_ns += cost::RAMDISK_IO_NS,
         }
@@ -126,7 +152,7 @@ impl Mm {
     /// completes. On brd the flusher copies the page at once.
     pub fn storage_write_async(&mut self, ssd_latency: u64) -> u64 {
         match self.machine.storage {
-            Storage::Ssd => self.device_io_async(ssd_latency),
+            Storage::Ssd | Storage::Hdd => self.device_io_async(self.io_latency(ssd_latency)),
             Storage::Ramdisk => self.now_ns + cost::RAMDISK_IO_NS,
         }
     }

@@ -195,7 +195,7 @@ pub struct Mm {
     /// Simulated time spent by the current actor (task or reclaimer) since
     /// the caller last took it; the simulation charges it to the actor.
     pub cost_ns: u64,
-    /// The storage device is busy until this time (IO_SERVICE_NS per I/O).
+    /// The storage device is busy until this time (io_service_ns per I/O).
     pub io_busy_until: u64,
     /// Of `cost_ns`, the time the current actor waited without a CPU.
     pub io_wait_ns: u64,
@@ -256,12 +256,12 @@ impl Mm {
 
     /// One 4 KiB I/O on the shared storage device, issued by the current
     /// actor at `now + cost_ns`: it waits for the device, occupies it for
-    /// IO_SERVICE_NS, and returns the time the actor waits for the device
+    /// its service time (io_service_ns), and returns the time the actor waits for the device
     /// (queueing only; the caller adds the I/O's own latency).
     pub fn device_io(&mut self) -> u64 {
         let t = self.now_ns + self.cost_ns;
         let start = t.max(self.io_busy_until);
-        self.io_busy_until = start + crate::cost::IO_SERVICE_NS;
+        self.io_busy_until = start + self.io_service_ns();
         start - t
     }
 
@@ -269,7 +269,7 @@ impl Mm {
     /// device and returns when it completes.
     pub fn device_io_async(&mut self, latency: u64) -> u64 {
         let start = self.now_ns.max(self.io_busy_until);
-        self.io_busy_until = start + crate::cost::IO_SERVICE_NS;
+        self.io_busy_until = start + self.io_service_ns();
         start + latency
     }
 

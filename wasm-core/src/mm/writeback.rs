@@ -39,8 +39,8 @@ impl Mm {
         let dirty = self.memcgs[memcg as usize].nr_dirty + self.memcgs[memcg as usize].nr_writeback;
         let limit = self.dirtyable_pages(memcg);
         if dirty * 100 > limit * DIRTY_RATIO {
-            // balance_dirty_pages(): wait for writeback to make progress.
-            self.wait_ns(cost::WRITEBACK_NS);
+            // balance_dirty_pages(): wait for writeback to make progress (a write's time on the device).
+            self.wait_ns(self.io_latency(cost::WRITEBACK_NS));
             self.wakeup_flusher_threads();
         } else if dirty * 100 > limit * DIRTY_BACKGROUND_RATIO {
             self.wakeup_flusher_threads();

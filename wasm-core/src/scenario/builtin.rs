@@ -55,6 +55,7 @@ Builtin {
     ],
     build: global_pressure,
 },
+super::slow_disk::SLOW_DISK,
 Builtin {
     name: "proactive-root",
     title: "memory.reclaim on the root of many memcgs",

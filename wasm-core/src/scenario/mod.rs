@@ -15,6 +15,7 @@ use crate::workload::{Pattern, Target, WorkloadSpec};
 
 mod builtin;
 mod intro;
+mod slow_disk;
 pub use builtin::fio_siblings;
 mod check;
 pub use check::{check as check_json, ScenarioCheck, ScenarioProblem};

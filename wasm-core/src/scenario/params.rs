@@ -25,6 +25,7 @@ const CHOICES: &[(&str, &[&str])] = &[
     ("reader_op", &["read()", "write()", "mmap loads", "mmap loads and stores (50 %)"]),
     ("batch", &["whole request (<= v6.5)", "32 pages (v6.6-6.8)", "remaining/4 (v6.9+)"]),
     ("target", &["the root (the memcg LRU)", "/uid_0 (a walk of its children)"]),
+    ("storage", &["an SSD", "a 7,200-rpm disk", "brd ramdisks"]),
 ];
 
 impl ParamSpec {

@@ -102,6 +102,7 @@ export function draftProblems(draft: Draft): Problem[] {
   add('stepNs', stepProblem);
   add('durationNs', msProblem(draft.durationMs, false) ?? durationProblem(Number(draft.durationMs), stepProblem === null ? Number(draft.stepMs) : null));
   add('swapPages', wholeProblem(draft.swapPages, Number.MAX_SAFE_INTEGER, true));
+  add('machine.cpus', wholeProblem(draft.cpus, U32_MAX, true));
   draft.nodes.forEach((n, i) => {
     n.zones.forEach((z, j) => add(`nodes[${i}].zones[${j}].pages`, wholeProblem(z.pages, U32_MAX)));
   });
@@ -135,7 +136,7 @@ export function draftProblems(draft: Draft): Problem[] {
 
 /** The keys that have a place for messages in the editor: its inputs and its groups. */
 export function placesOf(draft: Draft): Set<string> {
-  const keys = ['name', 'seed', 'stepNs', 'durationNs', 'swapPages', 'nodes', 'memcgs', 'workloads', 'knobs', 'knobs.swappiness', 'knobs.proactiveBatch'];
+  const keys = ['name', 'seed', 'stepNs', 'durationNs', 'swapPages', 'machine.storage', 'machine.cpus', 'nodes', 'memcgs', 'workloads', 'knobs', 'knobs.swappiness', 'knobs.proactiveBatch'];
   keys.push(...BOOL_KNOBS.map((k) => `knobs.${k}`));
   draft.nodes.forEach((n, i) => {
     keys.push(`nodes[${i}]`, `nodes[${i}].zones`);

@@ -55,6 +55,8 @@ export function draftOf(doc: ScenarioDoc): Draft {
     durationMs: msText(doc.durationNs),
     stepMs: msText(doc.stepNs),
     swapPages: text(doc.swapPages, '0'),
+    storage: doc.machine?.storage ?? 'ssd',
+    cpus: text(doc.machine?.cpus),
     nodes: doc.nodes.map((n) => ({ zones: n.zones.map((z) => ({ zone: z.zone, pages: String(z.pages) })) })),
     memcgs: (doc.memcgs ?? []).map(memcgDraft),
     workloads: doc.workloads.map(workloadDraft),
@@ -177,8 +179,11 @@ export function docOf(draft: Draft): ScenarioDoc {
     memcgs: draft.memcgs.map(memcgDoc),
     workloads: draft.workloads.map((w) => workloadDoc(w, draft.nodes.length)),
     proactive: base.proactive && base.proactive.length > 0 ? base.proactive : undefined,
-    // Not edited here: a loaded file keeps its machine (storage, cpus).
-    machine: base.machine,
+    // The defaults (an SSD, a CPU per task) are left out, as the template has them.
+    machine:
+      draft.storage === 'ssd' && draft.cpus.trim() === ''
+        ? undefined
+        : defined({ storage: draft.storage, cpus: draft.cpus.trim() === '' ? undefined : num(draft.cpus) }),
     knobs: { ...switches, swappiness: num(swappiness) },
   });
 }

@@ -2,7 +2,8 @@
 // (nodes, their zones and sizes, swap) and the switches. Memcgs and
 // workloads are in tasks.tsx.
 import { nextZone } from './draft';
-import { BATCHES, BOOL_KNOBS, ZONE_NAMES, type BoolKnob, type Draft, type KnobsDraft, type ZoneDraft, type ZoneName } from './model';
+import { BATCHES, BOOL_KNOBS, STORAGES, ZONE_NAMES, type BoolKnob, type Draft, type KnobsDraft, type ZoneDraft, type ZoneName } from './model';
+import type { Storage } from '../engine/pkg/reclaim_core';
 import { CheckField, Group, SelectField, TextField, useFields } from './fields';
 
 export type Update = (change: (draft: Draft) => Draft) => void;
@@ -75,6 +76,11 @@ function ZoneRow({ node, index, zone, update, removable }: { node: number; index
   );
 }
 
+const STORAGE_OPTIONS = STORAGES.map((value) => ({
+  value,
+  label: { ssd: 'SSD (about 100k IOPS)', hdd: '7,200-rpm disk (about 200 IOPS)', ramdisk: 'brd ramdisks (CPU time)' }[value],
+}));
+
 export function MachineSection({ draft, update }: { draft: Draft; update: Update }) {
   return (
     <Group
@@ -114,6 +120,21 @@ export function MachineSection({ draft, update }: { draft: Draft; update: Update
         value={draft.swapPages}
         onChange={(swapPages) => update((d) => ({ ...d, swapPages }))}
         hint="swap space; 0 = none (anonymous memory cannot be reclaimed)"
+      />
+      <SelectField<Storage>
+        field="machine.storage"
+        label="Storage"
+        value={draft.storage}
+        options={STORAGE_OPTIONS}
+        onChange={(storage) => update((d) => ({ ...d, storage }))}
+        hint="the device the files and swap are on (docs/cost-model.md)"
+      />
+      <TextField
+        field="machine.cpus"
+        label="CPUs"
+        value={draft.cpus}
+        onChange={(cpus) => update((d) => ({ ...d, cpus }))}
+        hint="shared by every task, kswapd and memory.reclaim writer; empty = a CPU each"
       />
     </Group>
   );

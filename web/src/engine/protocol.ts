@@ -86,6 +86,7 @@ export const RUN_KINDS = [
   { kind: 'eviction', label: 'eviction (evict_folios)', mglruOnly: true },
   { kind: 'reclaim', label: 'reclaim round', mglruOnly: false },
   { kind: 'oom', label: 'OOM kill', mglruOnly: false },
+  { kind: 'throttle', label: 'reclaim throttle (reclaim_throttle)', mglruOnly: false },
 ] as const;
 
 export type RunKind = (typeof RUN_KINDS)[number]['kind'];
@@ -94,7 +95,7 @@ export type RunKind = (typeof RUN_KINDS)[number]['kind'];
  * What "Run to next" first offers on an experiment's page: the event its
  * patch is about (a memory.reclaim round, kswapd's sleep, a refault), so
  * that one press skips a lead-in where nothing happens yet. Elsewhere it
- * offers the first kind the run can stop at.
+ * offers SCENARIO_RUN_KIND's, or the first kind the run can stop at.
  */
 export const EXPERIMENT_RUN_KIND: Readonly<Record<string, RunKind>> = {
   'memcg-lru-fairness': 'reclaim',
@@ -102,6 +103,11 @@ export const EXPERIMENT_RUN_KIND: Readonly<Record<string, RunKind>> = {
   'kswapd-classzone': 'kswapd-sleep',
   'proactive-reclaim-batching': 'reclaim',
   'refault-distance-mglru': 'refault',
+};
+
+/** The same for the built-in scenarios made to show one event: slow-disk's first reclaim_throttle. */
+export const SCENARIO_RUN_KIND: Readonly<Record<string, RunKind>> = {
+  'slow-disk': 'throttle',
 };
 
 /** Progress of a long command: `done` of `total` steps. */
