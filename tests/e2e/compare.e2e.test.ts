@@ -299,15 +299,21 @@ describe('side by side: step back and seek, in lock step', () => {
   });
 });
 
+/** Starts a Go to step 999,999 on the compare timeline and waits until it has made progress. */
+async function startLongMove(mode: Locator): Promise<{ timeline: Locator; progress: Locator }> {
+  const timeline = mode.getByRole('group', { name: 'Compare timeline' });
+  await timeline.getByLabel('Go to step', { exact: true }).fill('999999');
+  await timeline.getByRole('button', { name: 'Go', exact: true }).click();
+  const progress = timeline.getByRole('progressbar');
+  await progress.waitFor({ timeout: 30_000 });
+  await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
+  return { timeline, progress };
+}
+
 describe('side by side: stopping a long move', () => {
   it('stops both sides where they got to and brings them to one step', { timeout: 120_000 }, async () => {
     const { mode, problems } = await openCompare();
-    const timeline = mode.getByRole('group', { name: 'Compare timeline' });
-    await timeline.getByLabel('Go to step', { exact: true }).fill('999999');
-    await timeline.getByRole('button', { name: 'Go', exact: true }).click();
-    const progress = timeline.getByRole('progressbar');
-    await progress.waitFor({ timeout: 30_000 });
-    await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
+    const { timeline, progress } = await startLongMove(mode);
     await timeline.getByRole('button', { name: 'Stop', exact: true }).click();
     await progress.waitFor({ state: 'detached', timeout: 30_000 });
     const step = Number((await mode.getByTestId('compare-step').textContent())!.replace(/,/g, ''));
@@ -325,12 +331,7 @@ describe('side by side: stopping a long move', () => {
 describe('side by side: Escape', () => {
   it('stops a long move first, then leaves side by side with the focus on its button', { timeout: 120_000 }, async () => {
     const { page, mode, problems } = await openCompare();
-    const timeline = mode.getByRole('group', { name: 'Compare timeline' });
-    await timeline.getByLabel('Go to step', { exact: true }).fill('999999');
-    await timeline.getByRole('button', { name: 'Go', exact: true }).click();
-    const progress = timeline.getByRole('progressbar');
-    await progress.waitFor({ timeout: 30_000 });
-    await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
+    const { progress } = await startLongMove(mode);
     // The first Escape only stops the move: side by side stays, at the step it reached.
     await page.keyboard.press('Escape');
     await progress.waitFor({ state: 'detached', timeout: 30_000 });
