@@ -260,6 +260,13 @@ describe('Timeline controls', () => {
     expect(await event.textContent()).toMatch(/slept .* ms of its .* ms timeout \(VMSCAN_THROTTLE_/);
     await press(page, 'Step back');
     expect(await eventFunctions(page)).not.toContain('reclaim_throttle');
+    // By 8 s kswapd has slept on writeback: the System tab's kswapd card counts it, with the time.
+    await page.getByLabel('Go to step', { exact: true }).first().fill('800');
+    await page.getByRole('button', { name: 'Go', exact: true }).first().click();
+    await waitForStep(page, 800);
+    await page.getByRole('tab', { name: /^System/ }).click();
+    const throttled = page.getByTestId('kswapd-throttled');
+    expect(await throttled.textContent()).toMatch(/^[1-9][\d,]* · [\d.]+ m?s$/);
     await page.screenshot({ path: path.join(SHOTS, 'controls-slow-disk-throttle.png') });
     expect(problems).toEqual([]);
   });

@@ -52,6 +52,8 @@ const kswapd = (extra: Partial<KswapdView> = {}): KswapdView => ({
   pendingZoneidx: undefined,
   sleeps: 0,
   prematureSleeps: 0,
+  throttles: 0,
+  throttledNs: 0,
   ...extra,
 });
 
@@ -224,6 +226,14 @@ describe('kswapd timeline model', () => {
     expect(model.time.asleep + model.time.napping + model.time.running).toBe(t(3));
     expect(model.mode).toBe('napping');
     expect(model.label).toBe('kswapd timeline of node 0');
+  });
+
+  it("says how often and how long kswapd slept in reclaim_throttle, only once it has", () => {
+    const quiet = kswapdModel(0, run([{ step: 0, view: kswapd() }]), 0, t(1));
+    expect(quiet.summary).not.toContain('throttled');
+    const throttled = kswapdModel(0, run([{ step: 0, view: kswapd({ mode: 'running', throttles: 164, throttledNs: 16_400_000_000 }) }]), 0, t(1));
+    expect([throttled.throttles, throttled.throttledNs]).toEqual([164, 16_400_000_000]);
+    expect(throttled.summary).toContain('throttled 164 times on writeback (16.4 s asleep while running)');
   });
 
   it('keeps a run of no length, and trusts the frame mode over missing transitions', () => {

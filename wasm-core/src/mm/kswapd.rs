@@ -63,6 +63,11 @@ pub struct Kswapd {
     /// zones the last wakeup asked for were not balanced (premature).
     pub sleeps: u64,
     pub premature_sleeps: u64,
+    /// Times kswapd slept in reclaim_throttle() (on writeback), and for how
+    /// long in all: within balance_pgdat, so its timeline counts that time
+    /// as running.
+    pub throttles: u64,
+    pub throttled_ns: u64,
     /// Mode changes: (time, mode), for the kswapd timeline.
     pub timeline: Vec<(u64, KswapdMode)>,
     /// The zones as kswapd saw them each time it went to sleep for good
@@ -100,6 +105,8 @@ impl Kswapd {
             last_wakeup_zoneidx: MAX_NR_ZONES - 1,
             sleeps: 0,
             premature_sleeps: 0,
+            throttles: 0,
+            throttled_ns: 0,
             timeline: vec![(0, KswapdMode::Asleep)],
             sleep_log: Vec::new(),
         }

@@ -129,7 +129,19 @@ impl Mm {
             }
         };
         self.wait_ns(slept);
-        self.events.push(t, || EventKind::Throttled { node, reason: reason.name(), kswapd, slept_ns: slept, timeout_ns: timeout });
+        if kswapd {
+            let k = &mut self.nodes[node].kswapd;
+            k.throttles += 1;
+            k.throttled_ns += slept;
+        }
+        // kswapd's sleeps are few and what the slow-disk scenario is about: logged with the rare kinds,
+        // past a step's crowd of direct reclaimers' one-jiffy sleeps.
+        let kind = || EventKind::Throttled { node, reason: reason.name(), kswapd, slept_ns: slept, timeout_ns: timeout };
+        if kswapd {
+            self.events.push_rare(t, kind);
+        } else {
+            self.events.push(t, kind);
+        }
     }
 
     /// skip_throttle_noprogress(): no point throttling on a hopeless node

@@ -314,6 +314,8 @@ impl Simulation {
                         pending_zoneidx: (k.highest_zoneidx != unset || !mm.knobs.kswapd_classzone_fix).then_some(k.highest_zoneidx.min(3) as u32),
                         sleeps: k.sleeps,
                         premature_sleeps: k.premature_sleeps,
+                        throttles: k.throttles,
+                        throttled_ns: k.throttled_ns,
                     },
                     memcg_lru: (mm.knobs.lru_gen_enabled && mm.knobs.memcg_lru).then(|| {
                         let l = &p.memcg_lru;

@@ -263,6 +263,10 @@ pub struct KswapdView {
     pub pending_zoneidx: Option<u32>,
     pub sleeps: u64,
     pub premature_sleeps: u64,
+    /// Times kswapd slept in reclaim_throttle() since the run started, and
+    /// the simulated ns it slept there (part of its running time).
+    pub throttles: u64,
+    pub throttled_ns: u64,
 }
 
 /// The memcg LRU of a node: which memcg sits in which generation and bin.

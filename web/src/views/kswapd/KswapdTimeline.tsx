@@ -2,7 +2,7 @@
 // kswapd_try_to_sleep before the full one) or running balance_pgdat, with
 // its counters. React owns the card and the <svg>; D3 draws inside it.
 import { useEffect, useId, useMemo, useRef } from 'react';
-import { formatCount } from '../../util/format';
+import { formatCount, formatDuration } from '../../util/format';
 import { useElementWidth } from '../../util/hooks';
 import { drawKswapd } from './draw';
 import { MODE_HELP, kswapdModel, type KswapdTrack } from './model';
@@ -57,6 +57,15 @@ export function KswapdTimeline({ node, track, start, end }: KswapdTimelineProps)
         <div>
           <dt title="Sleeps for good since the run started while a zone the last wakeup asked for was still not balanced (before v4.12's classzone fix, checked for the wrong zone index)">premature in all</dt>
           <dd data-testid="kswapd-premature">{formatCount(model.prematureSleeps)}</dd>
+        </div>
+        <div>
+          <dt title="Times kswapd slept in reclaim_throttle(VMSCAN_THROTTLE_WRITEBACK) since the run started, meeting folios it had marked still under writeback, and how long in all: time inside balance_pgdat, so the chart paints it as running">
+            throttled in all
+          </dt>
+          <dd data-testid="kswapd-throttled">
+            {formatCount(model.throttles)}
+            {model.throttles > 0 && <span className="muted"> · {formatDuration(model.throttledNs)}</span>}
+          </dd>
         </div>
         <div>
           <dt title="pgdat->kswapd_highest_zoneidx: the highest zone an allocation asked kswapd to balance">pending zone idx</dt>

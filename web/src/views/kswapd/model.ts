@@ -5,7 +5,7 @@
 // multi-step frame, so a wake-up shorter than a step still shows) and the
 // mode at the end of the frame. DOM-free.
 import type { KswapdMode, KswapdView } from '../../engine/pkg/reclaim_core';
-import { counted } from '../../util/format';
+import { counted, formatDuration } from '../../util/format';
 import { ZONE_NAMES } from '../zones/model';
 
 export const KSWAPD_MODES: readonly KswapdMode[] = ['asleep', 'napping', 'running'];
@@ -205,6 +205,9 @@ export interface KswapdModel {
   failures: number;
   sleeps: number;
   prematureSleeps: number;
+  /** Sleeps in reclaim_throttle (on writeback) since the run started, and their simulated ns in all (part of running). */
+  throttles: number;
+  throttledNs: number;
   /** kswapd_highest_zoneidx: the zone index it is asked to balance for (null = unset). */
   pendingZoneidx: number | null;
   /** "2 (Normal)" or "unset". */
@@ -241,7 +244,9 @@ export function kswapdModel(node: number, track: KswapdTrack, start: number, end
   const summary =
     `kswapd of node ${node} is ${mode}. Over the window: running ${percent(time.running)} of the time in ` +
     `${counted(wakeups, 'run')}, napping ${percent(time.napping)}, asleep ${percent(time.asleep)}. ` +
-    `${counted(view.failures, 'failure')}, ${counted(view.sleeps, 'sleep')}, ${counted(view.prematureSleeps, 'premature sleep')}; ` +
+    `${counted(view.failures, 'failure')}, ${counted(view.sleeps, 'sleep')}, ${counted(view.prematureSleeps, 'premature sleep')}` +
+    (view.throttles > 0 ? `, throttled ${counted(view.throttles, 'time')} on writeback (${formatDuration(view.throttledNs)} asleep while running)` : '') +
+    '; ' +
     `pending zone index ${pendingZoneText(pending)}.`;
   return {
     node,
@@ -254,6 +259,8 @@ export function kswapdModel(node: number, track: KswapdTrack, start: number, end
     failures: view.failures,
     sleeps: view.sleeps,
     prematureSleeps: view.prematureSleeps,
+    throttles: view.throttles,
+    throttledNs: view.throttledNs,
     pendingZoneidx: pending,
     pendingText: pendingZoneText(pending),
     label,
