@@ -84,8 +84,9 @@ impl Mm {
     }
 
     /// A synchronous 4 KiB read (page-cache miss, swap-in): on the SSD, the
-    /// wait for the device plus `ssd_latency`; on brd, RAMDISK_IO_NS of the
-    /// reader's CPU (brd_submit_bio copies the page before it returns).
+    /// wait for the device plus `ssd_latency` (on the disk, plus its service
+    /// time); on brd, RAMDISK_IO_NS of the reader's CPU (brd_submit_bio
+    /// copies the page before it returns).
     pub fn storage_read(&mut self, ssd_latency: u64) {
         self.storage_sync_io(ssd_latency);
     }
@@ -136,8 +137,9 @@ impl Mm {
         }
     }
 
-    /// An I/O the current actor waits for: queued behind the SSD plus
-    /// `ssd_latency`, or RAMDISK_IO_NS of its own CPU on brd.
+    /// An I/O the current actor waits for: queued behind the SSD (or the
+    /// disk) plus its latency (io_latency), or RAMDISK_IO_NS of its own CPU
+    /// on brd.
     fn storage_sync_io(&mut self, ssd_latency: u64) {
         match self.machine.storage {
             Storage::Ssd | Storage::Hdd => {
