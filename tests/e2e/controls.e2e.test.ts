@@ -267,6 +267,9 @@ describe('Timeline controls', () => {
     await page.getByRole('tab', { name: /^System/ }).click();
     const throttled = page.getByTestId('kswapd-throttled');
     expect(await throttled.textContent()).toMatch(/^[1-9][\d,]* · [\d.]+ m?s$/);
+    // And its timeline paints those sleeps as their own mode, in the legend too.
+    expect(await page.locator('[data-testid="kswapd-segment"][data-mode="throttled"], [data-testid="kswapd-packed"][data-mode="throttled"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('.kswapd-chart .legend-key.mode-throttled').count()).toBe(1);
     await page.screenshot({ path: path.join(SHOTS, 'controls-slow-disk-throttle.png') });
     expect(problems).toEqual([]);
   });

@@ -228,6 +228,31 @@ describe('kswapd timeline model', () => {
     expect(model.label).toBe('kswapd timeline of node 0');
   });
 
+  it('paints a reclaim_throttle sleep as its own mode, within the same run', () => {
+    const track = run([
+      { step: 0, view: kswapd() },
+      {
+        step: 1,
+        view: kswapd({
+          mode: 'running',
+          transitions: [
+            [t(0) + 1_000_000, 'running'],
+            [t(0) + 2_000_000, 'throttled'],
+            [t(0) + 7_000_000, 'running'],
+          ],
+        }),
+      },
+    ]);
+    const model = kswapdModel(0, track, 0, t(1));
+    expect(model.segments.map((s) => s.mode)).toEqual(['asleep', 'running', 'throttled', 'running']);
+    expect(model.wakeups).toBe(1);
+    expect(model.time.throttled).toBe(5_000_000);
+    expect(model.time.running).toBe(t(1) - 1_000_000 - 5_000_000);
+    expect(model.summary).toContain('in 1 run, throttled 50.0%');
+    const layout = kswapdLayout(model.segments, 0, t(1), 100);
+    expect(layout.runningWidth).toBeCloseTo((100 * model.time.running) / t(1), 9);
+  });
+
   it("says how often and how long kswapd slept in reclaim_throttle, only once it has", () => {
     const quiet = kswapdModel(0, run([{ step: 0, view: kswapd() }]), 0, t(1));
     expect(quiet.summary).not.toContain('throttled');

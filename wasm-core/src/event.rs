@@ -152,6 +152,8 @@ impl Event {
                 match to {
                     KswapdMode::Running => "balance_pgdat",
                     KswapdMode::Napping | KswapdMode::Asleep => "kswapd_try_to_sleep",
+                    // Never a state change of its own (Throttled events say it).
+                    KswapdMode::Throttled => "reclaim_throttle",
                 },
                 match (from, to) {
                     (_, KswapdMode::Running) => format!(
@@ -167,6 +169,7 @@ impl Event {
                         ZONE_NAMES[(*highest_zoneidx).min(3)]
                     ),
                     (_, KswapdMode::Asleep) => format!("kswapd{node}: still balanced after the nap: asleep until wakeup_kswapd"),
+                    (_, KswapdMode::Throttled) => format!("kswapd{node}: asleep in reclaim_throttle"),
                 },
             ),
             EventKind::Throttled { node, reason, kswapd, slept_ns, timeout_ns } => (

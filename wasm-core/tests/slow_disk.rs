@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use reclaim_core::cost::{HDD_SERVICE_NS, MAJOR_FAULT_READ_NS};
 use reclaim_core::event::EventKind;
+use reclaim_core::mm::kswapd::KswapdMode;
 use reclaim_core::mm::machine::Storage;
 use reclaim_core::scenario::build;
 use reclaim_core::sim::Simulation;
@@ -42,6 +43,12 @@ fn throttles(s: &mut Simulation, steps: u64) -> (BTreeMap<(&'static str, bool), 
     let k = &s.mm.nodes[0].kswapd;
     let kswapd_events: u64 = seen.iter().filter(|((_, k), _)| *k).map(|(_, n)| n).sum();
     assert_eq!((k.throttles, k.throttled_ns), (kswapd_events, kswapd_ns));
+    // The timeline paints each sleep as its own mode, in time order, with kswapd running again after it.
+    assert!(k.timeline.windows(2).all(|w| w[0].0 <= w[1].0), "the timeline is in time order");
+    let marks: Vec<_> = k.timeline.windows(2).filter(|w| w[0].1 == KswapdMode::Throttled).collect();
+    assert_eq!(marks.len() as u64, k.throttles);
+    assert!(marks.iter().all(|w| w[1].1 == KswapdMode::Running));
+    assert_eq!(marks.iter().map(|w| w[1].0 - w[0].0).sum::<u64>(), k.throttled_ns);
     (seen, first)
 }
 

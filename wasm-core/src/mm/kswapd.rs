@@ -32,6 +32,10 @@ pub enum KswapdMode {
     Napping,
     /// In balance_pgdat.
     Running,
+    /// Asleep in reclaim_throttle() inside balance_pgdat (on writeback): a
+    /// mode of the timeline and the view only; kswapd's state machine
+    /// (`Kswapd::mode`) stays Running through it.
+    Throttled,
 }
 
 /// balance_pgdat's loop state between actions.
@@ -125,7 +129,8 @@ impl Mm {
     }
 
     fn set_kswapd_mode(&mut self, node: usize, mode: KswapdMode) {
-        let now = self.now_ns;
+        // Never before the end of a throttle already on the timeline (it may end past now_ns).
+        let now = self.now_ns.max(self.nodes[node].kswapd.timeline.last().map_or(0, |e| e.0));
         let k = &mut self.nodes[node].kswapd;
         if k.mode != mode {
             let (from, hz, failures) = (k.mode, k.prev_highest_zoneidx, k.failures);
@@ -250,8 +255,8 @@ impl Mm {
                     self.kswapd_start_balance(node);
                 }
             }
-            KswapdMode::Running if self.nodes[node].kswapd.balance.is_some() => self.balance_pgdat_step(node),
-            KswapdMode::Running => self.kswapd_start_balance(node),
+            KswapdMode::Running | KswapdMode::Throttled if self.nodes[node].kswapd.balance.is_some() => self.balance_pgdat_step(node),
+            KswapdMode::Running | KswapdMode::Throttled => self.kswapd_start_balance(node),
         }
     }
 

@@ -15,6 +15,7 @@
 use super::folio::pg;
 use super::vmscan::ScanControl;
 use super::{MemcgId, Mm, MAX_RECLAIM_RETRIES, SWAP_CLUSTER_MAX};
+use super::kswapd::KswapdMode;
 use crate::event::EventKind;
 
 /// The kernel's HZ (CONFIG_HZ_1000), for the throttles' timeouts.
@@ -133,6 +134,13 @@ impl Mm {
             let k = &mut self.nodes[node].kswapd;
             k.throttles += 1;
             k.throttled_ns += slept;
+            // On the timeline: throttled from t, running again when it wakes (possibly past this step).
+            let start = t.max(k.timeline.last().map_or(0, |e| e.0));
+            if k.timeline.len() >= 4096 {
+                k.timeline.drain(..2048);
+            }
+            k.timeline.push((start, KswapdMode::Throttled));
+            k.timeline.push((start + slept, KswapdMode::Running));
         }
         // kswapd's sleeps are few and what the slow-disk scenario is about: logged with the rare kinds,
         // past a step's crowd of direct reclaimers' one-jiffy sleeps.

@@ -3,6 +3,7 @@
 use crate::mm::filemap::Slot;
 use crate::mm::folio::pg;
 use crate::mm::lruvec::{lru_gen_from_seq, Lruvec};
+use crate::mm::kswapd::KswapdMode;
 use crate::mm::memcg_lru::get_memcg_gen;
 use crate::mm::memcontrol::{MemoryReclaim, PAGE_COUNTER_MAX};
 use crate::mm::pgdat::PgData;
@@ -304,8 +305,13 @@ impl Simulation {
                         })
                         .collect(),
                     kswapd: KswapdView {
-                        mode: k.mode,
-                        transitions: k.timeline.iter().filter(|(t, _)| *t >= step_start && self.step > 0).copied().collect(),
+                        // Throttled while a reclaim_throttle sleep on the timeline has begun and not ended.
+                        mode: match k.timeline.iter().rev().find(|(t, _)| *t <= mm.now_ns) {
+                            Some((_, KswapdMode::Throttled)) => KswapdMode::Throttled,
+                            _ => k.mode,
+                        },
+                        // Up to now: the end of a throttle past it comes with a later frame.
+                        transitions: k.timeline.iter().filter(|(t, _)| *t >= step_start && *t <= mm.now_ns && self.step > 0).copied().collect(),
                         window_start_ns: step_start,
                         // The last change before the window; the timeline starts
                         // at time 0 (asleep) until it drops its oldest half.

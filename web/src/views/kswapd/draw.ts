@@ -48,7 +48,7 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
 
   layer<SVGRectElement>(plot, 'rect', 'track').attr('width', innerWidth).attr('height', band).attr('rx', 3);
   // Runs last, so they stay on top of the long naps around them.
-  const order: Record<string, number> = { asleep: 0, napping: 1, running: 2 };
+  const order: Record<string, number> = { asleep: 0, napping: 1, running: 2, throttled: 3 };
   const bars = [...layout.bars].sort((a, b) => order[a.mode]! - order[b.mode]! || a.start - b.start);
   plot
     .selectAll<SVGRectElement, KswapdBar>('rect.segment')

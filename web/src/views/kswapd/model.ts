@@ -8,13 +8,14 @@ import type { KswapdMode, KswapdView } from '../../engine/pkg/reclaim_core';
 import { counted, formatDuration } from '../../util/format';
 import { ZONE_NAMES } from '../zones/model';
 
-export const KSWAPD_MODES: readonly KswapdMode[] = ['asleep', 'napping', 'running'];
+export const KSWAPD_MODES: readonly KswapdMode[] = ['asleep', 'napping', 'running', 'throttled'];
 
 /** What each mode is (the badge's and the legend's titles). */
 export const MODE_HELP: Record<string, string> = {
   running: 'balance_pgdat: reclaiming until the zones are above their high watermark',
   napping: 'kswapd_try_to_sleep: a short nap (HZ/10) before deciding to sleep for good',
   asleep: 'asleep until an allocation finds a zone below its low watermark and wakes it',
+  throttled: 'reclaim_throttle inside balance_pgdat: asleep until writeback makes progress (VMSCAN_THROTTLE_WRITEBACK)',
 };
 
 export interface KswapdSegment {
@@ -226,14 +227,18 @@ export function pendingZoneText(index: number | null): string {
 export function kswapdModel(node: number, track: KswapdTrack, start: number, end: number): KswapdModel {
   const all = [...track.segments, { ...track.open, end: track.timeNs }];
   const segments: KswapdSegment[] = [];
-  const time: Record<KswapdMode, number> = { asleep: 0, napping: 0, running: 0 };
+  const time: Record<KswapdMode, number> = { asleep: 0, napping: 0, running: 0, throttled: 0 };
   let wakeups = 0;
+  let previous: KswapdMode | null = null;
   for (const s of all) {
+    const before = previous;
+    previous = s.mode;
     if (s.end < start || s.start > end) continue;
     const clipped = { ...s, start: Math.max(s.start, start), end: Math.min(s.end, end) };
     segments.push(clipped);
     time[s.mode] += clipped.end - clipped.start;
-    if (s.mode === 'running') wakeups += 1;
+    // Running again after a throttle is the same run of balance_pgdat.
+    if (s.mode === 'running' && before !== 'throttled') wakeups += 1;
   }
   const view = track.view;
   const pending = view.pendingZoneidx ?? null;
@@ -243,7 +248,7 @@ export function kswapdModel(node: number, track: KswapdTrack, start: number, end
   const percent = (ns: number) => (span > 0 ? `${((100 * ns) / span).toFixed(ns > 0 && ns < span / 1000 ? 2 : 1)}%` : '0%');
   const summary =
     `kswapd of node ${node} is ${mode}. Over the window: running ${percent(time.running)} of the time in ` +
-    `${counted(wakeups, 'run')}, napping ${percent(time.napping)}, asleep ${percent(time.asleep)}. ` +
+    `${counted(wakeups, 'run')}${time.throttled > 0 ? `, throttled ${percent(time.throttled)}` : ''}, napping ${percent(time.napping)}, asleep ${percent(time.asleep)}. ` +
     `${counted(view.failures, 'failure')}, ${counted(view.sleeps, 'sleep')}, ${counted(view.prematureSleeps, 'premature sleep')}` +
     (view.throttles > 0 ? `, throttled ${counted(view.throttles, 'time')} on writeback (${formatDuration(view.throttledNs)} asleep while running)` : '') +
     '; ' +
