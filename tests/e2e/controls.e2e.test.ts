@@ -257,7 +257,7 @@ describe('Timeline controls', () => {
     expect(stopped).toBeGreaterThanOrEqual(300);
     const event = page.locator('ol.event-list li[data-function="reclaim_throttle"]').first();
     await event.waitFor();
-    expect(await event.textContent()).toMatch(/slept .* ms of its .* ms timeout \(VMSCAN_THROTTLE_/);
+    expect(await event.textContent()).toMatch(/sleeps .* ms of its .* ms timeout \(VMSCAN_THROTTLE_/);
     await press(page, 'Step back');
     expect(await eventFunctions(page)).not.toContain('reclaim_throttle');
     // By 8 s kswapd has slept on writeback: the System tab's kswapd card counts it, with the time.

@@ -78,6 +78,10 @@ describe('draft and document', () => {
     });
     expect(docOf(back).machine).toBeUndefined();
     expect(draftProblems(edit((d) => (d.cpus = 'two')))).toEqual([{ field: 'machine.cpus', message: 'a whole number ≥ 0' }]);
+    // The engine's range, 1 to 4096, at both ends.
+    expect(draftProblems(edit((d) => (d.cpus = '0')))).toEqual([{ field: 'machine.cpus', message: 'from 1 to 4096' }]);
+    expect(draftProblems(edit((d) => (d.cpus = '4097')))).toEqual([{ field: 'machine.cpus', message: 'at most 4,096' }]);
+    expect(draftProblems(edit((d) => (d.cpus = '4096')))).toEqual([]);
   });
 
   it('renaming a memcg takes its workloads with it, also when the path is cleared and typed again', () => {

@@ -176,13 +176,13 @@ impl Event {
                 "reclaim",
                 "reclaim_throttle",
                 format!(
-                    "{} on node {node} slept {:.2} ms of its {:.0} ms timeout ({reason}){}",
+                    "{} on node {node} sleeps {:.2} ms of its {:.0} ms timeout ({reason}){}",
                     if *kswapd { format!("kswapd{node}") } else { "a reclaiming task".to_string() },
                     *slept_ns as f64 / 1e6,
                     *timeout_ns as f64 / 1e6,
                     match *reason {
-                        "VMSCAN_THROTTLE_WRITEBACK" if slept_ns < timeout_ns => ": woken when more than SWAP_CLUSTER_MAX of the node's writes had finished",
-                        "VMSCAN_THROTTLE_WRITEBACK" => ": fewer than SWAP_CLUSTER_MAX + 1 writes finished in time",
+                        "VMSCAN_THROTTLE_WRITEBACK" if slept_ns < timeout_ns => ": woken when more than SWAP_CLUSTER_MAX of the node's writes have finished",
+                        "VMSCAN_THROTTLE_WRITEBACK" => ": fewer than SWAP_CLUSTER_MAX + 1 writes finish in time",
                         "VMSCAN_THROTTLE_CONGESTED" => ": every dirty page-cache folio it met was under writeback and marked for immediate reclaim",
                         _ => ": direct reclaim reclaimed nothing by priority 1",
                     }

@@ -23,6 +23,8 @@ export interface Problem {
 export const FORM_KEY = '';
 
 const U32_MAX = 4_294_967_295;
+/** The most CPUs a machine may have (Scenario::validate). */
+const MAX_CPUS = 4096;
 const WHOLE = /^\d+$/;
 const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
@@ -102,7 +104,8 @@ export function draftProblems(draft: Draft): Problem[] {
   add('stepNs', stepProblem);
   add('durationNs', msProblem(draft.durationMs, false) ?? durationProblem(Number(draft.durationMs), stepProblem === null ? Number(draft.stepMs) : null));
   add('swapPages', wholeProblem(draft.swapPages, Number.MAX_SAFE_INTEGER, true));
-  add('machine.cpus', wholeProblem(draft.cpus, U32_MAX, true));
+  // The engine's range (Scenario::validate): from 1 to 4096.
+  add('machine.cpus', wholeProblem(draft.cpus, MAX_CPUS, true) ?? (draft.cpus.trim() === '0' ? `from 1 to ${MAX_CPUS}` : null));
   draft.nodes.forEach((n, i) => {
     n.zones.forEach((z, j) => add(`nodes[${i}].zones[${j}].pages`, wholeProblem(z.pages, U32_MAX)));
   });

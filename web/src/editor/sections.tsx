@@ -127,14 +127,14 @@ export function MachineSection({ draft, update }: { draft: Draft; update: Update
         value={draft.storage}
         options={STORAGE_OPTIONS}
         onChange={(storage) => update((d) => ({ ...d, storage }))}
-        hint="the device the files and swap are on (docs/cost-model.md)"
+        hint="the device the files and swap are on"
       />
       <TextField
         field="machine.cpus"
         label="CPUs"
         value={draft.cpus}
         onChange={(cpus) => update((d) => ({ ...d, cpus }))}
-        hint="shared by every task, kswapd and memory.reclaim writer; empty = a CPU each"
+        hint="1-4096, shared by every task, kswapd and memory.reclaim writer; empty = a CPU each"
       />
     </Group>
   );

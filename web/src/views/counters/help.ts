@@ -42,7 +42,7 @@ const HELP: Record<string, string> = {
   pgsteal_direct: 'Pages reclaimed by direct reclaim of the node (global only: reclaim for a memcg limit or memory.reclaim counts in memory.stat and pgsteal_anon/file, not here).',
   pgscan_kswapd: 'Pages scanned by kswapd.',
   pgscan_direct: 'Pages scanned by direct reclaim of the node (global only: reclaim for a memcg limit or memory.reclaim counts in memory.stat and pgscan_anon/file, not here).',
-  pgscan_direct_throttle: 'Direct reclaimers throttled until kswapd made progress (throttle_direct_reclaim). Not modelled: direct reclaim is never throttled here, so this stays 0.',
+  pgscan_direct_throttle: 'Direct reclaimers throttled until kswapd restored the pfmemalloc reserves (throttle_direct_reclaim). Not modelled, so this stays 0; the writeback and congestion throttling of reclaim_throttle is (the event list\'s reclaim_throttle, the slow-disk scenario).',
   pgscan_anon: 'Anon pages scanned by any reclaim.',
   pgscan_file: 'File pages scanned by any reclaim.',
   pgsteal_anon: 'Anon pages reclaimed by any reclaim.',
