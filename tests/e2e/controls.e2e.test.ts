@@ -248,6 +248,9 @@ describe('Timeline controls', () => {
 
   it('runs to the first reclaim throttle of slow-disk, which its page offers first, and shows why it slept', async () => {
     const { page, problems } = await open('?v=1&scenario=slow-disk&seed=1');
+    // It opens on the System tab, where kswapd's part is told (SCENARIO_FIRST_TAB), and its address needs no tab.
+    await expect.poll(() => page.getByRole('tab', { name: /^System/ }).getAttribute('aria-selected')).toBe('true');
+    expect(new URL(page.url()).searchParams.get('tab')).toBeNull();
     const stopAt = page.getByLabel('Stop at', { exact: true });
     expect(await stopAt.inputValue()).toBe('throttle');
     await page.getByRole('button', { name: 'Run to next', exact: true }).click();
@@ -271,7 +274,12 @@ describe('Timeline controls', () => {
     expect(await page.locator('[data-testid="kswapd-segment"][data-mode="throttled"], [data-testid="kswapd-packed"][data-mode="throttled"]').count()).toBeGreaterThan(0);
     expect(await page.locator('.kswapd-chart .legend-key.mode-throttled').count()).toBe(1);
     await page.screenshot({ path: path.join(SHOTS, 'controls-slow-disk-throttle.png') });
-    expect(problems).toEqual([]);
+    // The LRU tab, chosen, goes in the address (it is not this scenario's first), and a reload opens on it.
+    await page.getByRole('tab', { name: /^LRU/ }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('tab')).toBe('lru');
+    const again = await open(new URL(page.url()).search);
+    await expect.poll(() => again.page.getByRole('tab', { name: /^LRU/ }).getAttribute('aria-selected')).toBe('true');
+    expect([...problems, ...again.problems]).toEqual([]);
   });
 
   it('shows a long function name whole in the events of a laptop screen (it wraps after an underscore)', async () => {

@@ -14,7 +14,7 @@ import { encodeScenarioUrl } from './scenario/url';
 import { pointRequest, rangeCheckRequest, useComparison, useRangeCheck, useSeedCheck } from './useComparison';
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
-import { LruPanel, MemcgsPanel, SystemPanel, tabsFor, type TabKey } from './panels';
+import { LruPanel, MemcgsPanel, SCENARIO_FIRST_TAB, SystemPanel, tabsFor, type TabKey } from './panels';
 import { PatchLine, ScenarioDescription } from './ScenarioText';
 import { CountersTable } from './views/counters/CountersTable';
 import type { FolioHistory as History, ScenarioRequest } from './engine/pkg/reclaim_core';
@@ -155,9 +155,12 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
   // A layout effect, so the first paint is already the Comparison, not the LRU for a frame.
   const experimentName = experiment?.name;
   const tourOpen = tour.isOpen;
+  // A built-in scenario told in another view than the LRU opens on it (SCENARIO_FIRST_TAB).
+  const scenarioTab = !experimentName && request ? SCENARIO_FIRST_TAB[request.name] : undefined;
   useLayoutEffect(() => {
     if (experimentName && !tourOpen()) setTab('comparison');
-  }, [experimentName, tourOpen]);
+    else if (scenarioTab) setTab(scenarioTab);
+  }, [experimentName, scenarioTab, tourOpen]);
   const { apply } = sim;
   const runComparison = comparison.run;
   const compare = useCallback(
@@ -176,7 +179,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
     request,
     step: frame?.step ?? null,
     tab: shownTab,
-    firstTab: experiment ? 'comparison' : 'lru',
+    firstTab: experiment ? 'comparison' : (SCENARIO_FIRST_TAB[request?.name ?? ''] ?? 'lru'),
     compare: compareMode.view,
     still: compareMode.on
       ? !compareMode.lockstep.state.playing && compareMode.lockstep.state.inFlight === 0
