@@ -338,7 +338,13 @@ describe('side by side: Escape', () => {
     const step = Number((await mode.getByTestId('compare-step').textContent())!.replace(/,/g, ''));
     expect(step).toBeLessThan(999_999);
     expect(await mode.isVisible()).toBe(true);
-    // The next one leaves it: the page's own controls are back and the keyboard is on Side by side.
+    // Nor does one pressed while typing in a field.
+    await mode.getByRole('group', { name: 'Compare timeline' }).getByLabel('Go to step', { exact: true }).focus();
+    await page.keyboard.press('Escape');
+    // Side by side still answers after it: a step lands on both sides.
+    await mode.getByRole('group', { name: 'Compare controls' }).getByRole('button', { name: 'Step forward', exact: true }).click();
+    await waitForText(mode.getByTestId('compare-step'), String(step + 1));
+    // The next one, elsewhere, leaves it: the page's own controls are back and the keyboard is on Side by side.
     await mode.getByRole('group', { name: 'Compare controls' }).getByRole('button', { name: 'Step forward', exact: true }).focus();
     await page.keyboard.press('Escape');
     await mode.waitFor({ state: 'detached' });

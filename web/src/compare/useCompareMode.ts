@@ -139,12 +139,16 @@ export function useCompareMode(
   useStepKeys({ enabled: on && running, playing, step: () => step(1), stepBack, play, pause });
 
   // Escape leaves side by side, as its Exit button does, unless something else used the key: an open
-  // tour closes first, a long seek stops first (TimelineControls), a listbox clears its selection.
+  // tour closes first, a long seek stops first (TimelineControls), a listbox clears its selection, a
+  // field being typed in keeps it.
   const seeking = lockstep.state.busy !== null;
   useEffect(() => {
     if (!on || seeking) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('.tour-panel')) return;
+      // Not from a field being typed in or a list being chosen from: there Escape is the field's.
+      const target = event.target;
+      if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
       event.preventDefault();
       // The page's own controls come back; a keyboard user who was in side by side lands on the button
       // that reopens it, as after its Exit button (after the focus rescue, which would pick the page's
