@@ -68,8 +68,8 @@ pub struct Kswapd {
     pub sleeps: u64,
     pub premature_sleeps: u64,
     /// Times kswapd slept in reclaim_throttle() (on writeback), and for how
-    /// long in all: within balance_pgdat, so its timeline counts that time
-    /// as running.
+    /// long in all: within balance_pgdat (`mode` stays Running); the
+    /// timeline marks that time Throttled.
     pub throttles: u64,
     pub throttled_ns: u64,
     /// Mode changes: (time, mode), for the kswapd timeline.
@@ -96,6 +96,19 @@ pub struct SleepRecord {
 }
 
 impl Kswapd {
+    /// Puts a change to `mode` on the timeline at `t`, or at the last
+    /// change there if that is later (a throttle's end may lie past
+    /// now_ns), keeping the latest 2048 to 4096 changes; returns the time
+    /// it went in at.
+    pub fn mark(&mut self, t: u64, mode: KswapdMode) -> u64 {
+        let t = t.max(self.timeline.last().map_or(0, |e| e.0));
+        if self.timeline.len() >= 4096 {
+            self.timeline.drain(..2048);
+        }
+        self.timeline.push((t, mode));
+        t
+    }
+
     pub fn new(unset: usize) -> Self {
         Kswapd {
             mode: KswapdMode::Asleep,
@@ -129,18 +142,12 @@ impl Mm {
     }
 
     fn set_kswapd_mode(&mut self, node: usize, mode: KswapdMode) {
-        // Never before the end of a throttle already on the timeline (it may end past now_ns).
-        let now = self.now_ns.max(self.nodes[node].kswapd.timeline.last().map_or(0, |e| e.0));
         let k = &mut self.nodes[node].kswapd;
         if k.mode != mode {
             let (from, hz, failures) = (k.mode, k.prev_highest_zoneidx, k.failures);
-            self.events.push_rare(now, || crate::event::EventKind::Kswapd { node, from, to: mode, highest_zoneidx: hz, failures });
-            let k = &mut self.nodes[node].kswapd;
+            let at = k.mark(self.now_ns, mode);
             k.mode = mode;
-            if k.timeline.len() >= 4096 {
-                k.timeline.drain(..2048);
-            }
-            k.timeline.push((now, mode));
+            self.events.push_rare(at, || crate::event::EventKind::Kswapd { node, from, to: mode, highest_zoneidx: hz, failures });
         }
     }
 

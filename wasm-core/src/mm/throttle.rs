@@ -135,12 +135,8 @@ impl Mm {
             k.throttles += 1;
             k.throttled_ns += slept;
             // On the timeline: throttled from t, running again when it wakes (possibly past this step).
-            let start = t.max(k.timeline.last().map_or(0, |e| e.0));
-            if k.timeline.len() >= 4096 {
-                k.timeline.drain(..2048);
-            }
-            k.timeline.push((start, KswapdMode::Throttled));
-            k.timeline.push((start + slept, KswapdMode::Running));
+            let start = k.mark(t, KswapdMode::Throttled);
+            k.mark(start + slept, KswapdMode::Running);
         }
         // kswapd's sleeps are few and what the slow-disk scenario is about: logged with the rare kinds,
         // past a step's crowd of direct reclaimers' one-jiffy sleeps.

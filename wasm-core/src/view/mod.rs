@@ -264,7 +264,8 @@ pub struct KswapdView {
     pub sleeps: u64,
     pub premature_sleeps: u64,
     /// Times kswapd slept in reclaim_throttle() since the run started, and
-    /// the simulated ns it slept there (part of its running time).
+    /// the simulated ns it slept there (inside balance_pgdat; the
+    /// transitions mark it Throttled).
     pub throttles: u64,
     pub throttled_ns: u64,
 }

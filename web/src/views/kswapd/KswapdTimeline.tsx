@@ -59,7 +59,7 @@ export function KswapdTimeline({ node, track, start, end }: KswapdTimelineProps)
           <dd data-testid="kswapd-premature">{formatCount(model.prematureSleeps)}</dd>
         </div>
         <div>
-          <dt title="Times kswapd slept in reclaim_throttle(VMSCAN_THROTTLE_WRITEBACK) since the run started, meeting folios it had marked still under writeback, and how long in all: time inside balance_pgdat, so the chart paints it as running">
+          <dt title="Times kswapd slept in reclaim_throttle(VMSCAN_THROTTLE_WRITEBACK) since the run started, meeting folios it had marked still under writeback, and how long in all: time inside balance_pgdat, which the chart paints as throttled">
             throttled in all
           </dt>
           <dd data-testid="kswapd-throttled">

@@ -206,7 +206,7 @@ export interface KswapdModel {
   failures: number;
   sleeps: number;
   prematureSleeps: number;
-  /** Sleeps in reclaim_throttle (on writeback) since the run started, and their simulated ns in all (part of running). */
+  /** Sleeps in reclaim_throttle (on writeback) since the run started, and their simulated ns in all (within balance_pgdat). */
   throttles: number;
   throttledNs: number;
   /** kswapd_highest_zoneidx: the zone index it is asked to balance for (null = unset). */
