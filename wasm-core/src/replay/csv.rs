@@ -123,11 +123,17 @@ impl CsvParser {
         let n = split_fields(line, &mut fields);
         let first_content = !self.seen_content;
         self.seen_content = true;
-        // Words only, with no number among them: prose, not a request (a header is one only first).
-        let words = n > 1 && fields[..n].iter().all(|f| !is_number(f));
-        if words && !(first_content && n <= 4 && fields[..n].iter().all(|f| !f.is_empty())) {
-            let whole = if self.requests == 0 { "; this does not look like a text trace" } else { "" };
-            return Err(TraceError::new(at, format!("{} is words, not a request (expected obj_id or time,obj_id[,size][,op]){whole}", show(line))));
+        // No number among the fields: the header, if it comes first and has up to 4 words; else, with
+        // more than one field, prose rather than a request.
+        if fields[..n].iter().all(|f| !is_number(f)) {
+            if first_content && n <= 4 && fields[..n].iter().all(|f| !f.is_empty()) {
+                self.header = true;
+                return Ok(());
+            }
+            if n > 1 {
+                let whole = if self.requests == 0 { "; this does not look like a text trace" } else { "" };
+                return Err(TraceError::new(at, format!("{} is words, not a request (expected obj_id or time,obj_id[,size][,op]){whole}", show(line))));
+            }
         }
         if n > 4 {
             return Err(TraceError::new(at, "more than 4 fields (expected obj_id or time,obj_id[,size][,op])"));
@@ -135,10 +141,6 @@ impl CsvParser {
         let fields = &fields[..n];
         let id_field = if n == 1 { fields[0] } else { fields[1] };
         let Some(obj_id) = parse_u64(id_field) else {
-            if first_content && fields.iter().all(|f| !f.is_empty() && !is_number(f)) {
-                self.header = true;
-                return Ok(());
-            }
             return Err(TraceError::new(at, format!("obj_id {} {}", show(id_field), not_whole(id_field))));
         };
         self.requests += 1;
