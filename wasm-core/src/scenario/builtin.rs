@@ -1,5 +1,5 @@
 //! Built-in scenarios, one function each, expanded from parameters.
-use super::{MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
+use super::{lru_gen_param, MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
 use crate::mm::pgdat::ZoneType;
 use crate::mm::Knobs;
 use crate::workload::{FileOp, Pattern, Target, WorkloadSpec};
@@ -66,7 +66,7 @@ Builtin {
         ParamSpec { name: "request", default: 256.0, min: 1.0, max: 1_048_576.0, integer: true, help: "pages per memory.reclaim write" },
         ParamSpec { name: "interval", default: 200.0, min: 10.0, max: 60_000.0, integer: true, help: "time between memory.reclaim writes, in ms" },
         ParamSpec { name: "rate", default: 20_000.0, min: 100.0, max: 10_000_000.0, integer: true, help: "each job's accesses per simulated second" },
-        ParamSpec { name: "lru_gen", default: 1.0, min: 0.0, max: 1.0, integer: true, help: "1 = MGLRU, 0 = the classic active/inactive LRU" },
+        lru_gen_param(1.0),
         ParamSpec { name: "memcg_lru", default: 1.0, min: 0.0, max: 1.0, integer: true, help: "with MGLRU: 1 = the memcg LRU (v6.3+), 0 = walk every memcg (v6.1/6.2)" },
         ParamSpec { name: "batch", default: 2.0, min: 0.0, max: 2.0, integer: true, help: "memory.reclaim batches: 0 = whole request (<= v6.5), 1 = 32 pages (v6.6-6.8), 2 = remaining/4 (v6.9+)" },
         ParamSpec { name: "node_pages", default: 0.0, min: 0.0, max: 4_194_304.0, integer: true, help: "pages of the node: 0 = twice what the jobs touch (no global pressure), else at least 64 (the smallest zone the engine takes)" },

@@ -1,7 +1,7 @@
 //! Introductory scenarios that each show one mechanism: scan resistance of
 //! the classic LRU and of MGLRU, and refaults judged by their shadow entries.
 use super::builtin::Builtin;
-use super::{MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
+use super::{lru_gen_param, MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
 use crate::mm::pgdat::ZoneType;
 use crate::mm::Knobs;
 use crate::workload::{FileOp, Pattern, Target, WorkloadSpec};
@@ -16,7 +16,7 @@ pub const SCAN_RESISTANCE: Builtin = Builtin {
     title: "Classic LRU vs MGLRU on a scan",
     description: "A service reads a hot file (zipf popularity) that fits in its memcg's memory.max; after one second a backup job reads a file many times larger than the limit once, from start to end. Each page of the scan is used once: the question is whether it pushes the hot pages out. Flip lru_gen between 1 (MGLRU) and 0 (the classic LRU) and watch the hot file's tracked folios and workingset_refault_file. The classic LRU adds new pages to the inactive list and promotes only pages touched twice (folio_mark_accessed), so the scan streams through the inactive list while the active list keeps the hot set; shrink_active_list still deactivates some of it whenever the inactive list is low (inactive_is_low). MGLRU adds the scan's pages to the oldest generations (lru_gen_add_folio) and evicts them first; the hot pages are in younger generations or in higher tiers that the PID controller protects.",
     params: &[
-        ParamSpec { name: "lru_gen", default: 1.0, min: 0.0, max: 1.0, integer: true, help: "1 = MGLRU, 0 = the classic active/inactive LRU" },
+        lru_gen_param(1.0),
         ParamSpec { name: "memory_max", default: 2048.0, min: 256.0, max: 262_144.0, integer: true, help: "memory.max of /service, in 4 KiB pages" },
         ParamSpec { name: "hot_percent", default: 50.0, min: 5.0, max: 90.0, integer: true, help: "the hot file's size, in percent of memory.max" },
         ParamSpec { name: "scan_ratio", default: 8.0, min: 1.0, max: 64.0, integer: false, help: "the scanned file's size, in multiples of memory.max" },
@@ -31,7 +31,7 @@ pub const REFAULTS: Builtin = Builtin {
     title: "Refaults and shadow entries",
     description: "A memcg's working set changes: for the first second a reader keeps half of memory.max busy (its pages are read again and again, so they end up active); then a new job loops over a file of three quarters of memory.max. The new file does not fit in what the inactive list holds, so under plain LRU each of its pages would be evicted just before the loop came back to it, forever. When a page is evicted the page cache keeps a shadow entry in its slot (workingset_eviction: the lruvec's eviction clock nonresident_age, or MGLRU's generation); when the page is read again, the shadow tells how long it was gone: its refault distance. The classic LRU (lru_gen = 0) activates a refaulting page whose distance fits in the active list (workingset_refault, workingset_test_recent), so the new working set takes the old one's place and the refaults stop. MGLRU (lru_gen = 1) judges a refault by the generation its shadow names and feeds the tiers' PID controller (lru_gen_refault); with patch 004 (refault_distance = 1) by the distance too (lru_test_refault). Watch workingset_refault_file, workingset_activate_file and the evicted folios.",
     params: &[
-        ParamSpec { name: "lru_gen", default: 0.0, min: 0.0, max: 1.0, integer: true, help: "1 = MGLRU, 0 = the classic active/inactive LRU" },
+        lru_gen_param(0.0),
         ParamSpec { name: "refault_distance", default: 0.0, min: 0.0, max: 1.0, integer: true, help: "with MGLRU: 1 = patch 004's refault distance (lru_test_refault)" },
         ParamSpec { name: "memory_max", default: 2048.0, min: 256.0, max: 262_144.0, integer: true, help: "memory.max of /job, in 4 KiB pages" },
         ParamSpec { name: "old_percent", default: 50.0, min: 10.0, max: 90.0, integer: true, help: "the first working set, in percent of memory.max" },

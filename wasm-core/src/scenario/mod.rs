@@ -21,7 +21,7 @@ mod check;
 pub use check::{check as check_json, ScenarioCheck, ScenarioProblem};
 mod params;
 
-pub use params::{not_together, range_text, ParamSpec, Params};
+pub use params::{lru_gen_param, not_together, range_text, ParamSpec, Params};
 
 #[cfg(target_arch = "wasm32")]
 use tsify::Tsify;

@@ -28,6 +28,12 @@ const CHOICES: &[(&str, &[&str])] = &[
     ("storage", &["an SSD", "a 7,200-rpm disk", "brd ramdisks"]),
 ];
 
+/// The `lru_gen` parameter of the scenarios that run either LRU, with its
+/// default (1 = MGLRU, 0 = the classic LRU).
+pub const fn lru_gen_param(default: f64) -> ParamSpec {
+    ParamSpec { name: "lru_gen", default, min: 0.0, max: 1.0, integer: true, help: "1 = MGLRU, 0 = the classic active/inactive LRU" }
+}
+
 impl ParamSpec {
     pub fn info(&self) -> ParamInfo {
         ParamInfo {

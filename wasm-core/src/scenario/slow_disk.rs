@@ -4,7 +4,7 @@
 //! (mm/throttle.rs): PGDAT_WRITEBACK, nr_immediate, the congested tags and
 //! reclaim_throttle().
 use super::builtin::Builtin;
-use super::{MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
+use super::{lru_gen_param, MemcgSpec, NodeSpec, ParamSpec, Params, Scenario, ZoneSpec, SCENARIO_VERSION};
 use crate::mm::machine::{Machine, Storage};
 use crate::mm::pgdat::ZoneType;
 use crate::mm::Knobs;
@@ -20,7 +20,7 @@ pub const SLOW_DISK: Builtin = Builtin {
     description: "/batch writes a large file through the page cache (write()) on a 7,200-rpm disk that takes about 200 page-sized writes a second; the flusher starts writeback of the dirty pages once they pass the background limit, and balance_dirty_pages holds the writer at the dirty limit. There is no swap, so only page cache can be reclaimed. After 3 s a task of /app allocates memory page after page, and reclaim has to take it from a page cache that is more and more under writeback. With the classic LRU (v6.12) shrink_folio_list marks each folio it meets under writeback (PG_reclaim, nr_writeback); once everything kswapd took in a pass was under writeback it flags the node PGDAT_WRITEBACK, and when it meets its marked folios again (nr_immediate) it sleeps in reclaim_throttle(VMSCAN_THROTTLE_WRITEBACK) until more than 32 of the node's writes have ended or 100 ms have passed (the System tab paints it throttled). When every dirty folio met was under writeback and marked, the node is tagged congested, and the allocating tasks' direct reclaim sleeps a jiffy at a time (VMSCAN_THROTTLE_CONGESTED). Watch the reclaim events, kswapd on the System tab (its sleeps painted throttled) and how slowly /app grows (its memory.current); set storage to 0 (an SSD, whose writes end before reclaim comes back to them) and nobody throttles; MGLRU (lru_gen = 1) does not throttle on writeback (its evict_folios keeps its own reclaim_stat), only on no progress.",
     params: &[
         ParamSpec { name: "storage", default: 1.0, min: 0.0, max: 2.0, integer: true, help: "where the file and swap live: 0 = an SSD, 1 = a 7,200-rpm disk, 2 = brd ramdisks" },
-        ParamSpec { name: "lru_gen", default: 0.0, min: 0.0, max: 1.0, integer: true, help: "1 = MGLRU, 0 = the classic active/inactive LRU" },
+        lru_gen_param(0.0),
         ParamSpec { name: "grow_pages", default: 14_000.0, min: 0.0, max: 1_048_576.0, integer: true, help: "pages /app's second task allocates, one after another, from 3 s on (0 = no such task)" },
         ParamSpec { name: "write_rate", default: 1_000_000.0, min: 1_000.0, max: 10_000_000.0, integer: true, help: "pages per simulated second /batch tries to write (the dirty limits hold it to the disk's pace)" },
         ParamSpec { name: "swap_pages", default: 0.0, min: 0.0, max: 4_194_304.0, integer: true, help: "swap space, in pages (0 = no swap: only page cache can be reclaimed)" },
