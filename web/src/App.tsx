@@ -179,7 +179,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
     request,
     step: frame?.step ?? null,
     tab: shownTab,
-    firstTab: experiment ? 'comparison' : (SCENARIO_FIRST_TAB[request?.name ?? ''] ?? 'lru'),
+    firstTab: experiment ? 'comparison' : (scenarioTab ?? 'lru'),
     compare: compareMode.view,
     still: compareMode.on
       ? !compareMode.lockstep.state.playing && compareMode.lockstep.state.inFlight === 0

@@ -22,7 +22,6 @@ const MAX_USAGE_ROWS = 4;
 /** The page's view tabs: the ones a link can select. */
 export type TabKey = ShareTab;
 
-/** The tabs this frame has something to show in; an experiment's comparison first. */
 /**
  * The tab a built-in scenario opens on when it is not the LRU: the view its
  * story is told in (slow-disk's kswapd, painted throttled, is on the System
@@ -32,6 +31,7 @@ export const SCENARIO_FIRST_TAB: Readonly<Record<string, TabKey>> = {
   'slow-disk': 'system',
 };
 
+/** The tabs this frame has something to show in; an experiment's comparison first. */
 export function tabsFor(frame: Frame, experiment: ExperimentInfo | undefined): TabInfo<TabKey>[] {
   const tabs: TabInfo<TabKey>[] = [];
   if (experiment) tabs.push({ key: 'comparison', label: TAB_LABELS.comparison });
