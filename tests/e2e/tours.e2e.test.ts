@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { TOURS } from '../../web/src/tours';
+import { ALL_TOURS as TOURS } from '../../web/src/tours/all';
 import type { Tour, TourStep } from '../../web/src/tours/types';
 import { SHOTS, newContext, open, openIn, stepCount, useBrowser, waitForStep } from './harness';
 
@@ -187,6 +187,33 @@ describe('opening tours', () => {
     await again.page.getByRole('button', { name: 'Step forward', exact: true }).waitFor();
     expect(await again.page.getByRole('navigation', { name: 'Start here' }).count()).toBe(0);
     expect([...problems, ...plain.problems, ...first.problems, ...again.problems]).toEqual([]);
+  });
+
+  it("loads a tour's steps when it first opens; if they cannot be, the panel says so and the page keeps working", async () => {
+    const { page, problems } = await open();
+    const chunk = /\/assets\/kswapd-classzone-[^/]*\.js$/;
+    const fetched: string[] = [];
+    page.on('request', (r) => chunk.test(r.url()) && fetched.push(r.url()));
+    await page.route(chunk, (route) => route.abort('internetdisconnected'));
+    expect(fetched, 'the initial page does not load the steps').toEqual([]);
+    const start = page.getByRole('navigation', { name: 'Start here' });
+    await start.getByRole('button', { name: TOURS[3]!.title }).click();
+    const panel = page.getByTestId('tour-panel');
+    await expect.poll(() => panel.getAttribute('data-state')).toBe('failed');
+    expect(await page.getByTestId('tour-problem').textContent()).toMatch(/^The tour's steps could not be loaded \(.+\); reload the page to try again\.$/);
+    expect(fetched).toHaveLength(1);
+    await page.getByRole('button', { name: 'Exit tour', exact: true }).click();
+    await panel.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Step forward', exact: true }).click();
+    await waitForStep(page, 1);
+    // The only console errors are the chunk's failed request.
+    expect(problems.every((p) => /ERR_INTERNET_DISCONNECTED|Failed to fetch dynamically imported module/.test(p)), problems.join('\n')).toBe(true);
+    // Back on line, the next try fetches the steps and the tour opens.
+    await page.unroute(chunk);
+    await page.locator('form.scenario-form').getByLabel('Scenario', { exact: true }).selectOption({ label: `Tour: ${TOURS[3]!.title}` });
+    expect(await arrive(page, 0)).toBe('ready');
+    expect(fetched).toHaveLength(2);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'focus on the step once it is there').toBe('tour-title');
   });
 
   it('Finish on the last step ends the tour', async () => {

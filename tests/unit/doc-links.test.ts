@@ -14,7 +14,7 @@ import init, { Engine, listScenarios, type Frame, type ScenarioList } from '../.
 import { decodePageView } from '../../web/src/scenario/pageUrl';
 import { paramRecord } from '../../web/src/scenario/params';
 import { decodeScenarioUrl } from '../../web/src/scenario/url';
-import { findTour } from '../../web/src/tours';
+import { ALL_TOURS } from '../../web/src/tours/all';
 // @ts-expect-error: a plain Node module without types
 import { blocksOf, refreshPage } from '../../scripts/patch-pages.mjs';
 
@@ -101,7 +101,7 @@ describe('app links in the docs', () => {
         engine.free();
       }
       if (page.view.tour !== undefined) {
-        const tour = findTour(page.view.tour);
+        const tour = ALL_TOURS.find((t) => t.experiment === page.view.tour);
         expect(tour, `a tour named ${page.view.tour}`).toBeDefined();
         expect(tour!.experiment, 'the tour of the linked experiment').toBe(run.request.name);
         expect(page.view.tourStep ?? 1).toBeLessThanOrEqual(tour!.steps.length);

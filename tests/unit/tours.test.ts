@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import init, { Engine, compareExperiment, listScenarios, type Comparison, type Frame, type ScenarioList } from '../../web/src/engine/pkg/reclaim_core';
 import { RUN_KINDS } from '../../web/src/engine/protocol';
 import { SHARE_TABS } from '../../web/src/scenario/share';
-import { ANCHORS, TOURS, findTour } from '../../web/src/tours';
+import { ANCHORS, TOURS as CATALOG, findTour, loadTour, loadedTour } from '../../web/src/tours';
+import { ALL_TOURS as TOURS } from '../../web/src/tours/all';
 import { headFirst, markScroll, panelSide, scrollBlock } from '../../web/src/tours/highlight';
 import { hasRunEvent, type TourStep } from '../../web/src/tours/types';
 
@@ -27,11 +28,27 @@ const KERNEL_NAME = /\b[a-z_][a-z0-9_]*\(\)|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b
 
 describe('the tours', () => {
   it('cover every experiment, one tour each', () => {
-    expect(TOURS.map((t) => t.experiment).sort()).toEqual(list.experiments.map((e) => e.name).sort());
+    expect(CATALOG.map((t) => t.experiment).sort()).toEqual(list.experiments.map((e) => e.name).sort());
     for (const e of list.experiments) expect(findTour(e.name)?.experiment).toBe(e.name);
   });
 
+  it("load their steps on demand: the catalog's tour with its steps file's steps; an unknown name is refused", async () => {
+    for (const info of CATALOG) {
+      expect(loadedTour(info.experiment)).toBeUndefined();
+      const tour = await loadTour(info.experiment);
+      expect(tour).toMatchObject(info);
+      expect(tour.steps).toBe(TOURS.find((t) => t.experiment === info.experiment)!.steps);
+      expect(loadedTour(info.experiment)).toBe(tour);
+      expect(await loadTour(info.experiment), 'loaded once').toBe(tour);
+    }
+    await expect(loadTour('no-such-tour')).rejects.toThrow('there is no tour named "no-such-tour"');
+  });
+
   for (const tour of TOURS) {
+    it(`${tour.experiment}: the catalog's first view is the tab of its first step that is not the comparison`, () => {
+      expect(tour.firstTab).toBe(tour.steps.find((s) => s.tab !== 'comparison')?.tab);
+    });
+
     it(`${tour.experiment}: 6 to 12 well-formed steps`, () => {
       const experiment = list.experiments.find((e) => e.name === tour.experiment)!;
       expect(tour.steps.length).toBeGreaterThanOrEqual(6);

@@ -219,7 +219,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
   // Stepping or playing from an experiment's Comparison tab (which the run
   // does not change) opens the view the run is watched in: its tour's first.
   const watchTab = useMemo<TabKey>(
-    () => (experiment ? findTour(experiment.name)?.steps.find((s) => s.tab !== 'comparison')?.tab : undefined) ?? 'lru',
+    () => (experiment ? findTour(experiment.name)?.firstTab : undefined) ?? 'lru',
     [experiment],
   );
   // The view side by side opens on: the page's tab when it is one of its views, else the watched one.

@@ -9,7 +9,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PageViewResult } from '../scenario/pageUrl';
 import type { ShareTab } from '../scenario/share';
-import { TOURS } from '../tours';
+import { TOURS, findTour, loadTour, type Tour } from '../tours';
 import type { TourController } from '../tours/useTour';
 import type { Simulation } from '../useSimulation';
 import { DEFAULT_SEED } from '../scenario/url';
@@ -39,26 +39,16 @@ export function usePageLink(link: PageLink | null, sim: Simulation, setTab: Show
     if (phase !== 'running' || !frame || !request) return;
     pending.current = null;
     const { view } = p;
-    if (view.tour !== undefined) {
-      const found = TOURS.find((t) => t.experiment === view.tour);
-      if (!found) {
-        setProblems((list) => [...list, `tour: there is no tour named ${JSON.stringify(view.tour)} (tours: ${TOURS.map((t) => t.experiment).join(', ')})`]);
-        return;
-      }
-      const asked = (view.tourStep ?? 1) - 1;
+    /** Opens a tour link's step once the tour's steps are there, saying what of the link it cannot honour. */
+    const openTourLink = (found: Tour, asked: number, written: readonly (readonly [string, string])[]) => {
       if (asked >= found.steps.length) {
         setProblems((list) => [...list, `tourStep: the ${found.experiment} tour has ${found.steps.length} steps; opening its last`]);
-      }
-      // A tour step says where the run goes and what it shows.
-      const overruled = (['compare', 'step', 'tab'] as const).filter((key) => view[key] !== undefined);
-      if (overruled.length > 0) {
-        setProblems((list) => [...list, `${overruled.join(', ')}: a tour link opens the tour step, which sets the step and the view itself; ignored`]);
       }
       // And the run: the tour's experiment at its defaults on seed 1, in each step's variant
       // (the tour's own links write those, which are not news).
       const experiment = sim.state.scenarios?.experiments.find((e) => e.name === found.experiment);
       const stepVariant = found.steps[Math.min(asked, found.steps.length - 1)]!.variant;
-      const run = (p.run ?? [])
+      const run = written
         .filter(([key, value]) => {
           if (key === 'scenario') return value !== found.experiment;
           if (key === 'seed') return Number(value) !== DEFAULT_SEED;
@@ -74,6 +64,26 @@ export function usePageLink(link: PageLink | null, sim: Simulation, setTab: Show
         ]);
       }
       tour.start(found.experiment, asked);
+    };
+    if (view.tour !== undefined) {
+      const known = findTour(view.tour);
+      if (!known) {
+        setProblems((list) => [...list, `tour: there is no tour named ${JSON.stringify(view.tour)} (tours: ${TOURS.map((t) => t.experiment).join(', ')})`]);
+        return;
+      }
+      // A tour step says where the run goes and what it shows.
+      const overruled = (['compare', 'step', 'tab'] as const).filter((key) => view[key] !== undefined);
+      if (overruled.length > 0) {
+        setProblems((list) => [...list, `${overruled.join(', ')}: a tour link opens the tour step, which sets the step and the view itself; ignored`]);
+      }
+      // The rest needs the tour's steps (their count, each one's variant), loaded the first time.
+      const run = p.run ?? [];
+      const asked = (view.tourStep ?? 1) - 1;
+      void loadTour(known.experiment).then(
+        (found) => openTourLink(found, asked, run),
+        // The tour opens anyway: its panel says why its steps are missing.
+        () => tour.start(known.experiment, asked),
+      );
       return;
     }
     if (p.scenario !== null && p.scenario !== request.name) return;

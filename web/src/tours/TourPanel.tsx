@@ -16,12 +16,12 @@ export interface TourPanelProps {
 }
 
 export function TourPanel({ tour }: TourPanelProps) {
-  const { open } = tour;
+  const { open, loading } = tour;
   const ids = useId();
   const panelRef = useRef<HTMLDivElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
-  const isOpen = open !== null;
+  const isOpen = open !== null || loading !== null;
   const key = open ? `${open.tour.experiment}#${open.index}` : '';
   const { side: placed, found } = useTourHighlight(open?.step ?? null, !!open && !open.moving, key);
   // The reader can move the panel to the other side, to read what it covers; until the next step.
@@ -43,6 +43,12 @@ export function TourPanel({ tour }: TourPanelProps) {
     };
   }, [isOpen]);
 
+  // The steps arrived while the loading panel had focus: its heading is gone, so focus the step's.
+  const hasSteps = open !== null;
+  useEffect(() => {
+    if (hasSteps && (document.activeElement === null || document.activeElement === document.body)) headingRef.current?.focus();
+  }, [hasSteps]);
+
   // Escape closes the tour (unless something else used the key).
   const { exit } = tour;
   useEffect(() => {
@@ -57,7 +63,43 @@ export function TourPanel({ tour }: TourPanelProps) {
     return () => window.removeEventListener('keydown', onKey);
   }, [isOpen, exit]);
 
-  if (!open) return null;
+  if (!open) {
+    if (!loading) return null;
+    // The tour's steps are on their way (the first time it opens), or could not be fetched.
+    return (
+      <div
+        ref={panelRef}
+        className={`tour-panel tour-${side}`}
+        role="dialog"
+        aria-modal="false"
+        aria-labelledby={`${ids}-title`}
+        data-testid="tour-panel"
+        data-tour-name={loading.tour.experiment}
+        data-state={loading.error ? 'failed' : 'loading'}
+      >
+        <p className="tour-kicker">
+          <span className="tour-name">Tour · {loading.tour.title}</span>
+        </p>
+        <h2 className="tour-title" id={`${ids}-title`} ref={headingRef} tabIndex={-1} data-testid="tour-title">
+          {loading.tour.title}
+        </h2>
+        {loading.error ? (
+          <p className="tour-problem" role="alert" data-testid="tour-problem">
+            {loading.error}
+          </p>
+        ) : (
+          <p className="tour-status" role="status">
+            <span className="spinner" aria-hidden="true" /> Loading the tour…
+          </p>
+        )}
+        <div className="tour-buttons">
+          <button type="button" className="button tour-exit" onClick={tour.exit}>
+            Exit tour
+          </button>
+        </div>
+      </div>
+    );
+  }
   const { step, index, moving, problem } = open;
   const count = open.tour.steps.length;
   const state = moving ? 'moving' : problem ? 'problem' : 'ready';

@@ -35,12 +35,19 @@ export interface TourStep {
   checkComparison?: (comparison: Comparison) => string | null;
 }
 
-export interface Tour {
+/** What the page knows of a tour before its steps load (the catalog, index.ts). */
+export interface TourInfo {
   /** The experiment the tour runs (and the tour's name in links). */
   experiment: string;
   title: string;
   /** One sentence: what the reader will have seen by the end. */
   summary: string;
+  /** The view the experiment is watched in: the tab of the tour's first step that is not the comparison (a unit test holds them together). */
+  firstTab: ShareTab;
+}
+
+/** A tour with its steps (loaded when it opens). */
+export interface Tour extends TourInfo {
   steps: TourStep[];
 }
 

@@ -18,8 +18,9 @@ import { DEFAULT_SEED, encodeScenarioUrl } from '../scenario/url';
 import { replaceAddressQuery } from '../share/address';
 import type { ComparisonRunner } from '../useComparison';
 import type { Simulation } from '../useSimulation';
-import { findTour } from './index';
-import type { Tour, TourStep } from './types';
+import { errorMessage } from '../engine/host';
+import { findTour, loadTour, loadedTour } from './index';
+import type { Tour, TourInfo, TourStep } from './types';
 
 export interface TourTargets {
   sim: Simulation;
@@ -42,8 +43,17 @@ export interface OpenTour {
   problem: string | null;
 }
 
+/** A tour whose steps are being fetched (the first time it opens), or could not be. */
+export interface LoadingTour {
+  tour: TourInfo;
+  /** Why its steps could not be loaded (null while they load). */
+  error: string | null;
+}
+
 export interface TourController {
   open: OpenTour | null;
+  /** A tour asked for whose steps are not there yet (open is null meanwhile). */
+  loading: LoadingTour | null;
   /** Whether a tour is open (readable during the render that opens it). */
   isOpen(): boolean;
   /**
@@ -79,6 +89,7 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
   // `landed`: the step the move reached (a run to the next event ends where
   // it finds one), taken from the first frame after the move.
   const [at, setAt] = useState<{ tour: Tour; index: number; moving: boolean; landed?: number } | null>(null);
+  const [loading, setLoading] = useState<LoadingTour | null>(null);
   const openRef = useRef(false);
   const token = useRef(0);
   /** Where each tour was left before its end (experiment -> step, 0-based). */
@@ -90,6 +101,7 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
   const go = useCallback((tour: Tour, index: number) => {
     const my = ++token.current;
     openRef.current = true;
+    setLoading(null);
     setAt({ tour, index, moving: true });
     const step = tour.steps[index]!;
     const stale = () => my !== token.current;
@@ -129,11 +141,31 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
 
   const start = useCallback(
     (name: string, index?: number) => {
-      const tour = findTour(name);
-      if (!tour) return false;
+      const info = findTour(name);
+      if (!info) return false;
       const from = index ?? left.current.get(name) ?? 0;
       left.current.delete(name);
-      go(tour, Math.max(0, Math.min(from, tour.steps.length - 1)));
+      const open = (tour: Tour) => go(tour, Math.max(0, Math.min(from, tour.steps.length - 1)));
+      const ready = loadedTour(name);
+      if (ready) {
+        open(ready);
+        return true;
+      }
+      // The first time: the steps' chunk comes first; another start or Exit meanwhile wins.
+      const my = ++token.current;
+      openRef.current = true;
+      setAt(null);
+      setLoading({ tour: info, error: null });
+      loadTour(name).then(
+        (tour) => {
+          if (my === token.current) open(tour);
+        },
+        (error: unknown) => {
+          if (my === token.current) {
+            setLoading({ tour: info, error: `The tour's steps could not be loaded (${errorMessage(error)}); reload the page to try again.` });
+          }
+        },
+      );
       return true;
     },
     [go],
@@ -151,6 +183,7 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
   const exit = useCallback(() => {
     token.current++;
     openRef.current = false;
+    setLoading(null);
     setAt((was) => {
       // Left before its last step: the Tour button resumes there; finished: it starts again.
       if (was && was.index > 0 && was.index + 1 < was.tour.steps.length) left.current.set(was.tour.experiment, was.index);
@@ -196,7 +229,10 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
     return { ...base, moving: false, problem };
   }, [at, busy, frame, request, result, scenarios, tab]);
 
-  return useMemo(() => ({ open, isOpen, start, leftAt, next, previous, again, exit }), [open, isOpen, start, leftAt, next, previous, again, exit]);
+  return useMemo(
+    () => ({ open, loading, isOpen, start, leftAt, next, previous, again, exit }),
+    [open, loading, isOpen, start, leftAt, next, previous, again, exit],
+  );
 }
 
 /** Puts a query string in the address bar (without a history entry); a request no URL can carry leaves it. */
