@@ -104,6 +104,10 @@ fn the_slow_disk_throttles_reclaim_on_writeback_and_the_ssd_does_not() {
     let (mglru, _) = throttles(&mut slow_disk(&[("lru_gen", 1.0)]), STEPS);
     assert!(mglru.keys().all(|&(reason, _)| reason == "VMSCAN_THROTTLE_NOPROGRESS"), "MGLRU: {mglru:?}");
 
+    // A writer slower than the disk (about 200 writes a second) leaves nothing under writeback to meet.
+    let (slow_writer, _) = throttles(&mut slow_disk(&[("write_rate", 100.0)]), STEPS);
+    assert_eq!(slow_writer, BTreeMap::new(), "a writer within the disk's pace");
+
     let mut idle = slow_disk(&[("grow_pages", 0.0)]);
     let (none, _) = throttles(&mut idle, STEPS);
     assert_eq!(none, BTreeMap::new());
