@@ -57,6 +57,14 @@ describe('draft and document', () => {
     expect(validateScenario(JSON.stringify(doc))).toEqual({ readable: true, problems: [] });
     const bad = { ...doc, machine: { storage: 'ramdisk', cpus: 0 } };
     expect(validateScenario(JSON.stringify(bad)).problems.map((p) => p.field)).toContain('machine.cpus');
+    // A storage the engine does not know, or a number in its place: the field and the names it takes (as reclaim-sim says).
+    for (const storage of ['"floppy"', '3']) {
+      const text = JSON.stringify({ ...doc, machine: { storage: 'ssd' } }).replace('"ssd"', storage);
+      expect(validateScenario(text)).toEqual({
+        readable: false,
+        problems: [{ field: 'machine.storage', message: `${storage} is not one of "ssd", "ramdisk", "hdd"` }],
+      });
+    }
   });
 
   it('the machine is edited: the disk and a CPU count are written, the defaults left out, a bad count named', () => {

@@ -74,6 +74,13 @@ fn parse_with(text: &str, ranges: bool) -> Result<Scenario, ScenarioError> {
         let path = e.path().clone();
         let inner = e.into_inner();
         if inner.is_syntax() || inner.is_eof() {
+            // Sound JSON, but not a name where a name belongs ("storage": 3).
+            let at = path.to_string();
+            if at != "." {
+                if let Some(message) = super::names::not_a_name_message(text, inner.line(), inner.column()) {
+                    return ScenarioError::new(at, message);
+                }
+            }
             return ScenarioError::new(FILE_FIELD, inner.to_string());
         }
         // The path says where; serde_json's " at line L column C" is left out.
@@ -95,6 +102,8 @@ fn parse_with(text: &str, ranges: bool) -> Result<Scenario, ScenarioError> {
             (Some(f), p) if p != f && !p.ends_with(&format!(".{f}")) => format!("{p}.{f}"),
             _ => path,
         };
+        // A name that is none of the field's, in words.
+        let plain = super::names::unknown_name_message(&plain).unwrap_or(plain);
         // A number of the wrong type or size (plain_number_message put it in
         // words): the range the field accepts, not only the one its type holds.
         let message = match (ranges && plain != message, bad_value(message)) {
@@ -305,7 +314,26 @@ mod tests {
         let bad = GOOD.replace(r#""target": {"kind": "anon", "pages": 100}"#, r#""target": {"kind": "file", "pages": 100, "op": "bogus"}"#);
         let c = check(&bad);
         assert_eq!(fields(&c), ["workloads[0].target.op"], "{:?}", c.problems);
-        assert!(c.problems[0].message.starts_with("unknown variant `bogus`, expected one of `read`"), "{:?}", c.problems);
+        assert_eq!(c.problems[0].message, r#""bogus" is not one of "read", "write", "mmapRead", "mmapWrite""#, "{:?}", c.problems);
+    }
+
+    /// The machine's storage: a name that is not one, or a number where the name belongs, is named at its field with the names it takes.
+    #[test]
+    fn a_storage_that_is_not_a_name_lists_the_names() {
+        let with = |storage: &str| GOOD.replacen('{', &format!(r#"{{"machine": {{"storage": {storage}}}, "#), 1);
+        assert_eq!(check(&with(r#""hdd""#)).problems, vec![]);
+        for storage in [r#""floppy""#, "3", "null", "[]"] {
+            let c = check(&with(storage));
+            assert_eq!(fields(&c), ["machine.storage"], "{storage}: {:?}", c.problems);
+            assert_eq!(c.problems[0].message, format!(r#"{storage} is not one of "ssd", "ramdisk", "hdd""#), "{storage}");
+        }
+        // serde reads a one-member object as a name and its value: the member's name is the one refused.
+        let c = check(&with(r#"{"kind": "hdd"}"#));
+        assert_eq!(fields(&c), ["machine.storage"], "{:?}", c.problems);
+        assert_eq!(c.problems[0].message, r#""kind" is not one of "ssd", "ramdisk", "hdd""#);
+        // Broken JSON is still broken JSON.
+        let c = check(&with("3,,"));
+        assert_eq!(fields(&c), [FILE_FIELD], "{:?}", c.problems);
     }
 
     /// A memcg whose parent is missing is told whether the parent comes later or is not there at all.

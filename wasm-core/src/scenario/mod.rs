@@ -18,6 +18,7 @@ mod intro;
 mod slow_disk;
 pub use builtin::fio_siblings;
 mod check;
+mod names;
 pub use check::{check as check_json, ScenarioCheck, ScenarioProblem};
 mod params;
 
