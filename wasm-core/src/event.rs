@@ -34,14 +34,16 @@ pub enum EventKind {
     /// fed into the PID controller's averages, activated if it had refs.
     RefaultByDistance { lruvec: LruvecId, type_: usize, tier: usize, activated: bool, restore: bool },
     /// A direct or memcg reclaim round.
-    ReclaimRound { lruvec_memcg: String, function: &'static str, nr_to_reclaim: u64, reclaimed: u64, priority: u32 },
+    /// `task`: who reclaimed (current->comm), when a task did.
+    ReclaimRound { lruvec_memcg: String, function: &'static str, nr_to_reclaim: u64, reclaimed: u64, priority: u32, task: Option<String> },
     /// The memcg OOM killer.
     Oom { memcg: String, victim: String, freed: u64 },
     /// lru_gen_rotate_memcg: a memcg moved in the memcg LRU.
     MemcgRotated { node: usize, memcg: String, op: u8, gen: usize, bin: usize, flipped: bool },
     /// reclaim_throttle(): a reclaimer slept on writeback, congestion or no
     /// progress (`reason` is the VMSCAN_THROTTLE_* name).
-    Throttled { node: usize, reason: &'static str, kswapd: bool, slept_ns: u64, timeout_ns: u64 },
+    /// `task`: the task that slept, when not kswapd (current->comm).
+    Throttled { node: usize, reason: &'static str, kswapd: bool, slept_ns: u64, timeout_ns: u64, task: Option<String> },
     /// kswapd changed state.
     Kswapd { node: usize, from: KswapdMode, to: KswapdMode, highest_zoneidx: usize, failures: u32 },
 }
@@ -133,10 +135,13 @@ impl Event {
                     if *restore { "; PG_workingset restored (workingset_restore)" } else { "" }
                 ),
             ),
-            EventKind::ReclaimRound { lruvec_memcg, function, nr_to_reclaim, reclaimed, priority } => (
+            EventKind::ReclaimRound { lruvec_memcg, function, nr_to_reclaim, reclaimed, priority, task } => (
                 "reclaim",
                 function,
-                format!("{lruvec_memcg}: asked for {nr_to_reclaim} pages, reclaimed {reclaimed} (last priority {priority})"),
+                match task {
+                    Some(task) => format!("{task} reclaims from {lruvec_memcg}: asked for {nr_to_reclaim} pages, reclaimed {reclaimed} (last priority {priority})"),
+                    None => format!("{lruvec_memcg}: asked for {nr_to_reclaim} pages, reclaimed {reclaimed} (last priority {priority})"),
+                },
             ),
             EventKind::MemcgRotated { node, memcg, op, gen, bin, flipped } => (
                 "memcg-lru",
@@ -172,12 +177,16 @@ impl Event {
                     (_, KswapdMode::Throttled) => format!("kswapd{node}: asleep in reclaim_throttle"),
                 },
             ),
-            EventKind::Throttled { node, reason, kswapd, slept_ns, timeout_ns } => (
+            EventKind::Throttled { node, reason, kswapd, slept_ns, timeout_ns, task } => (
                 "reclaim",
                 "reclaim_throttle",
                 format!(
                     "{} on node {node} sleeps {:.2} ms of its {:.0} ms timeout ({reason}){}",
-                    if *kswapd { format!("kswapd{node}") } else { "a reclaiming task".to_string() },
+                    match (kswapd, task) {
+                        (true, _) => format!("kswapd{node}"),
+                        (false, Some(task)) => format!("{task}, in direct reclaim,"),
+                        (false, None) => "a reclaiming task".to_string(),
+                    },
                     *slept_ns as f64 / 1e6,
                     *timeout_ns as f64 / 1e6,
                     match *reason {

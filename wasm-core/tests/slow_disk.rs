@@ -1,7 +1,7 @@
 //! The 7,200-rpm disk (machine.storage = "hdd") and the slow-disk scenario:
 //! the disk's service time, hand-computed, and reclaim throttling on
 //! writeback that the scenario shows with the disk and not with the SSD.
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use reclaim_core::cost::{HDD_SERVICE_NS, MAJOR_FAULT_READ_NS};
 use reclaim_core::event::EventKind;
@@ -19,20 +19,38 @@ fn slow_disk(params: &[(&str, f64)]) -> Simulation {
     Simulation::new(build(&req).unwrap()).unwrap()
 }
 
+/// Throttle events by (reason, kswapd).
+type ByReason = BTreeMap<(&'static str, bool), u64>;
+
 /// reclaim_throttle() calls in `steps` steps, by (reason, kswapd), and the
 /// step of the first. kswapd's own count and time (the System tab's
 /// "throttled in all") agree with its events, which are logged with the
 /// rare kinds, past a step's crowd of direct reclaimers' sleeps.
-fn throttles(s: &mut Simulation, steps: u64) -> (BTreeMap<(&'static str, bool), u64>, Option<u64>) {
+fn throttles(s: &mut Simulation, steps: u64) -> (ByReason, Option<u64>) {
+    let (seen, first, _) = throttles_by(s, steps);
+    (seen, first)
+}
+
+/// [`throttles`], and the tasks whose direct reclaim slept (each event names
+/// its task, kswapd's none).
+fn throttles_by(s: &mut Simulation, steps: u64) -> (ByReason, Option<u64>, BTreeSet<String>) {
     s.mm.events.enabled = true;
     let mut seen = BTreeMap::new();
+    let mut sleepers = BTreeSet::new();
     let mut first = None;
     let mut kswapd_ns = 0;
     for step in 0..steps {
         s.step();
         for e in &s.mm.events.events {
-            if let EventKind::Throttled { reason, kswapd, slept_ns, .. } = e.kind {
+            if let EventKind::Throttled { reason, kswapd, slept_ns, ref task, .. } = e.kind {
                 *seen.entry((reason, kswapd)).or_insert(0) += 1;
+                assert_eq!(task.is_none(), kswapd, "a direct reclaimer's sleep names its task: {:?}", e.kind);
+                if let Some(task) = task {
+                    let (_, function, text) = e.describe(&|_| String::new());
+                    assert_eq!(function, "reclaim_throttle");
+                    assert!(text.starts_with(&format!("{task}, in direct reclaim, on node 0 sleeps ")), "{text}");
+                    sleepers.insert(task.clone());
+                }
                 first.get_or_insert(step);
                 if kswapd {
                     kswapd_ns += slept_ns;
@@ -49,7 +67,7 @@ fn throttles(s: &mut Simulation, steps: u64) -> (BTreeMap<(&'static str, bool), 
     assert_eq!(marks.len() as u64, k.throttles);
     assert!(marks.iter().all(|w| w[1].1 == KswapdMode::Running));
     assert_eq!(marks.iter().map(|w| w[1].0 - w[0].0).sum::<u64>(), k.throttled_ns);
-    (seen, first)
+    (seen, first, sleepers)
 }
 
 /// A synchronous read waits for the disk's queue and then its own service
@@ -90,7 +108,9 @@ fn a_read_on_the_disk_waits_its_service_time_behind_the_queue() {
 #[test]
 fn the_slow_disk_throttles_reclaim_on_writeback_and_the_ssd_does_not() {
     const STEPS: u64 = 800; // 8 s
-    let (hdd, first) = throttles(&mut slow_disk(&[]), STEPS);
+    let (hdd, first, sleepers) = throttles_by(&mut slow_disk(&[]), STEPS);
+    assert!(sleepers.contains("grower"), "the growing task's direct reclaim sleeps: {sleepers:?}");
+    assert!(sleepers.iter().all(|t| ["grower", "heap", "writer"].contains(&t.as_str())), "{sleepers:?}");
     let writeback = hdd.get(&("VMSCAN_THROTTLE_WRITEBACK", true)).copied().unwrap_or(0);
     let congested = hdd.get(&("VMSCAN_THROTTLE_CONGESTED", false)).copied().unwrap_or(0);
     assert!(writeback >= 10, "kswapd sleeps on writeback: {hdd:?}");

@@ -102,7 +102,7 @@ fn kswapd_stalls_on_folios_back_under_writeback_until_33_writes_end() {
     let ev = s.mm.events.events.last().expect("the throttle is logged");
     assert_eq!(
         ev.kind,
-        EventKind::Throttled { node: 0, reason: "VMSCAN_THROTTLE_WRITEBACK", kswapd: true, slept_ns: slept, timeout_ns: 100 * MS }
+        EventKind::Throttled { node: 0, reason: "VMSCAN_THROTTLE_WRITEBACK", kswapd: true, slept_ns: slept, timeout_ns: 100 * MS, task: None }
     );
 }
 

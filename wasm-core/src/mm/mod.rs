@@ -135,17 +135,20 @@ impl Default for Knobs {
     }
 }
 
-/// What the task running now allocates with (the kernel's `current` and its gfp mask).
+/// The task running now (the kernel's `current`): who it is and what it
+/// allocates with (its gfp mask).
 #[derive(Clone, Copy, Debug)]
 pub struct Current {
     /// gfp_zone() of its allocations.
     pub highest_zoneidx: usize,
+    /// Its index in [`Mm::comms`]; None for kswapd and the engine's own work.
+    pub task: Option<u32>,
 }
 
 impl Default for Current {
     /// GFP_HIGHUSER_MOVABLE.
     fn default() -> Self {
-        Current { highest_zoneidx: MAX_NR_ZONES - 1 }
+        Current { highest_zoneidx: MAX_NR_ZONES - 1, task: None }
     }
 }
 
@@ -211,12 +214,25 @@ pub struct Mm {
     pub traces: Vec<trace::FolioTrace>,
     /// The task on whose behalf the engine runs now.
     pub current: Current,
+    /// Each task's name (`current->comm`), by [`Current::task`]: the
+    /// workloads' tasks, then the memory.reclaim writers. Events name the
+    /// task that reclaimed or slept.
+    pub comms: Vec<String>,
     /// mem_cgroup_iter's shared reclaim iterators: (target, node) -> the
     /// position in the target's subtree where the next partial walk starts.
     pub memcg_iter: std::collections::BTreeMap<(MemcgId, usize), usize>,
 }
 
 impl Mm {
+    /// The name of the task running now, if a task is (current->comm), for
+    /// an event; None too when events are not recorded (nobody reads it).
+    pub fn current_comm(&self) -> Option<String> {
+        if !self.events.enabled {
+            return None;
+        }
+        self.current.task.and_then(|t| self.comms.get(t as usize)).cloned()
+    }
+
     pub fn nr_nodes(&self) -> usize {
         self.nodes.len()
     }

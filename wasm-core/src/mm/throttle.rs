@@ -140,7 +140,8 @@ impl Mm {
         }
         // kswapd's sleeps are few and what the slow-disk scenario is about: logged with the rare kinds,
         // past a step's crowd of direct reclaimers' one-jiffy sleeps.
-        let kind = || EventKind::Throttled { node, reason: reason.name(), kswapd, slept_ns: slept, timeout_ns: timeout };
+        let task = if kswapd { None } else { self.current_comm() };
+        let kind = || EventKind::Throttled { node, reason: reason.name(), kswapd, slept_ns: slept, timeout_ns: timeout, task };
         if kswapd {
             self.events.push_rare(t, kind);
         } else {

@@ -204,6 +204,7 @@ impl Simulation {
             writeback: Default::default(),
             traces: Vec::new(),
             current: Default::default(),
+            comms: Vec::new(),
             memcg_iter: Default::default(),
         };
 
@@ -274,6 +275,7 @@ impl Simulation {
         }
         let mut queue: BinaryHeap<Reverse<(u64, u32)>> = tasks.iter().enumerate().map(|(i, t)| Reverse((t.next_ns, i as u32))).collect();
         let mut proactive = Vec::new();
+        mm.comms = tasks.iter().map(|t| t.name.clone()).chain(scenario.proactive.iter().map(|p| format!("the memory.reclaim writer of {}", p.memcg))).collect();
         for (j, p) in scenario.proactive.iter().enumerate() {
             let memcg = mm.memcgs.iter().position(|m| m.path == p.memcg).expect("validated memcg") as MemcgId;
             proactive.push((memcg, j, 0));

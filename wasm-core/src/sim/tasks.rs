@@ -18,7 +18,7 @@ impl Simulation {
         self.mm.writeback_complete_until(when);
         self.mm.cost_ns = 0;
         self.mm.io_wait_ns = 0;
-        self.mm.current = Default::default();
+        self.mm.current = crate::mm::Current { task: Some((self.tasks.len() + j) as u32), ..Default::default() };
         let pages = match p.bytes {
             // memory_reclaim(): memparse(buf) / PAGE_SIZE, rounded down (v6.12).
             Some(b) => b / 4096,
@@ -71,7 +71,7 @@ impl Simulation {
         self.mm.io_wait_ns = 0;
         let t = &self.tasks[i];
         let (memcg, node, mapping) = (t.memcg, t.node, t.mapping);
-        self.mm.current.highest_zoneidx = t.highest_zoneidx;
+        self.mm.current = crate::mm::Current { highest_zoneidx: t.highest_zoneidx, task: Some(i as u32) };
         match self.mm.access(memcg, node, mapping, page, op) {
             Ok(out) => {
                 let t = &mut self.tasks[i];
