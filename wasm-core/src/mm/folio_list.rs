@@ -171,7 +171,8 @@ impl Mm {
                 if !anon {
                     // Reclaim does not write page cache: leave it to the
                     // flusher, and reclaim it as soon as it is written
-                    // (PG_reclaim).
+                    // (PG_reclaim), counted in NR_VMSCAN_IMMEDIATE.
+                    self.count_global(Item::NrVmscanImmediate);
                     self.folios.set(f, pg::RECLAIM);
                     self.activate_locked(f, memcg);
                     keep.push(f);
@@ -182,9 +183,11 @@ impl Mm {
                     continue;
                 }
                 // pageout(): folio_clear_dirty_for_io, folio_set_reclaim,
-                // swap_writepage (counted in pswpout when submitted).
+                // swap_writepage (counted in pswpout when submitted, and
+                // as PAGE_SUCCESS in NR_VMSCAN_WRITE).
                 self.folios.clear(f, pg::DIRTY);
                 sc.nr_pageout += 1;
+                self.count_global(Item::NrVmscanWrite);
                 self.count(memcg, Item::Pswpout, 1, true);
                 self.count(memcg, Item::Pgpgout, 1, true);
                 if let Some(done) = self.swap_writepage() {
@@ -199,7 +202,9 @@ impl Mm {
                     keep.push(f);
                     continue;
                 }
-                // "A synchronous write - probably a ramdisk": free it now.
+                // "A synchronous write - probably a ramdisk": written
+                // (NR_WRITTEN, as folio_end_writeback counts it); free it now.
+                self.count_global(Item::NrWritten);
                 self.trace(f, "pageout", FolioWhat::SwappedOut);
             }
             // __remove_mapping(): leave a shadow, free the folio.

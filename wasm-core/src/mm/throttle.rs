@@ -129,6 +129,11 @@ impl Mm {
                 timeout
             }
         };
+        if reason == ThrottleReason::Writeback {
+            // __acct_reclaim_writeback(): the node's writes that end while it sleeps, NR_THROTTLED_WRITTEN.
+            let written = self.writeback.iter().filter(|&&(when, f)| when > t && when <= t + slept && self.folio_node(f) == node).count();
+            self.vmstat.add(super::vmstat::Item::NrThrottledWritten, written as u64);
+        }
         self.wait_ns(slept);
         if kswapd {
             let k = &mut self.nodes[node].kswapd;

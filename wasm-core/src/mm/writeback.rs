@@ -33,6 +33,8 @@ impl Mm {
         if self.folios.test(f, pg::ANON) {
             return;
         }
+        // folio_account_dirtied(): NR_DIRTIED.
+        self.count_global(Item::NrDirtied);
         let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
         self.memcgs[memcg as usize].nr_dirty += 1;
         self.dirty_list.push(f);
@@ -103,6 +105,8 @@ impl Mm {
                 break;
             }
             self.writeback.pop_front();
+            // __folio_end_writeback(): NR_WRITTEN (page cache and swap).
+            self.count_global(Item::NrWritten);
             self.writeback_ended(f);
             if self.folios.test_clear(f, pg::RECLAIM) && self.folios.test(f, pg::LRU) {
                 self.folio_rotate_reclaimable(f);
