@@ -72,7 +72,8 @@ export interface Simulation {
    * Steps until an event of `kind` (see RUN_KINDS), at most `maxSteps`;
    * says so when there was none. Settles when the run has landed.
    */
-  runUntil(kind: string, label: string, maxSteps: number): Promise<void>;
+  /** Steps to the next event of a kind, at most `maxSteps`; `runEnd`: the limit is the scenario's run end (that step), which the message says. */
+  runUntil(kind: string, label: string, maxSteps: number, runEnd?: number): Promise<void>;
   /** Stops a long seek or run where it has got to (it lands there, and says nothing of what it did not find). */
   stop(): void;
   play(): void;
@@ -336,7 +337,7 @@ export function useSimulation(speed: number): Simulation {
   );
 
   const runUntil = useCallback(
-    (kind: string, label: string, maxSteps: number) => {
+    (kind: string, label: string, maxSteps: number, runEnd?: number) => {
       dispatch({ type: 'playing', playing: false });
       return enqueue('Run', async (client, current, progress) => {
         stoppedRef.current = false;
@@ -344,7 +345,11 @@ export function useSimulation(speed: number): Simulation {
         if (!current()) return;
         land(result.frame);
         if (!result.found && !stoppedRef.current) {
-          const message = `No ${label} in ${maxSteps.toLocaleString('en-US')} steps: stopped at step ${result.frame.step.toLocaleString('en-US')}.`;
+          const at = result.frame.step.toLocaleString('en-US');
+          const message =
+            runEnd !== undefined && result.frame.step === runEnd
+              ? `No ${label} before the run's end: stopped there, at step ${at}. Run to next again goes on past it.`
+              : `No ${label} in ${maxSteps.toLocaleString('en-US')} steps: stopped at step ${at}.`;
           dispatch({ type: 'alert', messages: [message], atStep: result.frame.step });
         }
       });

@@ -11,6 +11,16 @@ import './timeline.css';
 /** A run to the next event stops after this many steps if it finds none. */
 export const RUN_MAX_STEPS = 10_000;
 
+/**
+ * How far "Run to next" goes from `step` when it finds nothing: to the
+ * scenario's run end when that is ahead and closer (as Play stops there;
+ * `runEnd` is then that step), else RUN_MAX_STEPS.
+ */
+export function runToNextLimit(step: number, runEnd: number | undefined): { maxSteps: number; runEnd?: number } {
+  if (runEnd !== undefined && runEnd > step && runEnd - step <= RUN_MAX_STEPS) return { maxSteps: runEnd - step, runEnd };
+  return { maxSteps: RUN_MAX_STEPS };
+}
+
 export interface TimelineControlsProps {
   /** False while no engine is running. */
   enabled: boolean;
@@ -23,7 +33,7 @@ export interface TimelineControlsProps {
   busy: Busy | null;
   onSeek(step: number): void;
   /** Without it, no "Run to next" (compare mode: the two sides would stop at different steps). */
-  onRunUntil?(kind: string, label: string, maxSteps: number): void;
+  onRunUntil?(kind: string, label: string, maxSteps: number, runEnd?: number): void;
   /** Stops a long seek or run where it has got to (a Stop button and Escape while one runs). */
   onStop?(): void;
   /** Whether the run has MGLRU (default true); without it, "Run to next" cannot stop at its aging or evictions. */
@@ -55,6 +65,7 @@ export function TimelineControls({
   useEffect(() => {
     if (!enabled) setDragged(null);
   }, [enabled]);
+  const limit = runToNextLimit(step, runEnd);
   const [goTo, setGoTo] = useState('');
   const firstKind = defaultKind ?? RUN_KINDS[0].kind;
   const [chosenKind, setKind] = useState<string>(firstKind);
@@ -161,8 +172,12 @@ export function TimelineControls({
             type="button"
             className="button"
             disabled={!enabled || busy !== null}
-            title={`Step until the next ${label} (at most ${formatCount(RUN_MAX_STEPS)} steps)`}
-            onClick={() => onRunUntil(kind, label, RUN_MAX_STEPS)}
+            title={
+              limit.runEnd !== undefined
+                ? `Step until the next ${label}, at most to the run's end (step ${formatCount(limit.runEnd)}); from there, at most ${formatCount(RUN_MAX_STEPS)} steps`
+                : `Step until the next ${label} (at most ${formatCount(RUN_MAX_STEPS)} steps)`
+            }
+            onClick={() => onRunUntil(kind, label, limit.maxSteps, limit.runEnd)}
           >
             Run to next
           </button>
