@@ -16,15 +16,17 @@ pub struct ParamSpec {
 }
 
 /// The parameters that pick one of a few options, and what each value
-/// (from 0) means: the app offers them as a list, not a number field.
+/// (from 0) means: the app offers them as a list, not a number field. Each
+/// label fits the list at 1,280 px wide (at most 24 characters); the
+/// parameter's help under it says more.
 const CHOICES: &[(&str, &[&str])] = &[
-    ("lru_gen", &["the classic active/inactive LRU", "MGLRU"]),
-    ("memcg_lru", &["walk every memcg (v6.1/6.2)", "the memcg LRU (v6.3+)"]),
-    ("refault_distance", &["mainline lru_gen_refault", "patch 004's refault distance"]),
+    ("lru_gen", &["the classic LRU", "MGLRU"]),
+    ("memcg_lru", &["every memcg (v6.1/6.2)", "the memcg LRU (v6.3+)"]),
+    ("refault_distance", &["mainline lru_gen_refault", "refault distance (004)"]),
     ("reader_pattern", &["zipf (zipf_s)", "uniform", "one sequential scan", "loop over the file"]),
-    ("reader_op", &["read()", "write()", "mmap loads", "mmap loads and stores (50 %)"]),
+    ("reader_op", &["read()", "write()", "mmap loads", "mmap loads, 50 % stores"]),
     ("batch", &["whole request (<= v6.5)", "32 pages (v6.6-6.8)", "remaining/4 (v6.9+)"]),
-    ("target", &["the root (the memcg LRU)", "/uid_0 (a walk of its children)"]),
+    ("target", &["the root (the memcg LRU)", "/uid_0 (walks children)"]),
     ("storage", &["an SSD", "a 7,200-rpm disk", "brd ramdisks"]),
 ];
 
@@ -149,6 +151,9 @@ mod tests {
                 options += 1;
                 assert!(p.integer && p.min == 0.0, "{}", p.name);
                 assert_eq!(p.choices.len() as f64, p.max + 1.0, "{}", p.name);
+                for c in &p.choices {
+                    assert!(c.chars().count() <= 24, "{}: {c:?} is cut off in the list at 1,280 px", p.name);
+                }
             }
         }
         assert!(options >= 6, "{options} option parameters");
