@@ -503,3 +503,35 @@ fn a_reader_that_stops_reading_ends_the_command_quietly() {
     assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
     assert!(stderr.is_empty(), "no panic, no message: {stderr}");
 }
+
+/// `run --events`: the events of the kinds asked for, one a line in time
+/// order, before the counters; an unknown kind is a usage error.
+#[test]
+fn run_events_prints_the_kinds_asked_for_in_time_order() {
+    let (code, out, err) = sim(&["run", "slow-disk", "--steps", "400", "--events", "throttle,kswapd-sleep"]);
+    assert_eq!(code, 0, "{err}");
+    let (trace, report) = out.split_once("\n\n").expect("a blank line before the counters");
+    assert!(report.starts_with("scenario slow-disk seed 1: 400 steps"), "{report}");
+    let lines: Vec<&str> = trace.lines().collect();
+    assert!(lines.len() > 10, "{trace}");
+    let mut last = (0.0, 0u64);
+    for line in &lines {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (t, step): (f64, u64) = (fields[0].parse().unwrap(), fields[3].parse().unwrap());
+        assert_eq!((fields[1], fields[2]), ("s", "step"), "{line}");
+        assert!(step >= last.1 && (step > last.1 || t >= last.0), "in order within a step: {line}");
+        assert!(t > 3.0 && step > 300, "nothing throttles before the growing task starts at 3 s: {line}");
+        last = (t, step);
+        let function = fields[5];
+        assert!(["reclaim_throttle:", "kswapd_try_to_sleep:"].contains(&function), "{line}");
+    }
+    assert!(lines.iter().any(|l| l.contains("reclaim_throttle: kswapd0 on node 0 sleeps")), "{trace}");
+    assert!(lines.iter().any(|l| l.contains("reclaim_throttle: grower, in direct reclaim, on node 0 sleeps")), "{trace}");
+    // The same run's counters, whatever is printed.
+    let (_, plain, _) = sim(&["run", "slow-disk", "--steps", "400"]);
+    assert_eq!(report, plain);
+
+    let (code, out, err) = sim(&["run", "slow-disk", "--events", "floppy"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains(r#"unknown event kind "floppy" (known: all, aging, kswapd-wake"#), "{err}");
+}

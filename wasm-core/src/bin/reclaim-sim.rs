@@ -4,7 +4,7 @@
 //!     reclaim-sim compare EXPERIMENT [--param k=v]... [--seed N] [--json]
 //!     reclaim-sim sweep EXPERIMENT [--seeds N] [--threads N] [--json]
 //!     reclaim-sim scenario NAME [--param k=v]... [--seed N] [--variant V]
-//!     reclaim-sim run NAME|FILE.json [--param k=v]... [--seed N] [--steps N] [--json] [--lru-gen]
+//!     reclaim-sim run NAME|FILE.json [--param k=v]... [--seed N] [--steps N] [--json] [--lru-gen] [--events KINDS]
 //!     reclaim-sim replay TRACE --cache-pages N [--policy P|all] [--format F] [--json]
 //!     reclaim-sim gen-trace OUT [--requests N] [--pages N] [--zipf S] [--seed N] [--format F]
 //!
@@ -106,7 +106,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
                 }
             }
         }
-        Cmd::Run { name, params, seed, steps, json, lru_gen, variant } => {
+        Cmd::Run { name, params, seed, steps, json, lru_gen, events, variant } => {
             let (s, given) = load(&name, &params, seed, variant.clone())?;
             let steps = match steps {
                 Some(n) => n,
@@ -131,11 +131,21 @@ fn run(cli: Cli) -> Result<String, UsageError> {
                 }
             };
             let mut sim = Simulation::new(s).map_err(|e| UsageError(e.to_string()))?;
+            sim.set_event_log(events.is_some());
             for _ in 0..steps {
                 sim.step();
+                if let Some(filter) = &events {
+                    for line in report::step_events(&sim, filter) {
+                        out.push_str(&line);
+                        out.push('\n');
+                    }
+                }
+            }
+            if events.is_some() {
+                out.push('\n');
             }
             let label = run_label(&name, &given, variant.as_deref(), &sim);
-            out = if json {
+            out += &if json {
                 pretty_json(report::run_json(&sim, &label))
             } else if lru_gen {
                 if !sim.mm.knobs.lru_gen_enabled {

@@ -5,7 +5,9 @@ use serde_json::{json, Map, Value};
 
 use crate::sim::Simulation;
 
+mod events;
 mod format;
+pub use events::{step_events, EventFilter};
 pub use format::{fmt_named, group};
 use format::change_text;
 

@@ -207,13 +207,16 @@ impl Simulation {
         out
     }
 
+    /// An lruvec as events name it: its memcg's path and its node ("/job node 0").
+    pub fn lruvec_label(&self, lv: u16) -> String {
+        let m = self.mm.lruvec_memcg(lv);
+        format!("{} node {}", self.mm.memcgs[m as usize].path, self.mm.lruvec_node(lv))
+    }
+
     /// The view model of the current state.
     pub fn frame(&self) -> Frame {
         let mm = &self.mm;
-        let name = |lv: u16| {
-            let m = mm.lruvec_memcg(lv);
-            format!("{} node {}", mm.memcgs[m as usize].path, mm.lruvec_node(lv))
-        };
+        let name = |lv: u16| self.lruvec_label(lv);
         let events = mm
             .events
             .events

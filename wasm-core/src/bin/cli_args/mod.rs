@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use clap::{Parser, Subcommand};
 use reclaim_core::experiment;
+use reclaim_core::report;
 use reclaim_core::scenario::{self, Scenario};
 use reclaim_core::view::{ParamInfo, ScenarioRequest};
 
@@ -78,6 +79,12 @@ pub(crate) enum Cmd {
         /// Print the lruvecs in the format of /sys/kernel/debug/lru_gen.
         #[arg(long = "lru-gen", conflicts_with = "json")]
         lru_gen: bool,
+        /// Print the engine's events as they happen, one a line (time, step,
+        /// kind, kernel function, what and why), before the counters: `all`,
+        /// or kinds separated by commas: aging, kswapd-wake, kswapd-sleep,
+        /// refault, eviction, reclaim, oom, throttle.
+        #[arg(long, value_name = "KINDS", value_parser = report::EventFilter::parse, conflicts_with = "json")]
+        events: Option<report::EventFilter>,
         /// For an experiment: the variant to run (default: after; see
         /// `reclaim-sim compare NAME` for an experiment's variants).
         #[arg(long)]
