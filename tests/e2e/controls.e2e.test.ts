@@ -242,6 +242,18 @@ describe('Timeline controls', () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows the reclaim round it stopped at, on a step crowded with thousands of evictions', async () => {
+    // proactive-reclaim-batching: the first write to /uid_0 at step 101 evicts from 64 memcgs in the same step.
+    const { page, problems } = await open('?v=1&scenario=proactive-reclaim-batching&seed=1', { ready: 'experiment' });
+    await page.getByLabel('Stop at', { exact: true }).selectOption('reclaim');
+    await page.getByRole('button', { name: 'Run to next', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="step"]')?.textContent !== '0');
+    expect(await eventFunctions(page)).toContain('try_to_free_mem_cgroup_pages');
+    const round = page.locator('ol.event-list li[data-function="try_to_free_mem_cgroup_pages"]').first();
+    expect(await round.textContent()).toMatch(/memory\.reclaim of \/uid_0: asked for \d+ pages/);
+    expect(problems).toEqual([]);
+  });
+
   it('runs to the next kswapd sleep and stops on it', async () => {
     const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1', { ready: 'experiment' });
     await page.getByRole('tab', { name: /^System/ }).click();

@@ -12,7 +12,7 @@ import type {
   ReclaimView,
   ZoneView,
 } from '../../web/src/engine/pkg/reclaim_core';
-import { addKinds, groupEvents, visibleGroups } from '../../web/src/views/events/model';
+import { addKinds, capGroups, groupEvents, visibleGroups } from '../../web/src/views/events/model';
 import { advanceHistories } from '../../web/src/views/history';
 import { appendKswapd, kswapdLayout, kswapdModel, pendingZoneText, type KswapdSegment, type KswapdTrack } from '../../web/src/views/kswapd/model';
 import { appendCv, formatCv, memcgsModel, sparkline, type MemcgRow } from '../../web/src/views/memcg/model';
@@ -690,6 +690,23 @@ describe('event kinds', () => {
     // Nothing new: the same array.
     expect(addKinds(seen, [ev('aging')])).toBe(seen);
     expect(addKinds(seen, [ev('kswapd')])).toEqual(['eviction', 'aging', 'kswapd']);
+  });
+
+  it('past the cap, lists the first group of every kind (a reclaim round after many evictions), in order', () => {
+    const groups = groupEvents([
+      ev('eviction', 'a'),
+      ev('eviction', 'a'),
+      ev('eviction', 'b'),
+      ev('aging'),
+      ev('eviction', 'c'),
+      ev('eviction', 'd'),
+      ev('reclaim'),
+      ev('reclaim', 'other'),
+    ]);
+    const { shown, unlisted } = capGroups(groups, 4);
+    expect(shown.map((g) => `${g.kind}:${g.reason}`)).toEqual(['eviction:a', 'eviction:b', 'aging:r', 'reclaim:r']);
+    expect(unlisted).toBe(3);
+    expect(capGroups(groups, 20)).toEqual({ shown: groups, unlisted: 0 });
   });
 
   it('hides the groups of hidden kinds', () => {

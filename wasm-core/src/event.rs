@@ -18,6 +18,15 @@ pub const RARE_EVENTS_RESERVE: usize = 64;
 
 const TYPE_NAMES: [&str; 2] = ["anon", "file"];
 
+/// Who reclaimed or slept, when not kswapd (the kernel's `current`): a
+/// workload's task by its name (current->comm), or a write to a memcg's
+/// memory.reclaim.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reclaimer {
+    Task(String),
+    MemoryReclaim(String),
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventKind {
     /// inc_max_seq: a new youngest generation; `promoted` young mapped folios
@@ -35,7 +44,7 @@ pub enum EventKind {
     RefaultByDistance { lruvec: LruvecId, type_: usize, tier: usize, activated: bool, restore: bool },
     /// A direct or memcg reclaim round.
     /// `task`: who reclaimed (current->comm), when a task did.
-    ReclaimRound { lruvec_memcg: String, function: &'static str, nr_to_reclaim: u64, reclaimed: u64, priority: u32, task: Option<String> },
+    ReclaimRound { lruvec_memcg: String, function: &'static str, nr_to_reclaim: u64, reclaimed: u64, priority: u32, task: Option<Reclaimer> },
     /// The memcg OOM killer.
     Oom { memcg: String, victim: String, freed: u64 },
     /// lru_gen_rotate_memcg: a memcg moved in the memcg LRU.
@@ -43,7 +52,7 @@ pub enum EventKind {
     /// reclaim_throttle(): a reclaimer slept on writeback, congestion or no
     /// progress (`reason` is the VMSCAN_THROTTLE_* name).
     /// `task`: the task that slept, when not kswapd (current->comm).
-    Throttled { node: usize, reason: &'static str, kswapd: bool, slept_ns: u64, timeout_ns: u64, task: Option<String> },
+    Throttled { node: usize, reason: &'static str, kswapd: bool, slept_ns: u64, timeout_ns: u64, task: Option<Reclaimer> },
     /// kswapd changed state.
     Kswapd { node: usize, from: KswapdMode, to: KswapdMode, highest_zoneidx: usize, failures: u32 },
 }
@@ -138,9 +147,15 @@ impl Event {
             EventKind::ReclaimRound { lruvec_memcg, function, nr_to_reclaim, reclaimed, priority, task } => (
                 "reclaim",
                 function,
-                match task {
-                    Some(task) => format!("{task} reclaims from {lruvec_memcg}: asked for {nr_to_reclaim} pages, reclaimed {reclaimed} (last priority {priority})"),
-                    None => format!("{lruvec_memcg}: asked for {nr_to_reclaim} pages, reclaimed {reclaimed} (last priority {priority})"),
+                {
+                    let who = match (task, *function) {
+                        (Some(Reclaimer::Task(t)), "try_to_free_pages") => format!("{t}, in direct reclaim"),
+                        (Some(Reclaimer::Task(t)), _) => format!("{t} reclaims from {lruvec_memcg}"),
+                        (Some(Reclaimer::MemoryReclaim(m)), _) if m == lruvec_memcg => format!("memory.reclaim of {m}"),
+                        (Some(Reclaimer::MemoryReclaim(m)), _) => format!("memory.reclaim of {m}, from {lruvec_memcg}"),
+                        (None, _) => lruvec_memcg.clone(),
+                    };
+                    format!("{who}: asked for {nr_to_reclaim} pages, reclaimed {reclaimed} (last priority {priority})")
                 },
             ),
             EventKind::MemcgRotated { node, memcg, op, gen, bin, flipped } => (
@@ -184,7 +199,8 @@ impl Event {
                     "{} on node {node} sleeps {:.2} ms of its {:.0} ms timeout ({reason}){}",
                     match (kswapd, task) {
                         (true, _) => format!("kswapd{node}"),
-                        (false, Some(task)) => format!("{task}, in direct reclaim,"),
+                        (false, Some(Reclaimer::Task(t))) => format!("{t}, in direct reclaim,"),
+                        (false, Some(Reclaimer::MemoryReclaim(m))) => format!("memory.reclaim of {m},"),
                         (false, None) => "a reclaiming task".to_string(),
                     },
                     *slept_ns as f64 / 1e6,
@@ -302,7 +318,8 @@ impl EventLog {
         self.push_within(EVENTS_PER_STEP, time_ns, kind);
     }
 
-    /// Records an event of a rare kind (aging, kswapd, OOM): it also gets in
+    /// Records an event of a rare kind (aging, kswapd, OOM, a reclaim round,
+    /// a throttle): it also gets in
     /// when the step's EVENTS_PER_STEP places are taken, while the
     /// RARE_EVENTS_RESERVE more last.
     #[inline]
@@ -323,10 +340,12 @@ impl EventLog {
             return;
         }
         let kind = kind();
-        if self.watch.is_some_and(|w| w.matches(&kind)) {
+        let watched = self.watch.is_some_and(|w| w.matches(&kind));
+        if watched {
             self.watched += 1;
         }
-        if room {
+        // The step a run to the next event stops at shows that event, however crowded it is.
+        if room || (watched && self.watched == 1) {
             self.events.push(Event { time_ns, kind });
         } else {
             self.dropped += 1;
@@ -377,6 +396,23 @@ mod tests {
         assert!(text(3).contains("(no tier protected)"), "{}", text(3));
     }
 
+    /// A reclaim round and a throttle say who reclaimed: a task in direct
+    /// reclaim, a task at a memcg's limit, or a memory.reclaim write.
+    #[test]
+    fn rounds_and_throttles_name_who_reclaimed() {
+        let text = |kind| Event { time_ns: 0, kind }.describe(&|_| String::new()).2;
+        let round = |memcg: &str, function, task| EventKind::ReclaimRound { lruvec_memcg: memcg.into(), function, nr_to_reclaim: 32, reclaimed: 30, priority: 12, task };
+        let task = |t: &str| Some(Reclaimer::Task(t.into()));
+        let write = |m: &str| Some(Reclaimer::MemoryReclaim(m.into()));
+        assert_eq!(text(round("/", "try_to_free_pages", task("grower"))), "grower, in direct reclaim: asked for 32 pages, reclaimed 30 (last priority 12)");
+        assert_eq!(text(round("/app", "try_to_free_mem_cgroup_pages", task("grower"))), "grower reclaims from /app: asked for 32 pages, reclaimed 30 (last priority 12)");
+        assert_eq!(text(round("/uid_0", "try_to_free_mem_cgroup_pages", write("/uid_0"))), "memory.reclaim of /uid_0: asked for 32 pages, reclaimed 30 (last priority 12)");
+        assert_eq!(text(round("/", "try_to_free_pages", None)), "/: asked for 32 pages, reclaimed 30 (last priority 12)");
+        let throttle = |task| EventKind::Throttled { node: 0, reason: "VMSCAN_THROTTLE_NOPROGRESS", kswapd: false, slept_ns: 1_000_000, timeout_ns: 1_000_000, task };
+        assert!(text(throttle(task("grower"))).starts_with("grower, in direct reclaim, on node 0 sleeps 1.00 ms"));
+        assert!(text(throttle(write("/"))).starts_with("memory.reclaim of /, on node 0 sleeps 1.00 ms"));
+    }
+
     #[test]
     fn a_watch_sees_events_that_do_not_fit() {
         let mut log = EventLog { enabled: true, watch: Some(EventMatch::Refault), ..Default::default() };
@@ -384,9 +420,12 @@ mod tests {
             log.push(1, || EventKind::Evicted { lruvec: 0, type_: 1, tier_idx: 0, scanned: 1, isolated: 1, reclaimed: 1, rejected: 0 });
         }
         log.push(2, refault);
-        assert_eq!(log.events.len(), EVENTS_PER_STEP);
+        log.push(3, refault);
+        // The first watched event is kept, past the full log (the step a run stops at shows it); the second is not.
+        assert_eq!(log.events.len(), EVENTS_PER_STEP + 1);
+        assert_eq!(log.events.last().map(|e| e.time_ns), Some(2));
         assert_eq!(log.dropped, 11);
-        assert_eq!(log.watched, 1);
+        assert_eq!(log.watched, 2);
         log.clear();
         assert_eq!((log.events.len(), log.dropped, log.watched), (0, 0, 0));
     }

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use reclaim_core::cost::{HDD_SERVICE_NS, MAJOR_FAULT_READ_NS};
-use reclaim_core::event::EventKind;
+use reclaim_core::event::{EventKind, Reclaimer};
 use reclaim_core::mm::kswapd::KswapdMode;
 use reclaim_core::mm::machine::Storage;
 use reclaim_core::scenario::build;
@@ -45,7 +45,7 @@ fn throttles_by(s: &mut Simulation, steps: u64) -> (ByReason, Option<u64>, BTree
             if let EventKind::Throttled { reason, kswapd, slept_ns, ref task, .. } = e.kind {
                 *seen.entry((reason, kswapd)).or_insert(0) += 1;
                 assert_eq!(task.is_none(), kswapd, "a direct reclaimer's sleep names its task: {:?}", e.kind);
-                if let Some(task) = task {
+                if let Some(Reclaimer::Task(task)) = task {
                     let (_, function, text) = e.describe(&|_| String::new());
                     assert_eq!(function, "reclaim_throttle");
                     assert!(text.starts_with(&format!("{task}, in direct reclaim, on node 0 sleeps ")), "{text}");

@@ -217,7 +217,7 @@ pub struct Mm {
     /// Each task's name (`current->comm`), by [`Current::task`]: the
     /// workloads' tasks, then the memory.reclaim writers. Events name the
     /// task that reclaimed or slept.
-    pub comms: Vec<String>,
+    pub comms: Vec<crate::event::Reclaimer>,
     /// mem_cgroup_iter's shared reclaim iterators: (target, node) -> the
     /// position in the target's subtree where the next partial walk starts.
     pub memcg_iter: std::collections::BTreeMap<(MemcgId, usize), usize>,
@@ -226,7 +226,7 @@ pub struct Mm {
 impl Mm {
     /// The name of the task running now, if a task is (current->comm), for
     /// an event; None too when events are not recorded (nobody reads it).
-    pub fn current_comm(&self) -> Option<String> {
+    pub fn current_comm(&self) -> Option<crate::event::Reclaimer> {
         if !self.events.enabled {
             return None;
         }

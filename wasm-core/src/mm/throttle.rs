@@ -143,15 +143,9 @@ impl Mm {
             let start = k.mark(t, KswapdMode::Throttled);
             k.mark(start + slept, KswapdMode::Running);
         }
-        // kswapd's sleeps are few and what the slow-disk scenario is about: logged with the rare kinds,
-        // past a step's crowd of direct reclaimers' one-jiffy sleeps.
+        // Logged with the rare kinds, past a step's crowd of evictions and refaults.
         let task = if kswapd { None } else { self.current_comm() };
-        let kind = || EventKind::Throttled { node, reason: reason.name(), kswapd, slept_ns: slept, timeout_ns: timeout, task };
-        if kswapd {
-            self.events.push_rare(t, kind);
-        } else {
-            self.events.push(t, kind);
-        }
+        self.events.push_rare(t, || EventKind::Throttled { node, reason: reason.name(), kswapd, slept_ns: slept, timeout_ns: timeout, task });
     }
 
     /// skip_throttle_noprogress(): no point throttling on a hopeless node

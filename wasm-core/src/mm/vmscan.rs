@@ -354,7 +354,7 @@ impl Mm {
         let now = self.now_ns;
         let path = self.memcgs[memcg as usize].path.clone();
         let (nr_to_reclaim, priority, task) = (sc.nr_to_reclaim, sc.priority, self.current_comm());
-        self.events.push(now, || EventKind::ReclaimRound {
+        self.events.push_rare(now, || EventKind::ReclaimRound {
             lruvec_memcg: path,
             function: "try_to_free_mem_cgroup_pages",
             nr_to_reclaim,
@@ -374,7 +374,7 @@ impl Mm {
         let reclaimed = self.do_try_to_free_pages(&mut sc, memcg_of_task);
         let now = self.now_ns;
         let (nr_to_reclaim, priority, task) = (sc.nr_to_reclaim, sc.priority, self.current_comm());
-        self.events.push(now, || EventKind::ReclaimRound {
+        self.events.push_rare(now, || EventKind::ReclaimRound {
             lruvec_memcg: "/".into(),
             function: "try_to_free_pages",
             nr_to_reclaim,

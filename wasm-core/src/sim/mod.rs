@@ -8,7 +8,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
-use crate::event::EventLog;
+use crate::event::{EventLog, Reclaimer};
 use crate::mm::folio::{pg, Folios};
 use crate::mm::list::ListHead;
 use crate::mm::lruvec::Lruvec;
@@ -275,7 +275,7 @@ impl Simulation {
         }
         let mut queue: BinaryHeap<Reverse<(u64, u32)>> = tasks.iter().enumerate().map(|(i, t)| Reverse((t.next_ns, i as u32))).collect();
         let mut proactive = Vec::new();
-        mm.comms = tasks.iter().map(|t| t.name.clone()).chain(scenario.proactive.iter().map(|p| format!("the memory.reclaim writer of {}", p.memcg))).collect();
+        mm.comms = tasks.iter().map(|t| Reclaimer::Task(t.name.clone())).chain(scenario.proactive.iter().map(|p| Reclaimer::MemoryReclaim(p.memcg.clone()))).collect();
         for (j, p) in scenario.proactive.iter().enumerate() {
             let memcg = mm.memcgs.iter().position(|m| m.path == p.memcg).expect("validated memcg") as MemcgId;
             proactive.push((memcg, j, 0));

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { EventView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
-import { filterKinds, groupEvents, visibleGroups } from './model';
+import { capGroups, filterKinds, groupEvents, visibleGroups } from './model';
 import { BreakableName } from '../../util/BreakableName';
 
 /** At most this many distinct decisions are listed; the rest are counted. */
@@ -21,8 +21,7 @@ export function EventList({ step, events, dropped, kinds }: EventListProps) {
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const groups = groupEvents(events);
   const visible = visibleGroups(groups, hidden);
-  const shown = visible.slice(0, EVENT_LIST_CAP);
-  const unlisted = visible.slice(EVENT_LIST_CAP).reduce((sum, g) => sum + g.count, 0);
+  const { shown, unlisted } = capGroups(visible, EVENT_LIST_CAP);
   const filtered = groups.length - visible.length;
   const filteredEvents = groups.filter((g) => hidden.has(g.kind)).reduce((sum, g) => sum + g.count, 0);
   const toggle = (kind: string, show: boolean) =>

@@ -48,6 +48,27 @@ export function addKinds(seen: readonly string[], events: readonly Pick<EventVie
   return next ?? seen;
 }
 
+/**
+ * The groups the list shows when there are more than `cap`: the first
+ * `cap`, except that every kind the step has keeps its first group (a
+ * reclaim round after hundreds of evictions) in place of the latest
+ * others; in their order. Also how many events the groups left out hold.
+ */
+export function capGroups(groups: readonly EventGroup[], cap: number): { shown: EventGroup[]; unlisted: number } {
+  if (groups.length <= cap) return { shown: [...groups], unlisted: 0 };
+  const keep = new Set<number>();
+  const firstOfKind = new Map<string, number>();
+  groups.forEach((g, i) => {
+    if (!firstOfKind.has(g.kind)) firstOfKind.set(g.kind, i);
+  });
+  for (const i of firstOfKind.values()) keep.add(i);
+  // Then the earliest of the rest, up to the cap.
+  for (let i = 0; i < groups.length && keep.size < cap; i++) keep.add(i);
+  const shown = groups.filter((_, i) => keep.has(i));
+  const unlisted = groups.reduce((sum, g, i) => sum + (keep.has(i) ? 0 : g.count), 0);
+  return { shown, unlisted };
+}
+
 /** The groups whose kind is not hidden. */
 export function visibleGroups(groups: readonly EventGroup[], hidden: ReadonlySet<string>): EventGroup[] {
   return hidden.size === 0 ? [...groups] : groups.filter((g) => !hidden.has(g.kind));
