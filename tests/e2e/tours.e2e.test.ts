@@ -189,7 +189,7 @@ describe('opening tours', () => {
     expect([...problems, ...plain.problems, ...first.problems, ...again.problems]).toEqual([]);
   });
 
-  it("loads a tour's steps when it first opens; if they cannot be, the panel says so and the page keeps working", async () => {
+  it("loads a tour's steps when it first opens; if they cannot be, the panel says so, the page keeps working, and Try again opens it", async () => {
     const { page, problems } = await open();
     const chunk = /\/assets\/kswapd-classzone-[^/]*\.js$/;
     const fetched: string[] = [];
@@ -200,7 +200,10 @@ describe('opening tours', () => {
     await start.getByRole('button', { name: TOURS[3]!.title }).click();
     const panel = page.getByTestId('tour-panel');
     await expect.poll(() => panel.getAttribute('data-state')).toBe('failed');
-    expect(await page.getByTestId('tour-problem').textContent()).toMatch(/^The tour's steps could not be loaded \(.+\); reload the page to try again\.$/);
+    const problem = page.getByTestId('tour-problem');
+    expect(await problem.textContent()).toBe("The tour's steps could not be loaded (the connection, or a new version of the site?). Try again");
+    // The browser's own words are in the tooltip.
+    expect(await problem.getAttribute('title')).toMatch(/\S/);
     expect(fetched).toHaveLength(1);
     await page.getByRole('button', { name: 'Exit tour', exact: true }).click();
     await panel.waitFor({ state: 'detached' });
@@ -208,12 +211,20 @@ describe('opening tours', () => {
     await waitForStep(page, 1);
     // The only console errors are the chunk's failed request.
     expect(problems.every((p) => /ERR_INTERNET_DISCONNECTED|Failed to fetch dynamically imported module/.test(p)), problems.join('\n')).toBe(true);
-    // Back on line, the next try fetches the steps and the tour opens.
-    await page.unroute(chunk);
-    await page.locator('form.scenario-form').getByLabel('Scenario', { exact: true }).selectOption({ label: `Tour: ${TOURS[3]!.title}` });
-    expect(await arrive(page, 0)).toBe('ready');
-    expect(fetched).toHaveLength(2);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'focus on the step once it is there').toBe('tour-title');
+
+    // A link to a tour step whose steps cannot be fetched keeps its address (a reload tries again), and Try again opens that step.
+    const blocked = await newContext();
+    await blocked.route(chunk, (route) => route.abort('internetdisconnected'));
+    const link = await openIn(blocked, '?v=1&scenario=kswapd-classzone&seed=1&tour=kswapd-classzone&tourStep=3', 'experiment');
+    const linked = link.page.getByTestId('tour-panel');
+    await expect.poll(() => linked.getAttribute('data-state')).toBe('failed');
+    await link.page.waitForTimeout(500);
+    expect(new URL(link.page.url()).searchParams.get('tour')).toBe('kswapd-classzone');
+    expect(new URL(link.page.url()).searchParams.get('tourStep')).toBe('3');
+    await blocked.unroute(chunk);
+    await link.page.getByRole('button', { name: 'Try again', exact: true }).click();
+    expect(await arrive(link.page, 2)).toBe('ready');
+    expect(await link.page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'focus on the step once it is there').toBe('tour-title');
   });
 
   it('Finish on the last step ends the tour', async () => {

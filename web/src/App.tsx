@@ -184,7 +184,8 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
     still: compareMode.on
       ? !compareMode.lockstep.state.playing && compareMode.lockstep.state.inFlight === 0
       : running && !state.playing && state.busy === null,
-    elsewhere: tour.open !== null,
+    // Also while a tour's steps load, or could not be: a reload then opens the tour again.
+    elsewhere: tour.open !== null || tour.loading !== null,
   });
   const wide = shownTab === 'comparison' || compareMode.on;
   const [chosenLruvec, setChosenLruvec] = useState<string | null>(null);

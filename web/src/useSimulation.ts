@@ -35,7 +35,7 @@ const STOPPABLE_TICK_STEPS = 100;
 function writeUrl(request: ScenarioRequest): void {
   const query = encodeScenarioUrl(request);
   if (query.length <= MAX_ADDRESS_CHARS) {
-    replaceAddressQuery(query);
+    replaceAddressQuery(withTourKeys(query, request.name));
     return;
   }
   // A compact link to this same run (the one the page opened from) stays, with its step.
@@ -45,6 +45,21 @@ function writeUrl(request: ScenarioRequest): void {
     replaceAddressQuery('');
     void compactAddress({ request, step: 0, tab: 'lru' }).then((packed) => window.location.search === '' && replaceAddressQuery(packed));
   });
+}
+
+/**
+ * A tour link's keys (tour, tourStep) stay while a run of its experiment
+ * starts: the tour writes its own once it is open (useTour), and until then,
+ * or if its steps cannot be loaded, a reload needs them to open it again.
+ */
+function withTourKeys(query: string, scenario: string): string {
+  const current = new URLSearchParams(window.location.search);
+  if (current.get('tour') !== scenario) return query;
+  const next = new URLSearchParams(query);
+  next.set('tour', scenario);
+  const step = current.get('tourStep');
+  if (step !== null) next.set('tourStep', step);
+  return `?${next.toString()}`;
 }
 
 export interface Simulation {

@@ -11,6 +11,9 @@ import { useTourHighlight } from './highlight';
 import type { TourController } from './useTour';
 import './tour.css';
 
+/** How long a tour's steps may take to arrive before the panel says they are loading. */
+const LOADING_SHOWN_AFTER_MS = 300;
+
 export interface TourPanelProps {
   tour: TourController;
 }
@@ -43,11 +46,26 @@ export function TourPanel({ tour }: TourPanelProps) {
     };
   }, [isOpen]);
 
-  // The steps arrived while the loading panel had focus: its heading is gone, so focus the step's.
+  // A tour whose steps are still on their way: the panel says so only if they take a while (or fail),
+  // so that a quick load goes straight to the step, on the side the step puts it.
+  const waiting = !open && loading !== null;
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    setSlow(false);
+    if (!waiting) return;
+    const timer = setTimeout(() => setSlow(true), LOADING_SHOWN_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [waiting]);
+  const showLoading = waiting && (slow || loading?.error != null);
+
+  // The loading panel, then the step's, takes the focus from where it was when the tour opened
+  // (the opener, or the loading panel's heading, which the step's replaces), unless the reader moved it.
   const hasSteps = open !== null;
   useEffect(() => {
-    if (hasSteps && (document.activeElement === null || document.activeElement === document.body)) headingRef.current?.focus();
-  }, [hasSteps]);
+    if (!hasSteps && !showLoading) return;
+    const at = document.activeElement;
+    if (at === null || at === document.body || at === returnTo.current || !at.isConnected) headingRef.current?.focus();
+  }, [hasSteps, showLoading]);
 
   // Escape closes the tour (unless something else used the key).
   const { exit } = tour;
@@ -64,7 +82,7 @@ export function TourPanel({ tour }: TourPanelProps) {
   }, [isOpen, exit]);
 
   if (!open) {
-    if (!loading) return null;
+    if (!loading || !showLoading) return null;
     // The tour's steps are on their way (the first time it opens), or could not be fetched.
     return (
       <div
@@ -84,8 +102,11 @@ export function TourPanel({ tour }: TourPanelProps) {
           {loading.tour.title}
         </h2>
         {loading.error ? (
-          <p className="tour-problem" role="alert" data-testid="tour-problem">
-            {loading.error}
+          <p className="tour-problem" role="alert" data-testid="tour-problem" title={loading.error}>
+            The tour&apos;s steps could not be loaded (the connection, or a new version of the site?).{' '}
+            <button type="button" className="link-button" onClick={() => tour.start(loading.tour.experiment, loading.index)}>
+              Try again
+            </button>
           </p>
         ) : (
           <p className="tour-status" role="status">

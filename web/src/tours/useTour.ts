@@ -46,7 +46,9 @@ export interface OpenTour {
 /** A tour whose steps are being fetched (the first time it opens), or could not be. */
 export interface LoadingTour {
   tour: TourInfo;
-  /** Why its steps could not be loaded (null while they load). */
+  /** The step asked for, 0-based (what trying again opens). */
+  index: number;
+  /** Why its steps could not be loaded, the browser's words (null while they load). */
   error: string | null;
 }
 
@@ -155,14 +157,14 @@ export function useTour({ sim, scenarios, comparison, setTab, tab, leaveCompareM
       const my = ++token.current;
       openRef.current = true;
       setAt(null);
-      setLoading({ tour: info, error: null });
+      setLoading({ tour: info, index: from, error: null });
       loadTour(name).then(
         (tour) => {
           if (my === token.current) open(tour);
         },
         (error: unknown) => {
           if (my === token.current) {
-            setLoading({ tour: info, error: `The tour's steps could not be loaded (${errorMessage(error)}); reload the page to try again.` });
+            setLoading({ tour: info, index: from, error: errorMessage(error) });
           }
         },
       );
