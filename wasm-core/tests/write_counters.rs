@@ -115,3 +115,25 @@ fn writes_during_writeback_throttles_are_counted() {
     let ssd = run(scenario("slow-disk", None, &[("storage", 0.0)]), 800);
     assert_eq!(ssd.mm.vmstat.get(Item::NrThrottledWritten), 0);
 }
+
+/// Below the background limit nothing wakes the flusher but its period:
+/// every dirty_writeback_centisecs (5 s) it writes what has been dirty for
+/// dirty_expire_centisecs (30 s) — here, at 35 s, the pages dirtied in the
+/// first 5 s.
+#[test]
+fn the_periodic_flush_writes_old_dirty_pages() {
+    let mut s = Simulation::new(scenario("slow-disk", None, &[("write_rate", 10.0)])).unwrap();
+    let mut dirtied_by_5s = 0;
+    for step in 1..=3501u64 {
+        s.step();
+        if step == 500 {
+            dirtied_by_5s = s.mm.vmstat.get(Item::NrDirtied);
+        }
+        if step == 3000 {
+            assert_eq!(s.mm.vmstat.get(Item::Pgpgout), 0, "nothing is old enough at 30 s (the first page was dirtied after 0 s)");
+        }
+    }
+    assert!(dirtied_by_5s >= 40, "{dirtied_by_5s}");
+    assert_eq!(s.mm.vmstat.get(Item::Pgpgout), dirtied_by_5s, "at 35 s, the pages dirty since 5 s or before");
+    assert_writes_add_up(&s, "periodic flush");
+}

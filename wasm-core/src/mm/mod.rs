@@ -207,7 +207,10 @@ pub struct Mm {
     /// CPU sharing between actors when `machine.cpus` is set.
     pub cpu: machine::CpuShare,
     /// Page-cache folios dirtied since the flusher last ran.
-    pub dirty_list: Vec<FolioId>,
+    pub dirty_list: Vec<(u64, FolioId)>,
+    /// When the flusher next looks for dirty page cache older than
+    /// dirty_expire_centisecs (wb_check_old_data_flush).
+    pub next_kupdate_ns: u64,
     /// Writes in flight: (completion time, folio), in completion order.
     pub writeback: std::collections::VecDeque<(u64, FolioId)>,
     /// Decisions about tracked folios in the current step.
@@ -266,7 +269,7 @@ impl Mm {
         let lruvecs = self.lruvecs.len() * std::mem::size_of::<Lruvec>() + self.lruvecs.iter().map(|l| l.mm_walk.capacity() * 4).sum::<usize>();
         let memcgs = self.memcgs.len() * (std::mem::size_of::<MemCgroup>() + vmstat::NR_ITEMS * 8);
         let swap = self.swap.pages as usize * (4 + 8 + 4);
-        let queues = self.dirty_list.capacity() * 4 + self.writeback.capacity() * 16;
+        let queues = self.dirty_list.capacity() * 12 + self.writeback.capacity() * 16;
         (folios, slots, lruvecs + memcgs + swap + queues)
     }
 

@@ -166,7 +166,7 @@ impl Mm {
         let dirty = self
             .dirty_list
             .iter()
-            .filter(|&&f| {
+            .filter(|&&(_, f)| {
                 let fl = self.folios.flags[f as usize];
                 fl & pg::DIRTY != 0 && fl & (pg::WRITEBACK | pg::FREE | pg::ANON) == 0 && self.folio_node(f) == node
             })

@@ -4,9 +4,12 @@
 //! (mm/page-writeback.c `balance_dirty_pages`).
 //!
 //! Simplified: one flusher for the machine, woken when a memcg's dirty pages
-//! pass dirty_background_ratio of its memory (memory.max, or all memory) and
-//! by reclaim that meets dirty folios; each write completes WRITEBACK_NS
-//! after it starts; a writer over dirty_ratio waits for one write.
+//! pass dirty_background_ratio of its memory (memory.max, or all memory), by
+//! reclaim that meets dirty folios, and every dirty_writeback_centisecs to
+//! write what has been dirty longer than dirty_expire_centisecs (judged per
+//! folio, where the kernel judges an inode by when it was first dirtied);
+//! each write completes WRITEBACK_NS after it starts; a writer over
+//! dirty_ratio waits for one write.
 use super::folio::{pg, FolioId};
 use super::vmstat::Item;
 use super::{MemcgId, Mm};
@@ -15,6 +18,10 @@ use crate::cost;
 /// vm.dirty_background_ratio and vm.dirty_ratio (percent).
 pub const DIRTY_BACKGROUND_RATIO: u64 = 10;
 pub const DIRTY_RATIO: u64 = 20;
+/// vm.dirty_writeback_centisecs (500): how often the flusher wakes to write old dirty data.
+pub const DIRTY_WRITEBACK_INTERVAL_NS: u64 = 5_000_000_000;
+/// vm.dirty_expire_centisecs (3000): dirty data older than this is written by the periodic flush.
+pub const DIRTY_EXPIRE_INTERVAL_NS: u64 = 30_000_000_000;
 
 impl Mm {
     /// The memory a memcg's dirty limits are a share of.
@@ -37,7 +44,8 @@ impl Mm {
         self.count_global(Item::NrDirtied);
         let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
         self.memcgs[memcg as usize].nr_dirty += 1;
-        self.dirty_list.push(f);
+        let now = self.now_ns + self.cost_ns;
+        self.dirty_list.push((now, f));
         let dirty = self.memcgs[memcg as usize].nr_dirty + self.memcgs[memcg as usize].nr_writeback;
         let limit = self.dirtyable_pages(memcg);
         if dirty * 100 > limit * DIRTY_RATIO {
@@ -53,23 +61,48 @@ impl Mm {
     /// folio; each takes its turn on the device and completes WRITEBACK_NS
     /// after it starts.
     pub fn wakeup_flusher_threads(&mut self) {
-        let list = std::mem::take(&mut self.dirty_list);
-        for &f in &list {
-            let fl = self.folios.flags[f as usize];
-            if fl & pg::DIRTY == 0 || fl & pg::WRITEBACK != 0 || fl & pg::FREE != 0 || fl & pg::ANON != 0 {
-                continue;
-            }
-            let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
-            self.folios.clear(f, pg::DIRTY);
-            self.memcgs[memcg as usize].nr_dirty -= 1;
-            self.folio_start_writeback(f);
-            let done = self.storage_write_async(cost::WRITEBACK_NS);
-            self.queue_writeback(done, f);
-            self.count(memcg, Item::Pgpgout, 1, true);
+        let mut list = std::mem::take(&mut self.dirty_list);
+        for &(_, f) in &list {
+            self.write_dirty_folio(f);
         }
-        let mut list = list;
         list.clear();
         self.dirty_list = list;
+    }
+
+    /// wb_check_old_data_flush() (for_kupdate writeback), every
+    /// dirty_writeback_centisecs up to `t_ns`: start writeback of the page
+    /// cache dirty for longer than dirty_expire_centisecs. The list is in
+    /// the order the folios were dirtied, so the old ones come first.
+    fn wb_check_old_data_flush(&mut self, t_ns: u64) {
+        while self.next_kupdate_ns <= t_ns {
+            let at = self.next_kupdate_ns;
+            self.next_kupdate_ns += DIRTY_WRITEBACK_INTERVAL_NS;
+            let old = self.dirty_list.partition_point(|&(since, _)| since.saturating_add(DIRTY_EXPIRE_INTERVAL_NS) <= at);
+            if old == 0 {
+                continue;
+            }
+            let expired: Vec<(u64, FolioId)> = self.dirty_list.drain(..old).collect();
+            for (_, f) in expired {
+                self.write_dirty_folio(f);
+            }
+        }
+    }
+
+    /// Starts writeback of `f` if it is still dirty page cache not under
+    /// writeback (the flusher's list keeps folios that were written,
+    /// redirtied or freed since).
+    fn write_dirty_folio(&mut self, f: FolioId) {
+        let fl = self.folios.flags[f as usize];
+        if fl & pg::DIRTY == 0 || fl & pg::WRITEBACK != 0 || fl & pg::FREE != 0 || fl & pg::ANON != 0 {
+            return;
+        }
+        let memcg = self.lruvec_memcg(self.folios.lruvec[f as usize]);
+        self.folios.clear(f, pg::DIRTY);
+        self.memcgs[memcg as usize].nr_dirty -= 1;
+        self.folio_start_writeback(f);
+        let done = self.storage_write_async(cost::WRITEBACK_NS);
+        self.queue_writeback(done, f);
+        self.count(memcg, Item::Pgpgout, 1, true);
     }
 
     /// A write of `f` in flight until `done`, kept in completion order.
@@ -100,6 +133,9 @@ impl Mm {
     /// oldest generation with MGLRU) to be reclaimed next. Swap writes end
     /// here too (end_swap_bio_write).
     pub fn writeback_complete_until(&mut self, t_ns: u64) {
+        if !self.dirty_list.is_empty() && self.next_kupdate_ns <= t_ns {
+            self.wb_check_old_data_flush(t_ns);
+        }
         while let Some(&(when, f)) = self.writeback.front() {
             if when > t_ns {
                 break;

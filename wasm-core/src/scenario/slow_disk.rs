@@ -22,7 +22,7 @@ pub const SLOW_DISK: Builtin = Builtin {
         ParamSpec { name: "storage", default: 1.0, min: 0.0, max: 2.0, integer: true, help: "where the file and swap live: 0 = an SSD, 1 = a 7,200-rpm disk, 2 = brd ramdisks" },
         lru_gen_param(0.0),
         ParamSpec { name: "grow_pages", default: 14_000.0, min: 0.0, max: 1_048_576.0, integer: true, help: "pages /app's second task allocates, one after another, from 3 s on (0 = no such task)" },
-        ParamSpec { name: "write_rate", default: 1_000_000.0, min: 10.0, max: 10_000_000.0, integer: true, help: "pages per simulated second /batch tries to write (the 7,200-rpm disk writes about 200 a second; above its pace the dirty limits hold the writer to it)" },
+        ParamSpec { name: "write_rate", default: 1_000_000.0, min: 10.0, max: 10_000_000.0, integer: true, help: "pages per simulated second /batch tries to write (the 7,200-rpm disk writes about 200 a second; above its pace the dirty limits hold the writer to it; below the background limit the flusher writes pages once they have been dirty 30 s)" },
         ParamSpec { name: "swap_pages", default: 0.0, min: 0.0, max: 4_194_304.0, integer: true, help: "swap space, in pages (0 = no swap: only page cache can be reclaimed)" },
     ],
     build: slow_disk,

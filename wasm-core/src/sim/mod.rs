@@ -201,6 +201,7 @@ impl Simulation {
             machine: scenario.machine,
             cpu: Default::default(),
             dirty_list: Vec::new(),
+            next_kupdate_ns: crate::mm::writeback::DIRTY_WRITEBACK_INTERVAL_NS,
             writeback: Default::default(),
             traces: Vec::new(),
             current: Default::default(),
@@ -344,7 +345,7 @@ impl Simulation {
         let lruvecs = mm.lruvecs.len() * size_of::<Lruvec>();
         let memcgs: usize = mm.memcgs.iter().map(|m| size_of::<MemCgroup>() + m.path.len() + m.children.len() * 2).sum();
         let nodes: usize = mm.nodes.iter().map(|n| size_of::<PgData>() + n.kswapd.timeline.len() * 16 + n.kswapd.sleep_log.len() * 64).sum();
-        let writeback = mm.dirty_list.len() * 4 + mm.writeback.len() * 16;
+        let writeback = mm.dirty_list.len() * 12 + mm.writeback.len() * 16;
         let reclaims: usize = self.reclaim_log.iter().map(|r| size_of::<MemoryReclaim>() + r.rounds.len() * 16).sum();
         let tasks = self.tasks.len() * (size_of::<Task>() + 32) + self.queue.len() * 16;
         let events = mm.events.events.len() * 64 + mm.traces.len() * size_of::<FolioTrace>();
