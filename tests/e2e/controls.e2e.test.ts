@@ -229,13 +229,13 @@ describe('Timeline controls', () => {
     const { page, problems } = await open('?v=1&scenario=classic-basic&seed=1');
     await page.getByLabel('Stop at', { exact: true }).selectOption('oom');
     const run = page.getByRole('button', { name: 'Run to next', exact: true });
-    expect(await run.getAttribute('title')).toBe("Step until the next OOM kill, at most to the run's end (step 500); from there, at most 10,000 steps");
+    expect(await run.getAttribute('title')).toBe("Step until the next OOM kill: at most to the run's end (step 500); from there, at most 10,000 steps");
     await run.click();
     await waitForStep(page, 500);
     const alerts = page.getByTestId('alerts');
     await expect.poll(() => alerts.textContent()).toContain("No OOM kill before the run's end: stopped there, at step 500. Run to next again goes on past it.");
     expect(await page.getByTestId('timeline-at-end').isVisible()).toBe(true);
-    expect(await run.getAttribute('title')).toBe('Step until the next OOM kill (at most 10,000 steps)');
+    expect(await run.getAttribute('title')).toBe('Step until the next OOM kill: at most 10,000 steps');
     await run.click();
     await waitForStep(page, 10_500, 120_000);
     await expect.poll(() => alerts.textContent()).toContain('No OOM kill in 10,000 steps: stopped at step 10,500.');

@@ -16,7 +16,7 @@ describe('counter help', () => {
   });
 
   it('says which counters are not in pages', () => {
-    expect(counterHelp('pgpgout')).toMatch(/^KiB written/);
+    expect(counterHelp('pgpgout')).toMatch(/^KiB submitted/);
     expect(counterHelp('pswpout')).toBe('Pages written to swap.');
     expect(counterHelp('allocstall_dma32')).toBe('Allocations, with ZONE_DMA32 their highest zone, that entered direct reclaim.');
     expect(counterHelp('nr_active_file')).toMatch(/^Pages on the active file list/);

@@ -75,5 +75,10 @@ describe('the session reducer', () => {
     s = reducer(s, { type: 'alert', messages: ['No aging in 10 steps: stopped at step 1,510.'], atStep: 1_510 });
     s = reducer(s, { type: 'started', request: makeRequest('s', 1), frame: frame(0), histories: histories(0) });
     expect(s.alerts.map((a) => a.message)).toEqual(['seed: not a seed; using 1']);
+    // A long move starting from where the notice was (Run to next pressed again) drops it too.
+    s = reducer(s, { type: 'alert', messages: ["No OOM kill before the run's end: stopped there, at step 0."], atStep: 0 });
+    expect(s.alerts).toHaveLength(2);
+    s = reducer(s, { type: 'busy', busy: { label: 'Running to the next OOM kill', done: 0, total: 10_000 } });
+    expect(s.alerts.map((a) => a.message)).toEqual(['seed: not a seed; using 1']);
   });
 });

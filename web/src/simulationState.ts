@@ -155,7 +155,8 @@ export function reducer(state: SimulationState, action: Action): SimulationState
         alerts: stillTrue(state.alerts, action.frame.step),
       };
     case 'busy':
-      return { ...state, busy: action.busy };
+      // A long move starting: a notice about where the last one stopped goes (it would sit under the progress).
+      return { ...state, busy: action.busy, alerts: action.busy ? stillTrue(state.alerts, null) : state.alerts };
     case 'alert': {
       const { atStep } = action;
       let messages = action.messages;

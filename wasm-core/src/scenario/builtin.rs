@@ -67,7 +67,7 @@ Builtin {
         ParamSpec { name: "interval", default: 200.0, min: 10.0, max: 60_000.0, integer: true, help: "time between memory.reclaim writes, in ms" },
         ParamSpec { name: "rate", default: 20_000.0, min: 100.0, max: 10_000_000.0, integer: true, help: "each job's accesses per simulated second" },
         lru_gen_param(1.0),
-        ParamSpec { name: "memcg_lru", default: 1.0, min: 0.0, max: 1.0, integer: true, help: "with MGLRU: 1 = the memcg LRU (v6.3+), 0 = walk every memcg (v6.1/6.2)" },
+        ParamSpec { name: "memcg_lru", default: 1.0, min: 0.0, max: 1.0, integer: true, help: "with MGLRU: 0 = walk every memcg (v6.1/6.2), 1 = the memcg LRU (v6.3+)" },
         ParamSpec { name: "batch", default: 2.0, min: 0.0, max: 2.0, integer: true, help: "memory.reclaim batches: 0 = whole request (<= v6.5), 1 = 32 pages (v6.6-6.8), 2 = remaining/4 (v6.9+)" },
         ParamSpec { name: "node_pages", default: 0.0, min: 0.0, max: 4_194_304.0, integer: true, help: "pages of the node: 0 = twice what the jobs touch (no global pressure), else at least 64 (the smallest zone the engine takes)" },
     ],

@@ -21,8 +21,8 @@ pub struct ParamSpec {
 /// parameter's help under it says more.
 const CHOICES: &[(&str, &[&str])] = &[
     ("lru_gen", &["the classic LRU", "MGLRU"]),
-    ("memcg_lru", &["every memcg (v6.1/6.2)", "the memcg LRU (v6.3+)"]),
-    ("refault_distance", &["mainline lru_gen_refault", "refault distance (004)"]),
+    ("memcg_lru", &["walk every memcg (≤6.2)", "the memcg LRU (v6.3+)"]),
+    ("refault_distance", &["mainline lru_gen_refault", "with patch 004"]),
     ("reader_pattern", &["zipf (zipf_s)", "uniform", "one sequential scan", "loop over the file"]),
     ("reader_op", &["read()", "write()", "mmap loads", "mmap loads, 50 % stores"]),
     ("batch", &["whole request (<= v6.5)", "32 pages (v6.6-6.8)", "remaining/4 (v6.9+)"]),
@@ -31,9 +31,9 @@ const CHOICES: &[(&str, &[&str])] = &[
 ];
 
 /// The `lru_gen` parameter of the scenarios that run either LRU, with its
-/// default (1 = MGLRU, 0 = the classic LRU).
+/// default (0 = the classic LRU, 1 = MGLRU).
 pub const fn lru_gen_param(default: f64) -> ParamSpec {
-    ParamSpec { name: "lru_gen", default, min: 0.0, max: 1.0, integer: true, help: "1 = MGLRU, 0 = the classic active/inactive LRU" }
+    ParamSpec { name: "lru_gen", default, min: 0.0, max: 1.0, integer: true, help: "0 = the classic active/inactive LRU, 1 = MGLRU" }
 }
 
 impl ParamSpec {

@@ -174,8 +174,8 @@ export function TimelineControls({
             disabled={!enabled || busy !== null}
             title={
               limit.runEnd !== undefined
-                ? `Step until the next ${label}, at most to the run's end (step ${formatCount(limit.runEnd)}); from there, at most ${formatCount(RUN_MAX_STEPS)} steps`
-                : `Step until the next ${label} (at most ${formatCount(RUN_MAX_STEPS)} steps)`
+                ? `Step until the next ${label}: at most to the run's end (step ${formatCount(limit.runEnd)}); from there, at most ${formatCount(RUN_MAX_STEPS)} steps`
+                : `Step until the next ${label}: at most ${formatCount(RUN_MAX_STEPS)} steps`
             }
             onClick={() => onRunUntil(kind, label, limit.maxSteps, limit.runEnd)}
           >

@@ -34,7 +34,7 @@ const HELP: Record<string, string> = {
   nr_throttled_written: 'Pages whose write ended while a reclaimer slept in reclaim_throttle on writeback (__acct_reclaim_writeback): more than SWAP_CLUSTER_MAX of them wake it early.',
   workingset_nodereclaim: 'Shadow-entry nodes freed by the shadow shrinker (count_shadow_nodes, scan_shadow_nodes). Not modelled: here a shadow stays until its page is cached again, so this stays 0 and refaults of pages evicted long ago are still detected.',
   pgpgin: 'KiB read from storage (not pages: a page is 4 KiB).',
-  pgpgout: 'KiB written to storage, swap included (not pages: 4 per page swapped out).',
+  pgpgout: 'KiB submitted for writing to storage, swap included (not pages: 4 per page swapped out), counted as each write starts; nr_written counts the pages whose write has ended.',
   pswpin: 'Pages read back from swap.',
   pswpout: 'Pages written to swap.',
   pgfree: 'Pages freed.',
@@ -55,7 +55,7 @@ const HELP: Record<string, string> = {
   pageoutrun: 'kswapd reclaim passes (balance_pgdat).',
   kswapd_low_wmark_hit_quickly: "Times kswapd's short nap was cut short by a wakeup (an allocation below a low watermark).",
   kswapd_high_wmark_hit_quickly: 'Times kswapd went to sleep and found the node unbalanced (a zone below its high watermark), before its short nap or after it, so it did not sleep.',
-  pgrotated: 'Pages reclaim found dirty or under writeback (and marked PG_reclaim) moved to the tail of the inactive list, or with MGLRU of the oldest generation, when their writeback ended (folio_rotate_reclaimable), to be reclaimed next. The kernel also counts the moves of lru_deactivate_file (fadvise DONTNEED); the engine has only the writeback path.',
+  pgrotated: 'Pages reclaim marked PG_reclaim (found dirty or under writeback, or swapped out itself) moved to the tail of the inactive list, or with MGLRU of the oldest generation, when their writeback ended (folio_rotate_reclaimable), to be reclaimed next. The kernel also counts the moves of lru_deactivate_file (fadvise DONTNEED); the engine has only the writeback path.',
   oom_kill: 'Tasks killed by the OOM killer.',
 };
 
