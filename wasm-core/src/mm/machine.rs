@@ -53,10 +53,17 @@ pub enum Storage {
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 #[cfg_attr(target_arch = "wasm32", derive(Tsify))]
 pub struct Machine {
+    /// null or left out: the SSD, as for the other optional fields.
+    #[serde(deserialize_with = "storage_or_default")]
     pub storage: Storage,
     /// CPUs shared by all actors (None = one CPU per actor: no contention).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpus: Option<u32>,
+}
+
+/// A storage name, or null for the default (the SSD).
+fn storage_or_default<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Storage, D::Error> {
+    Ok(Option::<Storage>::deserialize(d)?.unwrap_or_default())
 }
 
 /// The window over which the run-queue length is averaged (about CFS's

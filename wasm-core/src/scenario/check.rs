@@ -102,8 +102,9 @@ fn parse_with(text: &str, ranges: bool) -> Result<Scenario, ScenarioError> {
             (Some(f), p) if p != f && !p.ends_with(&format!(".{f}")) => format!("{p}.{f}"),
             _ => path,
         };
-        // A name that is none of the field's, in words.
+        // A name that is none of the field's, or a value where an object belongs, in words.
         let plain = super::names::unknown_name_message(&plain).unwrap_or(plain);
+        let plain = super::names::not_an_object_message(message, bad_value(message).as_deref()).unwrap_or(plain);
         // A number of the wrong type or size (plain_number_message put it in
         // words): the range the field accepts, not only the one its type holds.
         let message = match (ranges && plain != message, bad_value(message)) {
@@ -322,7 +323,7 @@ mod tests {
     fn a_storage_that_is_not_a_name_lists_the_names() {
         let with = |storage: &str| GOOD.replacen('{', &format!(r#"{{"machine": {{"storage": {storage}}}, "#), 1);
         assert_eq!(check(&with(r#""hdd""#)).problems, vec![]);
-        for storage in [r#""floppy""#, "3", "null", "[]"] {
+        for storage in [r#""floppy""#, "3", "[]"] {
             let c = check(&with(storage));
             assert_eq!(fields(&c), ["machine.storage"], "{storage}: {:?}", c.problems);
             assert_eq!(c.problems[0].message, format!(r#"{storage} is not one of "ssd", "ramdisk", "hdd""#), "{storage}");
@@ -331,6 +332,17 @@ mod tests {
         let c = check(&with(r#"{"kind": "hdd"}"#));
         assert_eq!(fields(&c), ["machine.storage"], "{:?}", c.problems);
         assert_eq!(c.problems[0].message, r#""kind" is not one of "ssd", "ramdisk", "hdd""#);
+        // null is the default, as for the other optional fields.
+        let c = check(&with("null"));
+        assert_eq!(c, ScenarioCheck { readable: true, problems: vec![] });
+        assert_eq!(parse(&with("null")).unwrap().machine.storage, crate::mm::machine::Storage::Ssd);
+        // A value spread over lines is shown on one.
+        let c = check(&with("[\n  1,\n  2\n]"));
+        assert_eq!(c.problems[0].message, r#"[ 1, 2 ] is not one of "ssd", "ramdisk", "hdd""#);
+        // A name where the machine's object belongs.
+        let c = check(&GOOD.replacen('{', r#"{"machine": "hdd", "#, 1));
+        assert_eq!(fields(&c), ["machine"], "{:?}", c.problems);
+        assert_eq!(c.problems[0].message, r#""hdd" is not an object: this field is an object of its own fields (docs/scenario-files.md lists them)"#);
         // Broken JSON is still broken JSON.
         let c = check(&with("3,,"));
         assert_eq!(fields(&c), [FILE_FIELD], "{:?}", c.problems);

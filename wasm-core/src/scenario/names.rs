@@ -50,13 +50,27 @@ pub(super) fn not_a_name_message(text: &str, line: usize, column: usize) -> Opti
     if value.starts_with('"') {
         return None;
     }
+    // One line, however the file spreads the value out.
+    let value = value.split_whitespace().collect::<Vec<_>>().join(" ");
     let probe = format!("{}\"\\u0000\"{}", &text[..start], &text[end..]);
     let mut de = serde_json::Deserializer::from_str(&probe);
     let err = serde_path_to_error::deserialize::<_, Scenario>(&mut de).err()?;
     let names_message = err.into_inner().to_string();
     let names = known_names(&names_message)?;
-    let shown: String = if value.chars().count() > 40 { format!("{}…", value.chars().take(40).collect::<String>()) } else { value.to_string() };
+    let shown: String = if value.chars().count() > 40 { format!("{}…", value.chars().take(40).collect::<String>()) } else { value };
     Some(not_one_of(&shown, &names))
+}
+
+/// serde's "invalid type: string \"hdd\", expected struct Machine" (a
+/// value where an object of fields belongs) in words, with the value as
+/// [`bad_value`](super::check) found it; None for other messages.
+pub(super) fn not_an_object_message(message: &str, value: Option<&str>) -> Option<String> {
+    let (what, expected) = message.rsplit_once(", expected ")?;
+    if !expected.starts_with("struct ") || !what.starts_with("invalid type: ") {
+        return None;
+    }
+    let shown = value.map_or_else(|| what.trim_start_matches("invalid type: ").to_string(), str::to_string);
+    Some(format!("{shown} is not an object: this field is an object of its own fields (docs/scenario-files.md lists them)"))
 }
 
 #[cfg(test)]
