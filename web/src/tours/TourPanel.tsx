@@ -5,7 +5,9 @@
 // opens and back to where it was when it closes. The step's view element
 // is ringed (highlight.ts). The reader can move the panel to the other side
 // or fold it down to its buttons, to see a wide table it would cover; either
-// lasts until the next step, whose text opens again.
+// lasts until the next step, whose text opens again. The first time a tour
+// opens its steps are fetched (loadTour): the panel says so if that takes
+// a while, and if it fails, with Try again.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTourHighlight } from './highlight';
 import type { TourController } from './useTour';
