@@ -57,6 +57,13 @@ export function panelSide(
   return hides(preferred, anchor, top) && !hides(other, anchor, top) ? other : preferred;
 }
 
+/** The side the panel opens on before it knows the step's element: the one that covers less of the views' column. */
+function firstSide(): PanelSide {
+  const main = document.querySelector('.main-column')?.getBoundingClientRect() ?? null;
+  const nowhere = { left: 0, right: 0, top: 0, bottom: 0 };
+  return panelSide(nowhere, main);
+}
+
 /** The space kept between the marked rows and the panel's top edge. */
 const MARK_GAP = 12;
 
@@ -155,6 +162,12 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
   /** Until when (performance.now()) a step's element is brought back into view if the page's layout moved it out (a link's first render). */
   const settleUntil = useRef(0);
   const [side, setSide] = useState<PanelSide>('left');
+  // A tour opening: before its step's element is there, the side that covers less of the views, where most steps put it.
+  const [opened, setOpened] = useState(false);
+  if ((step !== null) !== opened) {
+    setOpened(step !== null);
+    if (step !== null) setSide(firstSide());
+  }
   const [found, setFound] = useState(false);
 
   useEffect(() => {
