@@ -251,6 +251,20 @@ describe('Timeline controls', () => {
     expect(await eventFunctions(page)).toContain('try_to_free_mem_cgroup_pages');
     const round = page.locator('ol.event-list li[data-function="try_to_free_mem_cgroup_pages"]').first();
     expect(await round.textContent()).toMatch(/memory\.reclaim of \/uid_0: asked for \d+ pages/);
+    // Marked as what Run to next stopped for, and scrolled to within the list.
+    expect(await round.getAttribute('data-matched')).toBe('');
+    expect(await page.locator('ol.event-list li[data-matched]').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-kind')))).toEqual(
+      expect.arrayContaining(['reclaim']),
+    );
+    const inList = await round.evaluate((li) => {
+      const list = li.closest('ol')!.getBoundingClientRect();
+      const row = li.getBoundingClientRect();
+      return row.top >= list.top - 1 && row.bottom <= list.bottom + 1;
+    });
+    expect(inList, 'the row is within the list\'s visible part').toBe(true);
+    // A step later it is no longer marked.
+    await page.getByRole('button', { name: 'Step forward', exact: true }).click();
+    await expect.poll(() => page.locator('ol.event-list li[data-matched]').count()).toBe(0);
     expect(problems).toEqual([]);
   });
 

@@ -62,6 +62,13 @@ describe('the session reducer', () => {
     expect([s.busy, s.phase]).toEqual([null, 'failed']);
   });
 
+  it('remembers where Run to next found its event until a new run starts', () => {
+    let s = reducer(started(), { type: 'found', kind: 'reclaim', step: 101 });
+    expect(s.found).toEqual({ kind: 'reclaim', step: 101 });
+    s = reducer(s, { type: 'started', request: makeRequest('s', 1), frame: frame(0), histories: histories(0) });
+    expect(s.found).toBeNull();
+  });
+
   it('drops a notice about where a run stopped once the run is elsewhere; keeps the others until dismissed', () => {
     let s = reducer(started(), { type: 'alert', messages: ['seed: not a seed; using 1'] });
     s = reducer(s, { type: 'moved', frame: frame(10_000), histories: histories(10_000) });

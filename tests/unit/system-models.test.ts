@@ -707,6 +707,12 @@ describe('event kinds', () => {
     expect(shown.map((g) => `${g.kind}:${g.reason}`)).toEqual(['eviction:a', 'eviction:b', 'aging:r', 'reclaim:r']);
     expect(unlisted).toBe(3);
     expect(capGroups(groups, 20)).toEqual({ shown: groups, unlisted: 0 });
+    // And each kernel function of a kind: an inc_max_seq after many try_to_inc_min_seq.
+    const aging = groupEvents([
+      ...Array.from({ length: 6 }, (_, i) => ({ ...ev('aging', `/memcg${i}`), function: 'try_to_inc_min_seq' })),
+      { ...ev('aging'), function: 'inc_max_seq' },
+    ]);
+    expect(capGroups(aging, 3).shown.map((g) => g.function)).toEqual(['try_to_inc_min_seq', 'try_to_inc_min_seq', 'inc_max_seq']);
   });
 
   it('hides the groups of hidden kinds', () => {

@@ -4,9 +4,11 @@
 //! Recording is cheap: events are small enum values rendered to text only
 //! when a view asks ([`Event::describe`]). The log keeps at most
 //! [`EVENTS_PER_STEP`] events per step and counts the rest as dropped; the
-//! rare kinds (aging, kswapd changing state, the OOM killer) have
-//! [`RARE_EVENTS_RESERVE`] more places, so a step whose log is full of
-//! evictions and refaults still shows them.
+//! rare kinds (a new generation, kswapd changing state, a reclaim round, a
+//! throttle, the OOM killer) have [`RARE_EVENTS_RESERVE`] more places, so a
+//! step whose log is full of evictions, refaults or a hundred memcgs'
+//! min_seq moves still shows them; the first event a run to the next event
+//! waits for is always kept.
 use crate::mm::kswapd::KswapdMode;
 use crate::mm::LruvecId;
 
@@ -318,8 +320,8 @@ impl EventLog {
         self.push_within(EVENTS_PER_STEP, time_ns, kind);
     }
 
-    /// Records an event of a rare kind (aging, kswapd, OOM, a reclaim round,
-    /// a throttle): it also gets in
+    /// Records an event of a rare kind (a new generation, kswapd, OOM, a
+    /// reclaim round, a throttle): it also gets in
     /// when the step's EVENTS_PER_STEP places are taken, while the
     /// RARE_EVENTS_RESERVE more last.
     #[inline]

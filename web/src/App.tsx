@@ -542,6 +542,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
                   events={frame.events}
                   dropped={frame.eventsDropped}
                   kinds={state.histories?.kinds ?? []}
+                  runKind={state.found?.step === frame.step ? state.found.kind : undefined}
                 />
               )}
               </>

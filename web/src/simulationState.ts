@@ -90,6 +90,8 @@ export interface SimulationState {
   busy: Busy | null;
   /** Problems reported to the user (bad URL values, engine errors); the app keeps working. */
   alerts: Notice[];
+  /** Where the last Run to next found its event, and of which kind (the event list marks it while the run is there). */
+  found: { kind: string; step: number } | null;
   /** Why the app cannot run at all (engine failed to load). */
   fatal: string | null;
 }
@@ -101,6 +103,7 @@ export type Action =
   | { type: 'moved'; frame: Frame; histories: FrameHistories }
   | { type: 'busy'; busy: Busy | null }
   | { type: 'alert'; messages: string[]; atStep?: number }
+  | { type: 'found'; kind: string; step: number }
   | { type: 'dismiss'; id: number }
   | { type: 'playing'; playing: boolean }
   | { type: 'fatal'; message: string };
@@ -117,6 +120,7 @@ export const initialState: SimulationState = {
   playing: false,
   busy: null,
   alerts: [],
+  found: null,
   fatal: null,
 };
 
@@ -144,6 +148,7 @@ export function reducer(state: SimulationState, action: Action): SimulationState
         furthest: action.frame.step,
         playing: false,
         alerts: stillTrue(state.alerts, null),
+        found: null,
       };
     case 'moved':
       return {
@@ -168,6 +173,8 @@ export function reducer(state: SimulationState, action: Action): SimulationState
       const added = messages.map((message) => (atStep === undefined ? { id: ++noticeId, message } : { id: ++noticeId, message, atStep }));
       return { ...state, alerts: [...state.alerts, ...added].slice(-MAX_ALERTS) };
     }
+    case 'found':
+      return { ...state, found: { kind: action.kind, step: action.step } };
     case 'dismiss':
       return { ...state, alerts: state.alerts.filter((a) => a.id !== action.id) };
     case 'playing':

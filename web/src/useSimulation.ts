@@ -359,6 +359,7 @@ export function useSimulation(speed: number): Simulation {
         const result = await client.runUntil(kind, maxSteps, shownStep(), progress(`Running to the next ${label}`));
         if (!current()) return;
         land(result.frame);
+        if (result.found) dispatch({ type: 'found', kind, step: result.frame.step });
         if (!result.found && !stoppedRef.current) {
           const at = result.frame.step.toLocaleString('en-US');
           const message =

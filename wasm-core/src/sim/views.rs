@@ -29,6 +29,7 @@ impl Simulation {
             function: t.function.into(),
             reason,
             page: Some(self.page_key(t.mapping, t.index)),
+            run_kinds: Vec::new(),
         }
     }
 
@@ -223,7 +224,8 @@ impl Simulation {
             .iter()
             .map(|e| {
                 let (kind, function, reason) = e.describe(&name);
-                EventView { step: self.step, time_ns: e.time_ns, kind: kind.into(), function: function.into(), reason, page: None }
+                let run_kinds = crate::event::EventMatch::ALL.iter().filter(|m| m.matches(&e.kind)).map(|m| m.name().to_string()).collect();
+                EventView { step: self.step, time_ns: e.time_ns, kind: kind.into(), function: function.into(), reason, page: None, run_kinds }
             })
             .collect();
         // Show lruvecs of non-root memcgs that have ever held pages (the root

@@ -120,6 +120,10 @@ pub struct EventView {
     /// The tracked page this event is about ("file:reader#120"), if any.
     #[serde(default)]
     pub page: Option<String>,
+    /// The kinds of "run to the next event" this event counts for
+    /// ([`crate::event::EventMatch`] names: "aging", "kswapd-wake", ...).
+    #[serde(default)]
+    pub run_kinds: Vec<String>,
 }
 
 /// The recorded decisions about one tracked page, oldest first.

@@ -180,7 +180,7 @@ impl Mm {
         lrugen.min_seq[type_] += 1;
         let min_seq = lrugen.min_seq[type_];
         let now = self.now_ns;
-        self.events.push_rare(now, || EventKind::MinSeq { lruvec: lv, type_, min_seq, function: "inc_min_seq", moved });
+        self.events.push(now, || EventKind::MinSeq { lruvec: lv, type_, min_seq, function: "inc_min_seq", moved });
         true
     }
 
@@ -213,7 +213,7 @@ impl Mm {
             self.lruvecs[lv as usize].lrugen.min_seq[type_] = seq;
             success = true;
             let now = self.now_ns;
-            self.events.push_rare(now, || EventKind::MinSeq { lruvec: lv, type_, min_seq: seq, function: "try_to_inc_min_seq", moved: 0 });
+            self.events.push(now, || EventKind::MinSeq { lruvec: lv, type_, min_seq: seq, function: "try_to_inc_min_seq", moved: 0 });
         }
         success
     }

@@ -1,6 +1,6 @@
 // The last step's engine decisions: which kernel function decided what, and
 // why. Identical decisions are listed once with a count; kinds can be hidden.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { EventView } from '../../engine/pkg/reclaim_core';
 import { formatCount } from '../../util/format';
 import { capGroups, filterKinds, groupEvents, visibleGroups } from './model';
@@ -15,9 +15,12 @@ export interface EventListProps {
   dropped: number;
   /** The kinds seen so far in this run; the filter offers every kind the engine has, and these if others. */
   kinds: readonly string[];
+  /** The kind of event Run to next stopped this step for: its rows are marked, the first scrolled to in the list. */
+  runKind?: string;
 }
 
-export function EventList({ step, events, dropped, kinds }: EventListProps) {
+export function EventList({ step, events, dropped, kinds, runKind }: EventListProps) {
+  const listRef = useRef<HTMLOListElement>(null);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const groups = groupEvents(events);
   const visible = visibleGroups(groups, hidden);
@@ -32,6 +35,12 @@ export function EventList({ step, events, dropped, kinds }: EventListProps) {
       return next;
     });
   const countOf = (kind: string) => events.reduce((n, e) => n + (e.kind === kind ? 1 : 0), 0);
+  // The row Run to next stopped for, within the list's own scroll (the page stays where the reader looks).
+  useEffect(() => {
+    const list = listRef.current;
+    const row = runKind ? list?.querySelector<HTMLElement>('li[data-matched]') : null;
+    if (list && row) list.scrollTop = row.offsetTop - list.offsetTop - 4;
+  }, [runKind, step]);
   return (
     <section className="card events" aria-labelledby="events-heading" data-tour="events">
       <div className="card-header">
@@ -64,10 +73,12 @@ export function EventList({ step, events, dropped, kinds }: EventListProps) {
               : 'No reclaim decisions in this step.'}
         </p>
       ) : (
-        <ol className="event-list" aria-label="Events of the last step">
-          {shown.map((g, i) => (
-            <li key={i} className={`event kind-${g.kind.replace(/[^a-z0-9-]/gi, '-')}`} data-function={g.function}
-              data-kind={g.kind}>
+        <ol className="event-list" aria-label="Events of the last step" ref={listRef}>
+          {shown.map((g, i) => {
+            const matched = runKind !== undefined && g.runKinds.includes(runKind);
+            return (
+            <li key={i} className={`event kind-${g.kind.replace(/[^a-z0-9-]/gi, '-')}${matched ? ' event-matched' : ''}`} data-function={g.function}
+              data-kind={g.kind} data-matched={matched ? '' : undefined} title={matched ? 'Run to next stopped at this step for this event' : undefined}>
               <span className="event-kind">{g.kind}</span>
               <code className="event-function">
                 <BreakableName name={g.function} />
@@ -77,14 +88,15 @@ export function EventList({ step, events, dropped, kinds }: EventListProps) {
                 {g.count > 1 ? `×${formatCount(g.count)}` : ''}
               </span>
             </li>
-          ))}
+            );
+          })}
         </ol>
       )}
       {(unlisted > 0 || dropped > 0 || filteredEvents > 0) && (
         <p className="card-footnote">
           {filteredEvents > 0 && `${formatCount(filteredEvents)} events of hidden kinds. `}
           {unlisted > 0 && `${formatCount(unlisted)} more events not listed. `}
-          {dropped > 0 && `${formatCount(dropped)} events of this step were not kept by the engine.`}
+          {dropped > 0 && `${formatCount(dropped)} more events of this step were counted but not recorded (the engine records 256 a step, and a few more of the rare kinds).`}
         </p>
       )}
     </section>

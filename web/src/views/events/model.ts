@@ -11,6 +11,8 @@ export interface EventGroup {
   count: number;
   /** Simulated time of the first of them. */
   timeNs: number;
+  /** The kinds of Run to next its events count for (EventView.runKinds). */
+  runKinds: readonly string[];
 }
 
 /** Groups identical (kind, function, reason) events, in order of first appearance. */
@@ -20,7 +22,7 @@ export function groupEvents(events: readonly EventView[]): EventGroup[] {
     const key = `${e.kind}\u0000${e.function}\u0000${e.reason}`;
     const group = groups.get(key);
     if (group) group.count += 1;
-    else groups.set(key, { kind: e.kind, function: e.function, reason: e.reason, count: 1, timeNs: e.timeNs });
+    else groups.set(key, { kind: e.kind, function: e.function, reason: e.reason, count: 1, timeNs: e.timeNs, runKinds: e.runKinds ?? [] });
   }
   return [...groups.values()];
 }
@@ -50,18 +52,21 @@ export function addKinds(seen: readonly string[], events: readonly Pick<EventVie
 
 /**
  * The groups the list shows when there are more than `cap`: the first
- * `cap`, except that every kind the step has keeps its first group (a
- * reclaim round after hundreds of evictions) in place of the latest
- * others; in their order. Also how many events the groups left out hold.
+ * `cap`, except that every kernel function of every kind the step has
+ * keeps its first group (a reclaim round after hundreds of evictions, an
+ * inc_max_seq after a hundred memcgs' try_to_inc_min_seq) in place of the
+ * latest others; in their order. Also how many events the groups left out
+ * hold.
  */
 export function capGroups(groups: readonly EventGroup[], cap: number): { shown: EventGroup[]; unlisted: number } {
   if (groups.length <= cap) return { shown: [...groups], unlisted: 0 };
   const keep = new Set<number>();
-  const firstOfKind = new Map<string, number>();
+  const firstOf = new Map<string, number>();
   groups.forEach((g, i) => {
-    if (!firstOfKind.has(g.kind)) firstOfKind.set(g.kind, i);
+    const key = `${g.kind}\u0000${g.function}`;
+    if (!firstOf.has(key)) firstOf.set(key, i);
   });
-  for (const i of firstOfKind.values()) keep.add(i);
+  for (const i of firstOf.values()) keep.add(i);
   // Then the earliest of the rest, up to the cap.
   for (let i = 0; i < groups.length && keep.size < cap; i++) keep.add(i);
   const shown = groups.filter((_, i) => keep.has(i));
