@@ -83,12 +83,12 @@ impl Event {
                 function,
                 if *moved > 0 {
                     format!(
-                        "{}: {} min_seq -> {min_seq}; {moved} folios of the full oldest generation moved into the next one (folio_inc_gen)",
+                        "{}: {} min_seq → {min_seq}; {moved} folios of the full oldest generation moved into the next one (folio_inc_gen)",
                         lruvec_name(*lruvec),
                         TYPE_NAMES[*type_]
                     )
                 } else {
-                    format!("{}: {} min_seq -> {min_seq}: the oldest generation is empty", lruvec_name(*lruvec), TYPE_NAMES[*type_])
+                    format!("{}: {} min_seq → {min_seq}: the oldest generation is empty", lruvec_name(*lruvec), TYPE_NAMES[*type_])
                 },
             ),
             EventKind::Evicted { lruvec, type_, tier_idx, scanned, isolated, reclaimed, rejected } => (

@@ -69,6 +69,21 @@ export function TourPanel({ tour }: TourPanelProps) {
     if (at === null || at === document.body || at === returnTo.current || !at.isConnected) headingRef.current?.focus();
   }, [hasSteps, showLoading]);
 
+  // A step's text longer than the panel: a fade above the buttons says there is more below, until it is read.
+  const [more, setMore] = useState(false);
+  useEffect(() => {
+    const panel = panelRef.current;
+    if (!panel) return;
+    const measure = () => setMore(panel.scrollHeight - panel.scrollTop - panel.clientHeight > 4);
+    measure();
+    panel.addEventListener('scroll', measure, { passive: true });
+    window.addEventListener('resize', measure);
+    return () => {
+      panel.removeEventListener('scroll', measure);
+      window.removeEventListener('resize', measure);
+    };
+  }, [key, hasSteps, isFolded]);
+
   // Escape closes the tour (unless something else used the key).
   const { exit } = tour;
   useEffect(() => {
@@ -140,6 +155,7 @@ export function TourPanel({ tour }: TourPanelProps) {
       data-state={state}
       data-anchor-found={found}
       data-folded={isFolded}
+      data-more={more ? '' : undefined}
     >
       <p className="tour-kicker">
         <span className="tour-name">Tour · {open.tour.title}</span>
