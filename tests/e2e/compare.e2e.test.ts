@@ -311,6 +311,22 @@ async function startLongMove(mode: Locator): Promise<{ timeline: Locator; progre
 }
 
 describe('side by side: stopping a long move', () => {
+  it("plays both sides to the run's end and pauses there, as the page's own player does; played again, goes on past it", { timeout: 120_000 }, async () => {
+    const { mode, problems } = await openCompare();
+    const controls = mode.getByRole('group', { name: 'Compare controls' });
+    await controls.getByLabel('Speed').selectOption('100');
+    await controls.getByRole('button', { name: 'Play', exact: true }).click();
+    // multi-memcg-kswapd runs 10 s: 1,000 steps.
+    await waitForText(mode.getByTestId('compare-step'), '1000');
+    await expect.poll(() => controls.getByRole('button', { name: 'Play', exact: true }).isEnabled()).toBe(true);
+    await mode.page().waitForTimeout(400);
+    expect((await mode.getByTestId('compare-step').textContent())?.replace(/,/g, '')).toBe('1000');
+    await controls.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(async () => Number((await mode.getByTestId('compare-step').textContent())?.replace(/,/g, '')), { timeout: 60_000 }).toBeGreaterThan(1000);
+    await controls.getByRole('button', { name: 'Pause', exact: true }).click();
+    expect(problems).toEqual([]);
+  });
+
   it('stops both sides where they got to and brings them to one step', { timeout: 120_000 }, async () => {
     const { mode, problems } = await openCompare();
     const { timeline, progress } = await startLongMove(mode);

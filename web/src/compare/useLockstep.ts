@@ -178,16 +178,26 @@ export function useLockstep(speed: number): Lockstep {
     [moveBoth],
   );
 
-  // Play: one pair of commands in flight at a time, at most one tick per TICK_MS.
+  // Play: one pair of commands in flight at a time, at most one tick per TICK_MS; it pauses once at
+  // the run's end (the step an experiment's figures are taken at), as the page's own player does,
+  // and goes on past it when played again there.
   useEffect(() => {
     if (!state.playing) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const end = stateRef.current.sides?.[0]?.frame.durationSteps;
+    const stopAtEnd = end !== undefined && end > 0 && atRef.current < end;
     const tick = () => {
       const began = performance.now();
-      stepBoth(speedRef.current).then(
+      const n = stopAtEnd ? Math.min(speedRef.current, end - atRef.current) : speedRef.current;
+      stepBoth(n).then(
         () => {
-          if (!stopped) timer = setTimeout(tick, Math.max(0, TICK_MS - (performance.now() - began)));
+          if (stopped) return;
+          if (stopAtEnd && atRef.current >= end) {
+            dispatch({ type: 'playing', playing: false });
+            return;
+          }
+          timer = setTimeout(tick, Math.max(0, TICK_MS - (performance.now() - began)));
         },
         () => {},
       );
