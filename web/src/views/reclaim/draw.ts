@@ -1,6 +1,9 @@
 // Draws one memory.reclaim write's rounds into an <svg> React owns: per
 // round, the batch asked for (outlined) beside what it reclaimed (filled).
-import { axisBottom, scaleBand, scaleLinear } from 'd3';
+// Rounds too many for two bars each (32-page rounds: about 1,800) show what
+// each reclaimed as a bar and the batches asked as one line over them, so
+// that the outlines do not merge into a band that reads as a stacked bar.
+import { axisBottom, curveStepAfter, line, scaleBand, scaleLinear } from 'd3';
 import { drawCountAxis, layer, plotArea } from '../../util/d3';
 import { formatCount } from '../../util/format';
 import type { RoundBar, RoundsModel } from './model';
@@ -30,6 +33,8 @@ export function drawRounds(node: SVGSVGElement, model: RoundsModel, size: { widt
     .paddingInner(0.25)
     .paddingOuter(0.1);
   const half = x.bandwidth() / 2;
+  /** Under 3 px a bar: one bar a round, the batches asked as a line. */
+  const dense = half < 3;
   const y = scaleLinear().domain([0, model.yMax]).nice(3).range([innerHeight, 0]);
   drawCountAxis(plot, y, 3, innerWidth, (v) => formatCount(v.valueOf()));
   layer<SVGGElement>(plot, 'g', 'x-axis')
@@ -57,15 +62,26 @@ export function drawRounds(node: SVGSVGElement, model: RoundsModel, size: { widt
     .attr('transform', (b) => `translate(${x(b.round) ?? 0},0)`);
   groups
     .select('rect.asked')
+    .attr('display', dense ? 'none' : null)
     .attr('x', 0)
     .attr('width', Math.max(1, half - 1))
     .attr('y', (b) => y(b.batch))
     .attr('height', (b) => innerHeight - y(b.batch));
   groups
     .select('rect.got')
-    .attr('x', half)
-    .attr('width', Math.max(1, half - 1))
+    .attr('x', dense ? 0 : half)
+    .attr('width', dense ? Math.max(1, x.bandwidth()) : Math.max(1, half - 1))
     .attr('y', (b) => y(b.reclaimed))
     .attr('height', (b) => innerHeight - y(b.reclaimed));
   groups.select('title').text((b) => b.label);
+  // The batches asked, as one line above every round's bar.
+  const asked = line<RoundBar>()
+    .x((b) => (x(b.round) ?? 0) + x.bandwidth() / 2)
+    .y((b) => y(b.batch))
+    .curve(curveStepAfter);
+  layer<SVGPathElement>(plot, 'path', 'asked-line')
+    .attr('display', dense ? null : 'none')
+    .attr('data-testid', 'rounds-asked-line')
+    .attr('d', dense ? asked(model.bars) : null)
+    .raise();
 }
