@@ -113,14 +113,24 @@ impl Mm {
         let t = self.now_ns + self.cost_ns;
         let slept = match reason {
             ThrottleReason::Writeback => {
-                let wake = SWAP_CLUSTER_MAX as usize + 1;
-                let nth_end = self
-                    .writeback
-                    .iter()
-                    .filter(|&&(when, f)| when > t && self.folio_node(f) == node)
-                    .nth(wake - 1)
-                    .map(|&(when, _)| when - t);
-                nth_end.map_or(timeout, |d| d.min(timeout))
+                // One pass over the writes in flight, in completion order: the node's writes that end
+                // while it sleeps (__acct_reclaim_writeback counts them in NR_THROTTLED_WRITTEN), the
+                // SWAP_CLUSTER_MAX + 1st of them waking it.
+                let wake = SWAP_CLUSTER_MAX + 1;
+                let (mut slept, mut written) = (timeout, 0);
+                for &(when, f) in self.writeback.iter().skip_while(|&&(when, _)| when <= t) {
+                    if when - t > slept {
+                        break;
+                    }
+                    if self.folio_node(f) == node {
+                        written += 1;
+                        if written == wake {
+                            slept = when - t;
+                        }
+                    }
+                }
+                self.vmstat.add(super::vmstat::Item::NrThrottledWritten, written);
+                slept
             }
             ThrottleReason::Congested | ThrottleReason::Noprogress => {
                 if self.skip_throttle_noprogress(node) {
@@ -129,11 +139,6 @@ impl Mm {
                 timeout
             }
         };
-        if reason == ThrottleReason::Writeback {
-            // __acct_reclaim_writeback(): the node's writes that end while it sleeps, NR_THROTTLED_WRITTEN.
-            let written = self.writeback.iter().filter(|&&(when, f)| when > t && when <= t + slept && self.folio_node(f) == node).count();
-            self.vmstat.add(super::vmstat::Item::NrThrottledWritten, written as u64);
-        }
         self.wait_ns(slept);
         if kswapd {
             let k = &mut self.nodes[node].kswapd;
