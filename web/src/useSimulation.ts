@@ -7,6 +7,7 @@
 // its frame. The histories follow every frame, rebuilt when it goes back.
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { EngineClient } from './engine/client';
+import { runEndAhead, tickSteps } from './controls/runEnd';
 import { MAX_ADDRESS_CHARS, compactAddress, replaceAddressQuery, startingQuery } from './share/address';
 import { errorMessage } from './engine/host';
 import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './engine/pkg/reclaim_core';
@@ -299,15 +300,12 @@ export function useSimulation(speed: number): Simulation {
     if (!state.playing) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const end = runEndRef.current;
-    const stopAtEnd = end !== undefined && end > 0 && shownStep() < end;
+    const end = runEndAhead(shownStep(), runEndRef.current);
     const tick = () => {
       const began = performance.now();
-      const at = shownStep();
-      const n = stopAtEnd ? Math.min(speedRef.current, end - at) : speedRef.current;
-      void playTick(n).then(() => {
+      void playTick(tickSteps(speedRef.current, shownStep(), end)).then(() => {
         if (stopped) return;
-        if (stopAtEnd && shownStep() >= end) {
+        if (end !== null && shownStep() >= end) {
           dispatch({ type: 'playing', playing: false });
           return;
         }

@@ -10,6 +10,7 @@ import { errorMessage } from '../engine/host';
 import { MAX_STEPS_PER_COMMAND } from '../engine/protocol';
 import type { Frame, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import type { Progress } from '../engine/protocol';
+import { runEndAhead, tickSteps } from '../controls/runEnd';
 import { goingToStep } from '../util/format';
 import { windowStart } from '../views/history';
 import { IDLE, lockstepReducer, runKey, type LockstepState } from './lockstep';
@@ -185,15 +186,13 @@ export function useLockstep(speed: number): Lockstep {
     if (!state.playing) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const end = stateRef.current.sides?.[0]?.frame.durationSteps;
-    const stopAtEnd = end !== undefined && end > 0 && atRef.current < end;
+    const end = runEndAhead(atRef.current, stateRef.current.sides?.[0]?.frame.durationSteps);
     const tick = () => {
       const began = performance.now();
-      const n = stopAtEnd ? Math.min(speedRef.current, end - atRef.current) : speedRef.current;
-      stepBoth(n).then(
+      stepBoth(tickSteps(speedRef.current, atRef.current, end)).then(
         () => {
           if (stopped) return;
-          if (stopAtEnd && atRef.current >= end) {
+          if (end !== null && atRef.current >= end) {
             dispatch({ type: 'playing', playing: false });
             return;
           }

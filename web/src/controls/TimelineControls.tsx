@@ -5,6 +5,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { MAX_SEEK_STEP, RUN_KINDS, type RunKind } from '../engine/protocol';
 import type { Busy } from '../simulationState';
+import { runEndAhead } from './runEnd';
 import { formatCount } from '../util/format';
 import './timeline.css';
 
@@ -17,7 +18,8 @@ export const RUN_MAX_STEPS = 10_000;
  * `runEnd` is then that step), else RUN_MAX_STEPS.
  */
 export function runToNextLimit(step: number, runEnd: number | undefined): { maxSteps: number; runEnd?: number } {
-  if (runEnd !== undefined && runEnd > step && runEnd - step <= RUN_MAX_STEPS) return { maxSteps: runEnd - step, runEnd };
+  const end = runEndAhead(step, runEnd);
+  if (end !== null && end - step <= RUN_MAX_STEPS) return { maxSteps: end - step, runEnd: end };
   return { maxSteps: RUN_MAX_STEPS };
 }
 
