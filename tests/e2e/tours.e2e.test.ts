@@ -217,9 +217,12 @@ describe('opening tours', () => {
     // A link to a tour step whose steps cannot be fetched keeps its address (a reload tries again), and Try again opens that step.
     const blocked = await newContext();
     await blocked.route(chunk, (route) => route.abort('internetdisconnected'));
+    const linkFetches: string[] = [];
+    blocked.on('request', (r) => chunk.test(r.url()) && linkFetches.push(r.url()));
     const link = await openIn(blocked, '?v=1&scenario=kswapd-classzone&seed=1&tour=kswapd-classzone&tourStep=3', 'experiment');
     const linked = link.page.getByTestId('tour-panel');
     await expect.poll(() => linked.getAttribute('data-state')).toBe('failed');
+    expect(linkFetches, 'the link opens the tour with one try at its steps').toHaveLength(1);
     await link.page.waitForTimeout(500);
     expect(new URL(link.page.url()).searchParams.get('tour')).toBe('kswapd-classzone');
     expect(new URL(link.page.url()).searchParams.get('tourStep')).toBe('3');

@@ -39,8 +39,8 @@ export function usePageLink(link: PageLink | null, sim: Simulation, setTab: Show
     if (phase !== 'running' || !frame || !request) return;
     pending.current = null;
     const { view } = p;
-    /** Opens a tour link's step once the tour's steps are there, saying what of the link it cannot honour. */
-    const openTourLink = (found: Tour, asked: number, written: readonly (readonly [string, string])[]) => {
+    /** What of a tour link the tour does not honour, once its steps are there (their count, each one's variant). */
+    const tourLinkProblems = (found: Tour, asked: number, written: readonly (readonly [string, string])[]) => {
       if (asked >= found.steps.length) {
         setProblems((list) => [...list, `tourStep: the ${found.experiment} tour has ${found.steps.length} steps; opening its last`]);
       }
@@ -63,7 +63,6 @@ export function usePageLink(link: PageLink | null, sim: Simulation, setTab: Show
           `${run.join(', ')}: a tour link runs the tour's experiment (${found.experiment}) at its defaults on seed 1, in each step's variant; ignored`,
         ]);
       }
-      tour.start(found.experiment, asked);
     };
     if (view.tour !== undefined) {
       const known = findTour(view.tour);
@@ -76,13 +75,14 @@ export function usePageLink(link: PageLink | null, sim: Simulation, setTab: Show
       if (overruled.length > 0) {
         setProblems((list) => [...list, `${overruled.join(', ')}: a tour link opens the tour step, which sets the step and the view itself; ignored`]);
       }
-      // The rest needs the tour's steps (their count, each one's variant), loaded the first time.
+      // The tour opens at the step (its panel says so if its steps cannot be loaded); the rest of what
+      // the link asks for is judged against the steps, the load the tour starts (one fetch).
       const run = p.run ?? [];
       const asked = (view.tourStep ?? 1) - 1;
+      tour.start(known.experiment, asked);
       void loadTour(known.experiment).then(
-        (found) => openTourLink(found, asked, run),
-        // The tour opens anyway: its panel says why its steps are missing.
-        () => tour.start(known.experiment, asked),
+        (found) => tourLinkProblems(found, asked, run),
+        () => {},
       );
       return;
     }
