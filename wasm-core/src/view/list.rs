@@ -141,6 +141,8 @@ pub struct EngineConstants {
     pub zone_names: Vec<String>,
     /// The events a run can stop at (runUntil's names), in the engine's order.
     pub run_kinds: Vec<String>,
+    /// The events a step's log records (EVENTS_PER_STEP; the rare kinds have a few more places).
+    pub events_per_step: u32,
 }
 
 impl EngineConstants {
@@ -153,6 +155,7 @@ impl EngineConstants {
             swap_cluster_max: crate::mm::SWAP_CLUSTER_MAX,
             zone_names: ZoneType::ALL.iter().map(|z| z.name().to_string()).collect(),
             run_kinds: crate::event::EventMatch::ALL.iter().map(|m| m.name().to_string()).collect(),
+            events_per_step: crate::event::EVENTS_PER_STEP as u32,
         }
     }
 }

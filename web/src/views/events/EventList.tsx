@@ -2,6 +2,7 @@
 // why. Identical decisions are listed once with a count; kinds can be hidden.
 import { useEffect, useRef, useState } from 'react';
 import type { EventView } from '../../engine/pkg/reclaim_core';
+import ENGINE_CONSTANTS from '../../engine/pkg/engine-constants.json';
 import { formatCount } from '../../util/format';
 import { capGroups, filterKinds, groupEvents, visibleGroups } from './model';
 import { BreakableName } from '../../util/BreakableName';
@@ -96,7 +97,7 @@ export function EventList({ step, events, dropped, kinds, runKind }: EventListPr
         <p className="card-footnote">
           {filteredEvents > 0 && `${formatCount(filteredEvents)} events of hidden kinds. `}
           {unlisted > 0 && `${formatCount(unlisted)} more events not listed. `}
-          {dropped > 0 && `${formatCount(dropped)} more events of this step were counted but not recorded (the engine records 256 a step, and a few more of the rare kinds).`}
+          {dropped > 0 && `${formatCount(dropped)} more events of this step were counted but not recorded (the engine records ${ENGINE_CONSTANTS.eventsPerStep} a step, and a few more of the rare kinds).`}
         </p>
       )}
     </section>
