@@ -86,9 +86,9 @@ export interface Simulation {
   seek(step: number): Promise<void>;
   /**
    * Steps until an event of `kind` (see RUN_KINDS), at most `maxSteps`;
-   * says so when there was none. Settles when the run has landed.
+   * says so when there was none (`runEnd`: the limit is the scenario's run
+   * end, that step, which the message names). Settles when the run has landed.
    */
-  /** Steps to the next event of a kind, at most `maxSteps`; `runEnd`: the limit is the scenario's run end (that step), which the message says. */
   runUntil(kind: string, label: string, maxSteps: number, runEnd?: number): Promise<void>;
   /** Stops a long seek or run where it has got to (it lands there, and says nothing of what it did not find). */
   stop(): void;
