@@ -59,6 +59,19 @@ describe('Experiments', () => {
     const patch = (await page.getByTestId('experiment-patch').textContent()) ?? '';
     expect(patch).toContain('classzone_idx');
     expect(patch).toContain('Mel Gorman');
+    // One line, cut, until More opens it with the description; Less cuts it again.
+    const patchLine = page.getByTestId('experiment-patch');
+    const cut = () => patchLine.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+    const more = page.locator('.scenario-about').getByRole('button', { name: 'More' });
+    expect(await more.getAttribute('aria-controls')).toBe('scenario-patch scenario-description');
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(await cut()).toBe(true);
+    await more.click();
+    expect(await cut()).toBe(false);
+    await page.locator('.scenario-about').getByRole('button', { name: 'Less' }).click();
+    expect(await cut()).toBe(true);
+    if (viewport) await page.setViewportSize(viewport);
     // The URL names the whole run: the default variant and every parameter.
     expect(query(page).get('variant')).toBe('after');
     expect(query(page).get('bursts')).toBe('10');

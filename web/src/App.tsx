@@ -15,7 +15,7 @@ import { pointRequest, rangeCheckRequest, useComparison, useRangeCheck, useSeedC
 import { useSimulation, TICK_MS } from './useSimulation';
 import { formatCount, formatMs } from './util/format';
 import { LruPanel, MemcgsPanel, SCENARIO_FIRST_TAB, SystemPanel, tabsFor, type TabKey } from './panels';
-import { PatchLine, ScenarioDescription } from './ScenarioText';
+import { ScenarioAbout } from './ScenarioText';
 import { CountersTable } from './views/counters/CountersTable';
 import type { FolioHistory as History, ScenarioRequest } from './engine/pkg/reclaim_core';
 import { errorMessage } from './engine/host';
@@ -316,8 +316,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
               <p className="scenario-title" data-testid="scenario-title" title={`${info.title} (${info.name})`}>
                 <span className="scenario-title-text">{info.title}</span> <span className="scenario-name mono">{info.name}</span>
               </p>
-              {experiment && <PatchLine patch={experiment.patch} />}
-              <ScenarioDescription text={info.description} />
+              <ScenarioAbout patch={experiment?.patch} text={info.description} />
             </>
           ) : custom ? (
             <p className="scenario-title" data-testid="scenario-title" title={custom}>

@@ -51,7 +51,7 @@ export function KswapdTimeline({ node, track, start, end }: KswapdTimelineProps)
           <dd data-testid="kswapd-failures">{formatCount(model.failures)}</dd>
         </div>
         <div>
-          <dt title="Times kswapd went to sleep for good since the run started (prepare_kswapd_sleep said the node was balanced)">sleeps in all</dt>
+          <dt title="Times kswapd went to sleep for good since the run started (prepare_kswapd_sleep said the node was balanced). kswapd starts the run asleep, before anything has woken it: that first sleep is not counted">went to sleep</dt>
           <dd data-testid="kswapd-sleeps">{formatCount(model.sleeps)}</dd>
         </div>
         <div>
