@@ -185,9 +185,10 @@ describe('Reclaim Lab in a browser', () => {
     const { page, problems } = await open('?v=1&seed=abc');
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    const text = await alert.textContent();
-    expect(text).toContain('seed');
-    expect(text).toContain('"abc"');
+    const text = await alert.locator('li > span').textContent();
+    // In the form of the other link notices: what was left out, then why.
+    expect(text).toMatch(/^Part of this link was not used as written — seed: "abc" is not a seed \(.*\); using 1\.$/);
+    expect(await alert.locator('strong').textContent()).toBe('Part of this link was not used as written');
     expect(query(page).get('seed')).toBe('1');
     const before = await counters(page);
     await stepForward(page, 3);

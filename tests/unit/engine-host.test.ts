@@ -8,7 +8,7 @@ import type { Comparison, FolioHistory, Frame, ScenarioList, ScenarioRequest } f
 import { createEngineHost, type EngineHost } from '../../web/src/engine/host';
 import type { CommandBody, WorkerCommand } from '../../web/src/engine/protocol';
 import { makeRequest, paramRecord } from '../../web/src/scenario/params';
-import { checkRequest, completeRequest, defaultRequest } from '../../web/src/scenario/presets';
+import { checkRequest, completeRequest, defaultRequest, unknownParameter } from '../../web/src/scenario/presets';
 import { comparisonTable } from '../../web/src/views/comparison/model';
 import { decodeScenarioUrl, encodeScenarioUrl } from '../../web/src/scenario/url';
 
@@ -349,5 +349,19 @@ describe('checkRequest (a link\'s bad values, one by one)', () => {
     expect(checkRequest(scenarios, good)).toEqual({ request: good, problems: [] });
     const unknown = makeRequest('no-such-scenario', 1, { x: 1 });
     expect(checkRequest(scenarios, unknown)).toEqual({ request: unknown, problems: [] });
+  });
+
+  it('points a key whose value names a scenario or an experiment (?experiment=NAME) to scenario=NAME', () => {
+    const unknown = (search: string) => {
+      const decoded = decodeScenarioUrl(search, scenarios.defaultScenario, (name, key, value) => unknownParameter(scenarios, name, key, value));
+      return decoded.ok ? [] : decoded.errors;
+    };
+    const known = 'mglru-basic has no such parameter (memory_max, file_pages, anon_pages, zipf_s, anon_rate, reader_pattern, reader_op, tracked_pages); ignored';
+    expect(scenarios.defaultScenario).toBe('mglru-basic');
+    expect(unknown('?experiment=kswapd-classzone')).toEqual([`experiment: ${known}. kswapd-classzone is an experiment: a link opens it with scenario=kswapd-classzone`]);
+    expect(unknown('?name=classic-basic')).toEqual([`name: ${known}. classic-basic is a scenario: a link opens it with scenario=classic-basic`]);
+    // A value that names nothing, or the scenario already open, gets no pointer.
+    expect(unknown('?experiment=nothing-here')).toEqual([`experiment: ${known}`]);
+    expect(unknown('?scenario=mglru-basic&also=mglru-basic')).toEqual([`also: ${known}`]);
   });
 });

@@ -7,6 +7,7 @@ import { readHash, decodePageView, encodePageUrl, hasPageKeys, withoutPageKeys }
 import { MAX_SHARED_STEP } from '../../web/src/scenario/share';
 import { decodeScenarioUrl } from '../../web/src/scenario/url';
 import { addressFor } from '../../web/src/share/useAddressBar';
+import { listedProblems } from '../../web/src/share/LinkProblems';
 
 describe('page keys: round trip', () => {
   it('writes the run, then step and tab, readable', () => {
@@ -130,5 +131,22 @@ describe('the hash (readHash)', () => {
   it('names any other hash and drops it', () => {
     const r = readHash('#garbage', '');
     expect(r).toEqual({ message: 'the page has no part called "#garbage" (only #trace, the trace replay page); ignored', drop: true });
+  });
+});
+
+describe('the notices about unused parts of a link', () => {
+  it('list the first eight problems, then how many more there were', () => {
+    expect(listedProblems(['seed: "x" is not a seed; using 1'])).toEqual(['seed: "x" is not a seed; using 1']);
+    const many = Array.from({ length: 11 }, (_, i) => `p${i}: no such parameter`);
+    expect(listedProblems(many)).toEqual([...many.slice(0, 8), 'and 3 more like these, not listed']);
+    expect(listedProblems(many.slice(0, 8))).toEqual(many.slice(0, 8));
+  });
+
+  it("say why the whole URL was left out when it is of a version this build does not read", () => {
+    const decoded = decodeScenarioUrl('?v=9&scenario=classic-basic', 'mglru-basic');
+    expect(decoded.ok).toBe(false);
+    expect(!decoded.ok && decoded.whole).toBe(true);
+    const partly = decodeScenarioUrl('?v=1&seed=x', 'mglru-basic');
+    expect(!partly.ok && partly.whole).toBeFalsy();
   });
 });

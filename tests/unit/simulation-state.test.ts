@@ -89,3 +89,13 @@ describe('the session reducer', () => {
     expect(s.alerts.map((a) => a.message)).toEqual(['seed: not a seed; using 1']);
   });
 });
+
+describe('a notice about a link', () => {
+  it('is one notice: its heading, with the problems under it', () => {
+    const state = reducer(initialState, { type: 'link-problems', heading: 'Part of this link was not used as written', problems: ['seed: "x" is not a seed; using 1', 'nope: no such parameter; ignored'] });
+    expect(state.alerts).toHaveLength(1);
+    expect(state.alerts[0]).toMatchObject({ message: 'Part of this link was not used as written', problems: ['seed: "x" is not a seed; using 1', 'nope: no such parameter; ignored'] });
+    // Dismissed as one.
+    expect(reducer(state, { type: 'dismiss', id: state.alerts[0]!.id }).alerts).toEqual([]);
+  });
+});

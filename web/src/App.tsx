@@ -29,6 +29,7 @@ import { ShadowsView } from './views/shadows/ShadowsView';
 import type { ShareTab, SharedLink } from './scenario/share';
 import { lruvecKey } from './views/generations/model';
 import { ShareBar, type PageSnapshot } from './share/ShareBar';
+import { LinkProblems } from './share/LinkProblems';
 import { SharedLinkNotice } from './share/SharedLinkNotice';
 import { useRestoreShared } from './share/useRestoreShared';
 import { ThemeSwitch } from './theme/ThemeSwitch';
@@ -404,7 +405,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
           <ul>
             {state.alerts.map((a) => (
               <li key={a.id}>
-                <span>{a.message}</span>
+                {a.problems ? <LinkProblems heading={a.message} problems={a.problems} /> : <span>{a.message}</span>}
                 <button type="button" className="link-button" onClick={() => sim.dismiss(a.id)} aria-label="Dismiss">
                   ✕
                 </button>

@@ -53,6 +53,12 @@ export interface Notice {
   id: number;
   message: string;
   /**
+   * A notice about a link: its heading ("Part of this link was not used as
+   * written"), with `problems` listed under it as the other link notices
+   * list theirs; `message` is the heading then.
+   */
+  problems?: string[];
+  /**
    * For a notice about where the run stopped ("No OOM kill in 10,000
    * steps"): the step it speaks of. It goes once the run is elsewhere, or
    * starts again; notices without it stay until dismissed.
@@ -103,6 +109,8 @@ export type Action =
   | { type: 'moved'; frame: Frame; histories: FrameHistories }
   | { type: 'busy'; busy: Busy | null }
   | { type: 'alert'; messages: string[]; atStep?: number }
+  /** One notice with a heading over a link's problems. */
+  | { type: 'link-problems'; heading: string; problems: string[] }
   | { type: 'found'; kind: string; step: number }
   | { type: 'dismiss'; id: number }
   | { type: 'playing'; playing: boolean }
@@ -173,6 +181,8 @@ export function reducer(state: SimulationState, action: Action): SimulationState
       const added = messages.map((message) => (atStep === undefined ? { id: ++noticeId, message } : { id: ++noticeId, message, atStep }));
       return { ...state, alerts: [...state.alerts, ...added].slice(-MAX_ALERTS) };
     }
+    case 'link-problems':
+      return { ...state, alerts: [...state.alerts, { id: ++noticeId, message: action.heading, problems: action.problems }].slice(-MAX_ALERTS) };
     case 'found':
       return { ...state, found: { kind: action.kind, step: action.step } };
     case 'dismiss':

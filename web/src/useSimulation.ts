@@ -14,6 +14,7 @@ import type { FolioHistory, Frame, ScenarioList, ScenarioRequest } from './engin
 import type { Progress } from './engine/protocol';
 import { checkRequest, completeRequest, defaultRequest, unknownParameter } from './scenario/presets';
 import { decodeSharedLink } from './scenario/share';
+import { LINK_PART_UNUSED } from './share/LinkProblems';
 import { decodeScenarioUrl, encodeScenarioUrl, sameRun } from './scenario/url';
 import { initialState, reducer, type SimulationState } from './simulationState';
 import { goingToStep } from './util/format';
@@ -246,11 +247,13 @@ export function useSimulation(speed: number): Simulation {
         if (clientRef.current !== client) return;
         scenariosRef.current = scenarios;
         dispatch({ type: 'loaded', scenarios });
-        const decoded = decodeScenarioUrl(startingQuery(), scenarios.defaultScenario, (name, key) => unknownParameter(scenarios, name, key));
+        const decoded = decodeScenarioUrl(startingQuery(), scenarios.defaultScenario, (name, key, value) => unknownParameter(scenarios, name, key, value));
         // Each bad value falls back on its own (the scenario and the rest of the link stay).
         const checked = checkRequest(scenarios, decoded.request);
         const problems = [...(decoded.ok ? [] : decoded.errors), ...checked.problems];
-        if (problems.length > 0) dispatch({ type: 'alert', messages: problems.map((e) => `Bad value in the URL — ${e}.`) });
+        // One notice, in the form of the other link notices.
+        const heading = !decoded.ok && decoded.whole ? 'This link cannot be opened' : LINK_PART_UNUSED;
+        if (problems.length > 0) dispatch({ type: 'link-problems', heading, problems });
         void start(completeRequest(scenarios, checked.request));
       },
       (error: unknown) => {

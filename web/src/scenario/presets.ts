@@ -76,11 +76,18 @@ function noSuchParameter(info: ScenarioInfo): string {
 /**
  * Why `key` is no parameter of the scenario or experiment named `name`, or
  * null where it is one or the list does not know the name (the URL codec
- * asks, for keys whose value it cannot read).
+ * asks, for keys whose value it cannot read). A `value` that names another
+ * scenario or experiment (`?experiment=kswapd-classzone`) is pointed to the
+ * key that opens it.
  */
-export function unknownParameter(list: ScenarioList, name: string, key: string): string | null {
+export function unknownParameter(list: ScenarioList, name: string, key: string, value?: string): string | null {
   const info = findScenario(list, name);
-  return info && !info.params.some((p) => p.name === key) ? noSuchParameter(info) : null;
+  if (!info || info.params.some((p) => p.name === key)) return null;
+  // ?experiment=kswapd-classzone: the value names what the reader meant to open.
+  const meant = value !== undefined && value !== name ? findScenario(list, value) : undefined;
+  if (!meant) return noSuchParameter(info);
+  const kind = findExperiment(list, meant.name) ? 'an experiment' : 'a scenario';
+  return `${noSuchParameter(info)}. ${meant.name} is ${kind}: a link opens it with scenario=${meant.name}`;
 }
 
 /**

@@ -54,7 +54,8 @@ export function unknownScenarioName(shown: string): string {
 
 export type DecodeResult =
   | { ok: true; request: ScenarioRequest }
-  | { ok: false; errors: string[]; request: ScenarioRequest };
+  /** `whole`: nothing of the URL was used (a version this build does not read). */
+  | { ok: false; errors: string[]; request: ScenarioRequest; whole?: boolean };
 
 /** Serialises a request as a query string (with its leading `?`), keys in a stable order. */
 export function encodeScenarioUrl(request: ScenarioRequest): string {
@@ -95,7 +96,7 @@ export function encodeScenarioUrl(request: ScenarioRequest): string {
 export function decodeScenarioUrl(
   search: string,
   defaultScenario: string,
-  noSuchParameter?: (scenario: string, key: string) => string | null,
+  noSuchParameter?: (scenario: string, key: string, value: string) => string | null,
 ): DecodeResult {
   const fallback = makeRequest(defaultScenario, DEFAULT_SEED);
   const errors: string[] = [];
@@ -133,6 +134,7 @@ export function decodeScenarioUrl(
           'the whole URL was ignored',
       ],
       request: fallback,
+      whole: true,
     };
   }
 
@@ -177,7 +179,7 @@ export function decodeScenarioUrl(
     } else if (text.trim() === '') {
       errors.push(`${shown(key)}: no value given; using the scenario's default`);
     } else if (!NUMBER_PATTERN.test(text)) {
-      errors.push(`${shown(key)}: ${noSuchParameter?.(name, key) ?? `${quotedValue(text)} is not a number; ignored`}`);
+      errors.push(`${shown(key)}: ${noSuchParameter?.(name, key, text) ?? `${quotedValue(text)} is not a number; ignored`}`);
     } else {
       const value = Number(text);
       if (Number.isFinite(value)) params[key] = value;

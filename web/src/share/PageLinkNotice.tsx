@@ -1,6 +1,7 @@
 // What part of a readable link could not be applied (a bad step, an unknown
 // tour, ...): the rest of the link still opened.
 import { useState } from 'react';
+import { LINK_PART_UNUSED, LinkProblems } from './LinkProblems';
 
 export function PageLinkNotice({ problems }: { problems: string[] }) {
   const [dismissed, setDismissed] = useState(0);
@@ -10,9 +11,7 @@ export function PageLinkNotice({ problems }: { problems: string[] }) {
     <div className="banner banner-warning" role="alert" data-testid="page-link-problem">
       <ul>
         <li>
-          <span>
-            <strong>Part of this link was not used as written</strong> — {shown.join('; ')}.
-          </span>
+          <LinkProblems heading={LINK_PART_UNUSED} problems={shown} />
           <button type="button" className="link-button" onClick={() => setDismissed(problems.length)} aria-label="Dismiss">
             ✕
           </button>
