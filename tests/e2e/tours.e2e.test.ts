@@ -244,6 +244,33 @@ describe('opening tours', () => {
     expect(problems).toEqual([]);
   });
 
+  it("a comparison step's panel opens on the side it keeps once the table comes", async () => {
+    // refault-distance-mglru's last step runs its comparison (a few seconds here): the rows it marks come with the table.
+    const tour = TOURS.find((t) => t.experiment === 'refault-distance-mglru')!;
+    const last = tour.steps.length;
+    const { page, problems } = await open(`?v=1&scenario=refault-distance-mglru&seed=1&tour=refault-distance-mglru&tourStep=${last}`, { ready: 'experiment' });
+    // The panel's side at every frame until the step is ready, sampled in the page.
+    const sides = await page.evaluate(
+      () =>
+        new Promise<string[]>((resolve) => {
+          const seen: string[] = [];
+          const sample = () => {
+            const panel = document.querySelector('[data-testid="tour-panel"]');
+            const side = panel?.className.match(/tour-(left|right)/)?.[1];
+            if (side && seen.at(-1) !== `${side}/${panel!.getAttribute('data-state')}`) seen.push(`${side}/${panel!.getAttribute('data-state')}`);
+            if (panel?.getAttribute('data-state') === 'ready' || performance.now() > 60_000) resolve(seen);
+            else requestAnimationFrame(sample);
+          };
+          sample();
+        }),
+    );
+    // It was seen moving (the comparison running) and then ready, on one side throughout: right, clear of the metric names.
+    expect(sides.some((s) => s.endsWith('/moving'))).toBe(true);
+    expect(sides.at(-1)).toBe('right/ready');
+    expect(new Set(sides.map((s) => s.split('/')[0]))).toEqual(new Set(['right']));
+    expect(problems).toEqual([]);
+  });
+
   it('a link to a tour step opens the tour there', async () => {
     const tour = TOURS.find((t) => t.experiment === 'kswapd-classzone')!;
     const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&tour=kswapd-classzone&tourStep=3', { ready: 'experiment', clipboard: true });

@@ -57,11 +57,35 @@ export function panelSide(
   return hides(preferred, anchor, top) && !hides(other, anchor, top) ? other : preferred;
 }
 
-/** The side the panel opens on before it knows the step's element: the one that covers less of the views' column. */
-function firstSide(): PanelSide {
-  const main = document.querySelector('.main-column')?.getBoundingClientRect() ?? null;
+/**
+ * The side the panel opens on before it knows the step's element: the one
+ * that covers less of the views' column, or for a step that marks rows,
+ * the one clear of where their names will be (at the left edge of the
+ * step's element, or of the views' column for a comparison to come).
+ */
+function firstSide(step: TourStep): PanelSide {
+  const main = document.querySelector('.main-column');
   const nowhere = { left: 0, right: 0, top: 0, bottom: 0 };
-  return panelSide(nowhere, main);
+  // The step's element if it is there already; a comparison's table will be in the views' column.
+  const from = document.querySelector(anchorSelector(step)) ?? (step.compare ? main : null);
+  const keys = from ? keyBoxes(from, step.marks !== undefined, []) : [];
+  return panelSide(nowhere, main?.getBoundingClientRect() ?? null, window.innerWidth, window.innerHeight, keys);
+}
+
+/** How wide the column that names a table's rows is taken to be before the rows are there. */
+const KEY_COLUMN_WIDTH = 180;
+
+/**
+ * The boxes that name the step's marked rows, for panelSide. While the rows
+ * are not there yet (a comparison still running), where their names will
+ * be: the column at the element's left edge, from its top down. So the
+ * panel opens where it stays once they come, rather than jumping sides.
+ */
+function keyBoxes(anchor: Element, marksRows: boolean, marks: Element[]): Box[] {
+  if (marks.length > 0) return marks.map((m) => keyOf(m).getBoundingClientRect());
+  if (!marksRows) return [];
+  const box = anchor.getBoundingClientRect();
+  return [{ left: box.left, right: box.left + KEY_COLUMN_WIDTH, top: box.top, bottom: Math.max(box.bottom, window.innerHeight) }];
 }
 
 /** The space kept between the marked rows and the panel's top edge. */
@@ -166,12 +190,13 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
   const [opened, setOpened] = useState(false);
   if ((step !== null) !== opened) {
     setOpened(step !== null);
-    if (step !== null) setSide(firstSide());
+    if (step !== null) setSide(firstSide(step));
   }
   const [found, setFound] = useState(false);
 
   useEffect(() => {
-    const anchor = step && ready ? document.querySelector(anchorSelector(step)) : null;
+    const target = step ? document.querySelector(anchorSelector(step)) : null;
+    const anchor = ready ? target : null;
     // In the order of the page (the step lists them as its text names them).
     const marks = (anchor && step?.marks ? step.marks.flatMap((m) => [...anchor.querySelectorAll(m)]) : []).sort((a, b) =>
       a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
@@ -224,14 +249,16 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
       }
       into.scrollIntoView({ block, inline: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
     }
-    if (anchor && shown) {
+    // The side is chosen while the step is still on its way too (its comparison running), once its element is
+    // there: from where the marked rows will be, so that the panel does not change sides when they come.
+    if (target && isShown(target)) {
       const panel = document.querySelector('[data-testid="tour-panel"]');
       const wanted = panelSide(
-        anchor.getBoundingClientRect(),
+        target.getBoundingClientRect(),
         document.querySelector('.main-column')?.getBoundingClientRect() ?? null,
         window.innerWidth,
         window.innerHeight,
-        marks.filter(isShown).map((m) => keyOf(m).getBoundingClientRect()),
+        keyBoxes(target, step?.marks !== undefined, marks.filter(isShown)),
         panel ? panel.getBoundingClientRect().height : undefined,
       );
       if (wanted !== side) setSide(wanted);
