@@ -24,6 +24,11 @@ export function isShown(el: Element): boolean {
   return r.width > 0 && r.height > 0;
 }
 
+/** The panel's left and right edges on `side` of a window `width` wide. */
+function panelSpan(side: PanelSide, width: number): [number, number] {
+  return side === 'left' ? [PANEL_BOX.left, PANEL_BOX.left + PANEL_BOX.width] : [width - PANEL_BOX.left - PANEL_BOX.width, width - PANEL_BOX.left];
+}
+
 /**
  * Where the panel sits: on the side that covers less of the views (over the
  * form, or over the counters on a wide screen), unless the element the step
@@ -41,8 +46,7 @@ export function panelSide(
   keys: readonly Box[] = [],
   panelHeight = PANEL_BOX.height,
 ): PanelSide {
-  const span = (side: PanelSide): [number, number] =>
-    side === 'left' ? [PANEL_BOX.left, PANEL_BOX.left + PANEL_BOX.width] : [width - PANEL_BOX.left - PANEL_BOX.width, width - PANEL_BOX.left];
+  const span = (side: PanelSide) => panelSpan(side, width);
   const covers = (side: PanelSide, box: Box) => {
     const [a, b] = span(side);
     return Math.max(0, Math.min(b, box.right) - Math.max(a, box.left));
@@ -150,7 +154,10 @@ type Box = Pick<DOMRect, 'left' | 'right' | 'top' | 'bottom'>;
 function unmark(el: Element): void {
   el.removeAttribute(HIGHLIGHT);
   el.removeAttribute(MARK);
-  if (el instanceof HTMLElement) el.style.removeProperty('scroll-margin-bottom');
+  if (el instanceof HTMLElement) {
+    el.style.removeProperty('scroll-margin-bottom');
+    el.style.removeProperty('scroll-margin-top');
+  }
 }
 
 /** How long after a step's arrival its element is brought back into view if the layout moves it out. */
@@ -210,50 +217,13 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
     marked.current = next;
     const shown = anchor !== null && isShown(anchor);
     if (shown !== found) setFound(shown);
-    const now = performance.now();
-    // Views still laying out (a link opens the page at the step) can push the element out of view after the
-    // scroll: for a while after its arrival, bring it back.
-    const pushedOut = scrolled.current === key && now < settleUntil.current && anchor !== null && outOfView(marks[0] ?? anchor);
-    if (anchor && shown && (scrolled.current !== key || pushedOut)) {
-      if (scrolled.current !== key) settleUntil.current = now + SETTLE_MS;
-      scrolled.current = key;
-      const target = marks[0] ?? anchor;
-      const column = anchor.closest('.main-column');
-      const panel = document.querySelector('[data-testid="tour-panel"]');
-      const panelTop = panel ? panel.getBoundingClientRect().top : window.innerHeight - PANEL_BOX.left - PANEL_BOX.height;
-      // The views may scroll past their end by the panel's height (tour.css).
-      if (column instanceof HTMLElement) column.style.setProperty('--tour-panel-height', `${Math.round(window.innerHeight - panelTop)}px`);
-      let block = scrollBlock(target, marks.length > 0);
-      // An element the panel covers (a narrow window, where either side is over it) goes to the top of the views.
-      const panelBox = panel?.getBoundingClientRect();
-      const anchorBox = anchor.getBoundingClientRect();
-      if (marks.length === 0 && panelBox && anchorBox.bottom > panelBox.top && anchorBox.left < panelBox.right && anchorBox.right > panelBox.left) block = 'start';
-      let into: Element = target;
-      // The rows scroll in their own box where it scrolls (the counters' table), else in the views' column.
-      const port = marks[0] ? scrollportOf(marks[0], column) : null;
-      if (marks[0] instanceof HTMLElement && port) {
-        const boxes = marks.map((m) => m.getBoundingClientRect());
-        const portBox = port.getBoundingClientRect();
-        // The panel covers the rows' band only where it is over their box.
-        const panelBox = panel?.getBoundingClientRect();
-        const over = panelBox ? panelBox.left < portBox.right && panelBox.right > portBox.left : true;
-        const head = marks[0].closest('table')?.tHead ?? null;
-        if (head && !stickyHead(head) && headFirst(boxes, head.getBoundingClientRect(), portBox)) {
-          into = head;
-          block = 'start';
-        } else {
-          const how = markScroll(boxes, portBox, over ? panelTop : window.innerHeight);
-          marks[0].style.scrollMarginBottom = `${how.marginBottom}px`;
-          block = how.block;
-        }
-      }
-      into.scrollIntoView({ block, inline: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
-    }
     // The side is chosen while the step is still on its way too (its comparison running), once its element is
-    // there: from where the marked rows will be, so that the panel does not change sides when they come.
+    // there: from where the marked rows will be, so that the panel does not change sides when they come. It is
+    // chosen before the scroll below, which places the rows for the panel on that side.
+    let placed = side;
     if (target && isShown(target)) {
       const panel = document.querySelector('[data-testid="tour-panel"]');
-      const wanted = panelSide(
+      placed = panelSide(
         target.getBoundingClientRect(),
         document.querySelector('.main-column')?.getBoundingClientRect() ?? null,
         window.innerWidth,
@@ -261,7 +231,50 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
         keyBoxes(target, step?.marks !== undefined, marks.filter(isShown)),
         panel ? panel.getBoundingClientRect().height : undefined,
       );
-      if (wanted !== side) setSide(wanted);
+      if (placed !== side) setSide(placed);
+    }
+    const now = performance.now();
+    // Views still laying out (a link opens the page at the step) can push the element out of view after the
+    // scroll: for a while after its arrival, bring it back.
+    const pushedOut = scrolled.current === key && now < settleUntil.current && anchor !== null && outOfView(marks[0] ?? anchor);
+    if (anchor && shown && (scrolled.current !== key || pushedOut)) {
+      if (scrolled.current !== key) settleUntil.current = now + SETTLE_MS;
+      scrolled.current = key;
+      const first = marks[0] ?? anchor;
+      const column = anchor.closest('.main-column');
+      const panel = document.querySelector('[data-testid="tour-panel"]');
+      const panelTop = panel ? panel.getBoundingClientRect().top : window.innerHeight - PANEL_BOX.left - PANEL_BOX.height;
+      // Where the panel will be: on the side just chosen (it may be moving there), at its height.
+      const [panelLeft, panelRight] = panelSpan(placed, window.innerWidth);
+      // The views may scroll past their end by the panel's height (tour.css).
+      if (column instanceof HTMLElement) column.style.setProperty('--tour-panel-height', `${Math.round(window.innerHeight - panelTop)}px`);
+      let block = scrollBlock(first, marks.length > 0);
+      // An element the panel covers (a narrow window, where either side is over it) goes to the top of the views.
+      const anchorBox = anchor.getBoundingClientRect();
+      if (marks.length === 0 && panel && anchorBox.bottom > panelTop && anchorBox.left < panelRight && anchorBox.right > panelLeft) block = 'start';
+      let into: Element = first;
+      // The rows scroll in their own box where it scrolls (the counters' table), else in the views' column.
+      const port = marks[0] ? scrollportOf(marks[0], column) : null;
+      if (marks[0] instanceof HTMLElement && port) {
+        const boxes = marks.map((m) => m.getBoundingClientRect());
+        const portBox = port.getBoundingClientRect();
+        // The panel covers the rows' band only where it is over their box.
+        const over = panel ? panelLeft < portBox.right && panelRight > portBox.left : true;
+        const head = marks[0].closest('table')?.tHead ?? null;
+        const sticky = head !== null && stickyHead(head);
+        if (head && !sticky && headFirst(boxes, head.getBoundingClientRect(), portBox)) {
+          into = head;
+          block = 'start';
+        } else {
+          // A header that stays at the top covers that much of the port.
+          const headHeight = head && sticky ? head.getBoundingClientRect().height : 0;
+          const how = markScroll(boxes, { ...portBox, top: portBox.top + headHeight }, over ? panelTop : window.innerHeight);
+          marks[0].style.scrollMarginBottom = `${how.marginBottom}px`;
+          marks[0].style.scrollMarginTop = `${Math.ceil(headHeight)}px`;
+          block = how.block;
+        }
+      }
+      into.scrollIntoView({ block, inline: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
     }
   });
 
