@@ -268,7 +268,8 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
         } else {
           // A header that stays at the top covers that much of the port.
           const headHeight = head && sticky ? head.getBoundingClientRect().height : 0;
-          const how = markScroll(boxes, { ...portBox, top: portBox.top + headHeight }, over ? panelTop : window.innerHeight);
+          const below = { left: portBox.left, right: portBox.right, top: portBox.top + headHeight, bottom: portBox.bottom };
+          const how = markScroll(boxes, below, over ? panelTop : window.innerHeight);
           marks[0].style.scrollMarginBottom = `${how.marginBottom}px`;
           marks[0].style.scrollMarginTop = `${Math.ceil(headHeight)}px`;
           block = how.block;
