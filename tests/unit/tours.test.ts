@@ -156,6 +156,11 @@ describe('where the tour panel sits', () => {
     expect(panelSide(table, main, 1280, 720, names, 200)).toBe('left');
     // Names under both sides (a narrow window): back to the rule for the whole element.
     expect(panelSide(table, main, 700, 720, [box(0, 700, 600, 650)], 375)).toBe('left');
+    // Views as wide as the window (the comparison's layout): either side covers as much of them, so the side
+    // away from the names, even with the names above the panel.
+    const wide = box(0, 1280, 228, 720);
+    expect(panelSide(table, wide, 1280, 720, [], 200)).toBe('left');
+    expect(panelSide(table, wide, 1280, 720, names, 200)).toBe('right');
   });
 
   it('centres the marked rows in what the panel leaves free of the views, or puts the first at the top', () => {

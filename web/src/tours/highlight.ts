@@ -35,8 +35,10 @@ function panelSpan(side: PanelSide, width: number): [number, number] {
  * explains is there, in the panel's band at the foot of the window. With
  * `keys` (what names the rows the step marks: a marked table row's first
  * cell) the panel first keeps clear of those: a row that spans the table
- * is under either side, but its name is under one only. Both rules use the
- * panel's real height (`panelHeight`) when it is known.
+ * is under either side, but its name is under one only; and where either
+ * side covers as much of the views (a wide table), it takes the side away
+ * from the names even when they are above it. Both rules use the panel's
+ * real height (`panelHeight`) when it is known.
  */
 export function panelSide(
   anchor: Box,
@@ -52,7 +54,10 @@ export function panelSide(
     return Math.max(0, Math.min(b, box.right) - Math.max(a, box.left));
   };
   const hides = (side: PanelSide, box: Box, top: number) => box.bottom > top && covers(side, box) > 0;
-  const preferred: PanelSide = main && covers('right', main) < covers('left', main) ? 'right' : 'left';
+  // Over as much of the views either way (a wide table): the side clear of the rows' names, whatever their height.
+  const under = (side: PanelSide) => keys.some((k) => covers(side, k) > 0);
+  const tie = !main || covers('right', main) === covers('left', main);
+  const preferred: PanelSide = tie ? (under('left') && !under('right') ? 'right' : 'left') : covers('right', main) < covers('left', main) ? 'right' : 'left';
   const other: PanelSide = preferred === 'left' ? 'right' : 'left';
   const top = height - PANEL_BOX.left - panelHeight;
   const hidesKeys = (side: PanelSide) => keys.some((k) => hides(side, k, top));
@@ -72,24 +77,32 @@ function firstSide(step: TourStep): PanelSide {
   const nowhere = { left: 0, right: 0, top: 0, bottom: 0 };
   // The step's element if it is there already; a comparison's table will be in the views' column.
   const from = document.querySelector(anchorSelector(step)) ?? (step.compare ? main : null);
-  const keys = from ? keyBoxes(from, step.marks !== undefined, []) : [];
+  const keys = from ? keyBoxes(from, step.marks?.length ?? 0, []) : [];
   return panelSide(nowhere, main?.getBoundingClientRect() ?? null, window.innerWidth, window.innerHeight, keys);
 }
 
-/** How wide the column that names a table's rows is taken to be before the rows are there. */
+/**
+ * Where the names of a table's marked rows are taken to be before the rows
+ * are there: a column KEY_COLUMN_WIDTH wide at the element's left edge,
+ * down to KEY_ROWS_TOP plus a KEY_ROW_HEIGHT for each row below its top
+ * (the tours mark the headline rows, which a comparison's table lists
+ * first, under its heading and header row).
+ */
 const KEY_COLUMN_WIDTH = 180;
+const KEY_ROWS_TOP = 120;
+const KEY_ROW_HEIGHT = 50;
 
 /**
  * The boxes that name the step's marked rows, for panelSide. While the rows
- * are not there yet (a comparison still running), where their names will
- * be: the column at the element's left edge, from its top down. So the
- * panel opens where it stays once they come, rather than jumping sides.
+ * are not there yet (a comparison still running), where the names of
+ * `rows` rows will be. So the panel opens where it stays once they come,
+ * rather than jumping sides.
  */
-function keyBoxes(anchor: Element, marksRows: boolean, marks: Element[]): Box[] {
+function keyBoxes(anchor: Element, rows: number, marks: Element[]): Box[] {
   if (marks.length > 0) return marks.map((m) => keyOf(m).getBoundingClientRect());
-  if (!marksRows) return [];
+  if (rows === 0) return [];
   const box = anchor.getBoundingClientRect();
-  return [{ left: box.left, right: box.left + KEY_COLUMN_WIDTH, top: box.top, bottom: Math.max(box.bottom, window.innerHeight) }];
+  return [{ left: box.left, right: box.left + KEY_COLUMN_WIDTH, top: box.top, bottom: box.top + KEY_ROWS_TOP + rows * KEY_ROW_HEIGHT }];
 }
 
 /** The space kept between the marked rows and the panel's top edge. */
@@ -228,7 +241,7 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
         document.querySelector('.main-column')?.getBoundingClientRect() ?? null,
         window.innerWidth,
         window.innerHeight,
-        keyBoxes(target, step?.marks !== undefined, marks.filter(isShown)),
+        keyBoxes(target, step?.marks?.length ?? 0, marks.filter(isShown)),
         panel ? panel.getBoundingClientRect().height : undefined,
       );
       if (placed !== side) setSide(placed);
