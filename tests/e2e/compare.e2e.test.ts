@@ -76,6 +76,8 @@ describe('side by side: opening', () => {
     await waitForText(mode.getByTestId('compare-step'), '12');
     const sides = await bothSides(mode);
     expect(sides.steps).toEqual(['12', '12']);
+    // The Tour button says that a tour leaves side by side (it steps one run).
+    expect(await page.locator('#tour-button').getAttribute('title')).toContain('It closes side by side');
     expect(problems).toEqual([]);
   });
 

@@ -83,6 +83,20 @@ async function checkStep(page: Page, tour: Tour, index: number): Promise<void> {
         { message: `${where}: the first marked row is in view and clear of the panel` },
       )
       .toBe(true);
+  // A comparison step: the panel covers none of the table's metric names (the text speaks of unmarked rows too).
+  if (step.compare)
+    await expect
+      .poll(
+        () =>
+          page.evaluate(() => {
+            const panel = document.querySelector('[data-testid="tour-panel"]')!.getBoundingClientRect();
+            return [...document.querySelectorAll('tr[data-metric] > :first-child')]
+              .map((cell) => cell.getBoundingClientRect())
+              .filter((r) => r.bottom > panel.top && r.top < panel.bottom && r.right > panel.left && r.left < panel.right).length;
+          }),
+        { message: `${where}: metric names under the panel` },
+      )
+      .toBe(0);
 }
 
 /** The step a tour's screenshot is taken at: its first step seen in the "before" variant after the introduction. */

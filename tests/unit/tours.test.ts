@@ -161,6 +161,12 @@ describe('where the tour panel sits', () => {
     const wide = box(0, 1280, 228, 720);
     expect(panelSide(table, wide, 1280, 720, [], 200)).toBe('left');
     expect(panelSide(table, wide, 1280, 720, names, 200)).toBe('right');
+    // The other rows' names (the text speaks of them too): the side away from their column, even where the
+    // marked rows would leave the left side free and the left side covers less of the views.
+    const others = [box(305, 420, 430, 470), box(305, 420, 480, 520)];
+    expect(panelSide(table, main, 1280, 720, names, 200, others)).toBe('right');
+    // Under both sides (a narrow window): no help, the rule for the whole element.
+    expect(panelSide(table, main, 700, 720, [], 200, [box(0, 700, 430, 470)])).toBe('left');
   });
 
   it('centres the marked rows in what the panel leaves free of the views, or puts the first at the top', () => {

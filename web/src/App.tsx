@@ -461,9 +461,10 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
                         aria-haspopup="dialog"
                         disabled={!running}
                         title={
-                          tourLeftAt === null
+                          (tourLeftAt === null
                             ? 'A guided tour of this experiment: each step goes to the moment that shows the patch and explains it'
-                            : 'Back to the step of this tour you left; Previous goes back from there'
+                            : 'Back to the step of this tour you left; Previous goes back from there') +
+                          (compareMode.on ? '. It closes side by side: the tour steps one run, a variant at a time' : '')
                         }
                         onClick={() => tour.start(experiment.name)}
                       >

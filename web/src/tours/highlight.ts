@@ -37,8 +37,10 @@ function panelSpan(side: PanelSide, width: number): [number, number] {
  * cell) the panel first keeps clear of those: a row that spans the table
  * is under either side, but its name is under one only; and where either
  * side covers as much of the views (a wide table), it takes the side away
- * from the names even when they are above it. Both rules use the panel's
- * real height (`panelHeight`) when it is known.
+ * from the names even when they are above it. Then it keeps away from the
+ * column of the `names` of the table's other rows where one side can,
+ * wherever they are scrolled to. The rules use the panel's real height
+ * (`panelHeight`) when it is known.
  */
 export function panelSide(
   anchor: Box,
@@ -47,6 +49,7 @@ export function panelSide(
   height = window.innerHeight,
   keys: readonly Box[] = [],
   panelHeight = PANEL_BOX.height,
+  names: readonly Box[] = [],
 ): PanelSide {
   const span = (side: PanelSide) => panelSpan(side, width);
   const covers = (side: PanelSide, box: Box) => {
@@ -63,6 +66,10 @@ export function panelSide(
   const hidesKeys = (side: PanelSide) => keys.some((k) => hides(side, k, top));
   if (hidesKeys(preferred) && !hidesKeys(other)) return other;
   if (hidesKeys(other) && !hidesKeys(preferred)) return preferred;
+  // The names of the table's other rows, which the text may speak of too: the side away from their column,
+  // wherever they are scrolled to (the step's scroll may bring them down into the panel's band).
+  const overNames = (side: PanelSide) => names.some((k) => covers(side, k) > 0);
+  if (overNames(preferred) && !overNames(other)) return other;
   return hides(preferred, anchor, top) && !hides(other, anchor, top) ? other : preferred;
 }
 
@@ -76,9 +83,10 @@ function firstSide(step: TourStep): PanelSide {
   const main = document.querySelector('.main-column');
   const nowhere = { left: 0, right: 0, top: 0, bottom: 0 };
   // The step's element if it is there already; a comparison's table will be in the views' column.
-  const from = document.querySelector(anchorSelector(step)) ?? (step.compare ? main : null);
+  const there = document.querySelector(anchorSelector(step));
+  const from = there && isShown(there) ? there : step.compare ? main : null;
   const keys = from ? keyBoxes(from, step.marks?.length ?? 0, []) : [];
-  return panelSide(nowhere, main?.getBoundingClientRect() ?? null, window.innerWidth, window.innerHeight, keys);
+  return panelSide(nowhere, main?.getBoundingClientRect() ?? null, window.innerWidth, window.innerHeight, keys, undefined, keys);
 }
 
 /**
@@ -103,6 +111,13 @@ function keyBoxes(anchor: Element, rows: number, marks: Element[]): Box[] {
   if (rows === 0) return [];
   const box = anchor.getBoundingClientRect();
   return [{ left: box.left, right: box.left + KEY_COLUMN_WIDTH, top: box.top, bottom: box.top + KEY_ROWS_TOP + rows * KEY_ROW_HEIGHT }];
+}
+
+/** The names (first cells) of the rows of the table that holds the first marked row, as shown. */
+function rowNames(marks: Element[]): Box[] {
+  const table = marks[0]?.closest('table');
+  if (!table) return [];
+  return [...table.tBodies].flatMap((body) => [...body.rows]).flatMap((row) => (row.cells[0] && isShown(row.cells[0]) ? [row.cells[0].getBoundingClientRect()] : []));
 }
 
 /** The space kept between the marked rows and the panel's top edge. */
@@ -243,6 +258,8 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
         window.innerHeight,
         keyBoxes(target, step?.marks?.length ?? 0, marks.filter(isShown)),
         panel ? panel.getBoundingClientRect().height : undefined,
+        // Before the rows are there, their names' column is where they will be.
+        marks.length > 0 ? rowNames(marks) : keyBoxes(target, step?.marks?.length ?? 0, []),
       );
       if (placed !== side) setSide(placed);
     }
