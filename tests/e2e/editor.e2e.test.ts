@@ -116,6 +116,14 @@ describe('scenario editor', () => {
     await expect.poll(() => page.getByTestId('editor-status').textContent()).toMatch(/cannot run this scenario/);
     expect(await page.getByTestId('scenario-title').textContent()).toContain('mglru-basic');
 
+    // The path put back, then another field made wrong before the engine could check the fix: the marks of
+    // the check of "job" do not stay on the path and the workload (an older check must not outlive an edit).
+    await path0.fill('/job');
+    await pages.fill('12.5');
+    await expectMessage(pages, 'a whole number ≥ 0');
+    await expectNoMessage(path0);
+    await expectNoMessage(input(page, 'workloads[0].memcg'));
+
     await pages.fill('8192');
     await path0.fill('/job');
     await input(page, 'memcgs[0].memoryMax').fill('1000');

@@ -104,12 +104,21 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
     };
   }, [json]);
 
+  // The last document the page's checks passed: while a field has a problem of its own, the engine's marks are
+  // those of its check, or none if it was not checked (an edit since made another document).
+  const [lastDocument, setLastDocument] = useState<string | null>(json);
+  useEffect(() => {
+    if (json !== null) setLastDocument(json);
+  }, [json]);
+
   const places = useMemo(() => placesOf(draft), [draft]);
   // The engine's marks, in the editor's units. While a field has a problem of
   // the page's own (there is no document to check), the last check's marks
-  // stay on the other fields.
+  // stay on the other fields, if the check was of the last document: not
+  // those of an earlier one (a path set to "box" and back to "/box", then a
+  // field cleared before the check of "/box").
   const localPlaces = new Set(local.map((p) => placeField(p.field, places)));
-  const engineProblems = (engine && (json === null || engine.json === json) ? engine.problems : [])
+  const engineProblems = (engine && engine.json === (json ?? lastDocument) ? engine.problems : [])
     .filter((p) => json !== null || !localPlaces.has(placeField(p.field, places)))
     .map(inEditorUnits);
   const problems: Problem[] = [...local, ...(size ? [size] : []), ...engineProblems];
