@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { templateDoc } from '../../web/src/editor/model';
 import { decodeSharedLink } from '../../web/src/scenario/share';
 import { ROOT, SHOTS, counters, open as openPage, stepCount, stepForward, useBrowser, waitForStep, type OpenOptions, type Opened } from './harness';
 
@@ -161,6 +162,33 @@ describe('scenario editor', () => {
     expect(await second.page.getByTestId('scenario-title').textContent()).toBe('editor-test custom scenario');
     expect(await counters(second.page)).toEqual(await counters(page));
     expect([...problems, ...second.problems]).toEqual([]);
+  });
+
+  it("opens a link's scenario that the engine refuses in the editor, its problem marked, to fix and run", async () => {
+    // A link to a custom scenario whose zone is too small for the engine (it takes 64 pages and more).
+    const doc = templateDoc(3);
+    const broken = { ...doc, name: 'from-a-link', nodes: [{ zones: [{ zone: 'Normal', pages: 10 }] }] };
+    const { page, problems } = await open(`?v=1&scenario=${encodeURIComponent(JSON.stringify(broken))}`);
+    const alert = page.getByTestId('alerts');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/The engine rejected this scenario: .*10 is out of range.*Running the default scenario, mglru-basic, instead; the scenario is in the editor/);
+    // The editor is open on it, the problem next to its field.
+    await page.getByRole('button', { name: 'Run scenario', exact: true }).waitFor();
+    await expect.poll(() => page.getByTestId('editor-status').textContent()).toBe("The link's scenario did not run: 1 problem, marked below. Fix them and press Run scenario.");
+    expect(await input(page, 'name').inputValue()).toBe('from-a-link');
+    const pages = input(page, 'nodes[0].zones[0].pages');
+    await expectMessage(pages, '10 is out of range: accepted from 64 to 16777216');
+    await page.screenshot({ path: path.join(SHOTS, 'editor-refused-link.png') });
+    // Fixed, it runs.
+    await pages.fill('8192');
+    await expectNoMessage(pages);
+    await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
+    await waitForText(page.getByTestId('scenario-title'), 'from-a-link custom scenario');
+    // Closed and opened again, the editor shows what runs (the link's refused scenario is not brought back).
+    await page.getByRole('button', { name: 'Close editor', exact: true }).click();
+    await openEditor(page);
+    expect(await input(page, 'nodes[0].zones[0].pages').inputValue()).toBe('8192');
+    expect(problems).toEqual([]);
   });
 
   it('reports a broken scenario file and keeps the editor as it was', async () => {

@@ -432,7 +432,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
               onTour={tour.start}
             />
           )}
-          {request && <CustomScenario request={request} disabled={!running} onRun={sim.apply} />}
+          {request && <CustomScenario request={request} rejected={state.rejected} onRejectedOpened={sim.takeRejected} disabled={!running} onRun={sim.apply} />}
         </aside>
 
         <section className="main-column" aria-label="Reclaim state" data-touring={tour.open !== null ? '' : undefined}>

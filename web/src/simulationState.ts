@@ -100,6 +100,8 @@ export interface SimulationState {
   found: { kind: string; step: number } | null;
   /** Why the app cannot run at all (engine failed to load). */
   fatal: string | null;
+  /** A custom scenario (a link's) the engine refused to run: the editor opens on it, its problems marked. */
+  rejected: ScenarioRequest | null;
 }
 
 export type Action =
@@ -114,7 +116,8 @@ export type Action =
   | { type: 'found'; kind: string; step: number }
   | { type: 'dismiss'; id: number }
   | { type: 'playing'; playing: boolean }
-  | { type: 'fatal'; message: string };
+  | { type: 'fatal'; message: string }
+  | { type: 'rejected'; request: ScenarioRequest | null };
 
 export const initialState: SimulationState = {
   phase: 'loading',
@@ -130,6 +133,7 @@ export const initialState: SimulationState = {
   alerts: [],
   found: null,
   fatal: null,
+  rejected: null,
 };
 
 let noticeId = 0;
@@ -183,6 +187,8 @@ export function reducer(state: SimulationState, action: Action): SimulationState
     }
     case 'link-problems':
       return { ...state, alerts: [...state.alerts, { id: ++noticeId, message: action.heading, problems: action.problems }].slice(-MAX_ALERTS) };
+    case 'rejected':
+      return { ...state, rejected: action.request };
     case 'found':
       return { ...state, found: { kind: action.kind, step: action.step } };
     case 'dismiss':

@@ -15,6 +15,7 @@ import type { Progress } from './engine/protocol';
 import { checkRequest, completeRequest, defaultRequest, unknownParameter } from './scenario/presets';
 import { decodeSharedLink } from './scenario/share';
 import { LINK_PART_UNUSED } from './share/LinkProblems';
+import { isCustomRequest } from './scenario/custom';
 import { decodeScenarioUrl, encodeScenarioUrl, sameRun } from './scenario/url';
 import { initialState, reducer, type SimulationState } from './simulationState';
 import { goingToStep } from './util/format';
@@ -97,6 +98,8 @@ export interface Simulation {
   pause(): void;
   reset(): void;
   dismiss(id: number): void;
+  /** The refused custom scenario (state.rejected) is in the editor now: forget it. */
+  takeRejected(): void;
   /** The recorded decisions about a tracked page, as of the last command sent (stable identity). */
   history(page: string): Promise<FolioHistory>;
 }
@@ -201,11 +204,17 @@ export function useSimulation(speed: number): Simulation {
               dispatch({ type: 'fatal', message: `The default scenario does not start: ${errorMessage(error)}` });
               return;
             }
+            // A custom scenario (a link's) goes to the editor, where its problems are marked and can be fixed.
+            const custom = isCustomRequest(asked);
             dispatch({
               type: 'alert',
               // The engine names the field; "scenario: unknown scenario …" would say it twice.
-              messages: [`The engine rejected this scenario: ${errorMessage(error).replace(/^scenario: /, '')}. Running the default scenario, ${fallback.name}, instead.`],
+              messages: [
+                `The engine rejected this scenario: ${errorMessage(error).replace(/^scenario: /, '')}. Running the default scenario, ${fallback.name}, instead` +
+                  (custom ? '; the scenario is in the editor, its problems marked, to fix and run.' : '.'),
+              ],
             });
+            if (custom) dispatch({ type: 'rejected', request: asked });
             asked = fallback;
           }
         }
@@ -403,12 +412,13 @@ export function useSimulation(speed: number): Simulation {
     if (speedRef.current >= STOPPABLE_TICK_STEPS) clientRef.current?.stopLong();
   }, []);
   const dismiss = useCallback((id: number) => dispatch({ type: 'dismiss', id }), []);
+  const takeRejected = useCallback(() => dispatch({ type: 'rejected', request: null }), []);
   const history = useCallback((page: string): Promise<FolioHistory> => {
     const client = clientRef.current;
     return client ? client.history(page) : Promise.reject(new Error('the engine is not running'));
   }, []);
   return useMemo(
-    () => ({ state, apply, step, stepBack, seek, runUntil, stop, play, pause, reset, dismiss, history }),
-    [state, apply, step, stepBack, seek, runUntil, stop, play, pause, reset, dismiss, history],
+    () => ({ state, apply, step, stepBack, seek, runUntil, stop, play, pause, reset, dismiss, takeRejected, history }),
+    [state, apply, step, stepBack, seek, runUntil, stop, play, pause, reset, dismiss, takeRejected, history],
   );
 }

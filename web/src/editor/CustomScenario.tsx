@@ -15,6 +15,10 @@ const ScenarioEditor = lazyPart('The scenario editor', () => import('./ScenarioE
 
 export interface CustomScenarioProps {
   request: ScenarioRequest;
+  /** A custom scenario (a link's) the engine refused to run: the editor opens on it. */
+  rejected?: ScenarioRequest | null;
+  /** The editor has taken `rejected` into its form. */
+  onRejectedOpened?(): void;
   disabled: boolean;
   onRun(request: ScenarioRequest): void;
 }
@@ -36,8 +40,12 @@ function useNoLink(request: ScenarioRequest): boolean {
   return tooLarge === request.name;
 }
 
-export function CustomScenario({ request, disabled, onRun }: CustomScenarioProps) {
-  const [open, setOpen] = useState(() => isCustomRequest(request));
+export function CustomScenario({ request, rejected = null, onRejectedOpened, disabled, onRun }: CustomScenarioProps) {
+  const [open, setOpen] = useState(() => isCustomRequest(request) || rejected !== null);
+  // A refused link's scenario opens the editor on it.
+  useEffect(() => {
+    if (rejected) setOpen(true);
+  }, [rejected]);
   const noLink = useNoLink(request);
   const id = useId();
   const card = useRef<HTMLElement>(null);
@@ -72,7 +80,7 @@ export function CustomScenario({ request, disabled, onRun }: CustomScenarioProps
           <>
             <p className="hint editor-back">The built-in scenarios and their parameters come back with Close editor.</p>
             <Suspense fallback={<PartLoading what="the scenario editor" />}>
-              <ScenarioEditor request={request} disabled={disabled} onRun={onRun} />
+              <ScenarioEditor request={request} rejected={rejected} onRejectedOpened={onRejectedOpened} disabled={disabled} onRun={onRun} />
             </Suspense>
           </>
         ) : (

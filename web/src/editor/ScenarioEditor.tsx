@@ -53,9 +53,13 @@ export interface ScenarioEditorProps {
   disabled: boolean;
   /** Runs a custom scenario's request in the page's engine. */
   onRun(request: ScenarioRequest): void;
+  /** A custom scenario the engine refused to run (a link's): the form opens on it instead, its problems marked. */
+  rejected?: ScenarioRequest | null;
+  /** `rejected` is in the form now. */
+  onRejectedOpened?(): void;
 }
 
-export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps) {
+export function ScenarioEditor({ request, disabled, onRun, rejected, onRejectedOpened }: ScenarioEditorProps) {
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => draftOf(startingDoc(request)));
   const [engine, setEngine] = useState<{ json: string; problems: Problem[] } | null>(null);
@@ -198,7 +202,12 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
       setStatus({ kind: 'error', message: `${file.name} cannot be opened: it is larger than ${MAX_FILE_BYTES / 1024} KiB.` });
       return;
     }
-    const read = await readScenarioFile(file.name, await file.text(), engineCheck);
+    await openDocument(file.name, await file.text(), (n) => (n > 0 ? `Loaded ${file.name}: ${counted(n, 'problem')}, marked below.` : `Loaded ${file.name}. Run it with Run scenario.`));
+  };
+
+  /** A scenario document from outside (a file, a link the engine refused) into the form, its problems marked. */
+  const openDocument = async (what: string, text: string, said: (problems: number) => string) => {
+    const read = await readScenarioFile(what, text, engineCheck);
     if (!read.ok) {
       setStatus({ kind: 'error', message: read.message });
       return;
@@ -210,11 +219,19 @@ export function ScenarioEditor({ request, disabled, onRun }: ScenarioEditorProps
     // The page's own checks count too (the engine takes an empty workload name, the editor does not).
     const own = draftProblems(next);
     const n = own.length + read.problems.filter((p) => !own.some((o) => o.field === p.field)).length;
-    setStatus({
-      kind: n > 0 ? 'error' : 'info',
-      message: n > 0 ? `Loaded ${file.name}: ${counted(n, 'problem')}, marked below.` : `Loaded ${file.name}. Run it with Run scenario.`,
-    });
+    setStatus({ kind: n > 0 ? 'error' : 'info', message: said(n) });
   };
+
+  // A link's scenario the engine refused: the form opens on it, its problems marked.
+  const rejectedText = rejected?.name;
+  useEffect(() => {
+    if (rejectedText === undefined) return;
+    onRejectedOpened?.();
+    void openDocument("The link's scenario", rejectedText, (n) =>
+      n > 0 ? `The link's scenario did not run: ${counted(n, 'problem')}, marked below. Fix them and press Run scenario.` : "The link's scenario is in the form. Run it with Run scenario.",
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per refused link
+  }, [rejectedText]);
 
   const formMessage = messages.get(FORM_KEY);
   return (
