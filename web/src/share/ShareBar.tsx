@@ -17,6 +17,14 @@ import { withRecordedSeeds, type RangeCheckResult } from '../views/comparison/ra
 import { useRecordedRange } from '../views/comparison/useRecordedRanges';
 
 /** What the page shows now: what a link reproduces and what an export writes. */
+/**
+ * Why SVG and PNG give nothing here: a view with no chart (the Comparison
+ * tab, a view whose chart is not drawn at this step). Said the same way on
+ * every view, on a click and, where it is known beforehand, in the tooltip
+ * of the buttons, which stay focusable and look unavailable.
+ */
+const NO_CHART = 'This view has no chart: export its numbers as CSV or JSON';
+
 export interface PageSnapshot {
   request: ScenarioRequest;
   frame: Frame;
@@ -156,7 +164,7 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
     const heading = `${runLabel(request)}${variant} · seed ${request.seed} · step ${step} · ${page.tabLabel}`;
     const figure = container && composeFigure(container, heading);
     if (!figure) {
-      setStatus('This view has no chart: export its numbers as CSV or JSON');
+      setStatus(NO_CHART);
       return;
     }
     // The view in the name too: figures of two tabs at one step do not overwrite each other.
@@ -220,12 +228,12 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
       </div>
       <div className="header-row" role="group" aria-label="Export">
         <span className="export-label" aria-hidden="true">Export</span>
-        <button type="button" className="button small" aria-label="Export SVG" disabled={disabled || noChart}
-          onClick={() => void exportFigure('svg')} title="The charts of this view as an SVG file">
+        <button type="button" className="button small" aria-label="Export SVG" disabled={disabled} aria-disabled={noChart || undefined}
+          onClick={() => (noChart ? setStatus(NO_CHART) : void exportFigure('svg'))} title={noChart ? NO_CHART : 'The charts of this view as an SVG file'}>
           SVG
         </button>
-        <button type="button" className="button small" aria-label="Export PNG" disabled={disabled || noChart}
-          onClick={() => void exportFigure('png')} title="The charts of this view as a PNG image">
+        <button type="button" className="button small" aria-label="Export PNG" disabled={disabled} aria-disabled={noChart || undefined}
+          onClick={() => (noChart ? setStatus(NO_CHART) : void exportFigure('png'))} title={noChart ? NO_CHART : 'The charts of this view as a PNG image'}>
           PNG
         </button>
         <button type="button" className="button small" aria-label="Export CSV" disabled={disabled}
