@@ -202,7 +202,12 @@ fn truncated_and_malformed_binary_records_are_rejected_with_their_offset() {
     let mut bytes = ids_oracle(&ids);
     bytes[3 * 24 + 16..3 * 24 + 24].copy_from_slice(&(-5i64).to_le_bytes());
     let e = decode(&bytes, Some(TraceFormat::OracleGeneral), 7).unwrap_err();
-    assert!(e.starts_with("byte offset 88: record 3: next_access_vtime -5"), "{e}");
+    assert!(e.starts_with("byte offset 88: this does not look like an oracleGeneral trace (24-byte records: time, obj_id, obj_size, next_access_vtime): record 3: next_access_vtime -5"), "{e}");
+    // Further in, one bad record in a trace: no doubt about the format.
+    let mut bytes = ids_oracle(&(0..30).collect::<Vec<u64>>());
+    bytes[20 * 24 + 16..20 * 24 + 24].copy_from_slice(&(-5i64).to_le_bytes());
+    let e = decode(&bytes, Some(TraceFormat::OracleGeneral), 7).unwrap_err();
+    assert!(e.starts_with("byte offset 496: record 20: next_access_vtime -5"), "{e}");
     // Records of size 0 are skipped, as libCacheSim's reader does.
     let mut bytes = ids_oracle(&ids);
     bytes[2 * 24 + 12..2 * 24 + 16].copy_from_slice(&0u32.to_le_bytes());
@@ -211,7 +216,10 @@ fn truncated_and_malformed_binary_records_are_rejected_with_their_offset() {
 
 #[test]
 fn malformed_text_lines_are_rejected_with_their_line_number() {
-    let cases: [(&str, &str); 11] = [
+    let cases: [(&str, &str); 13] = [
+        // Binary data read as text: said first, not quoted as words.
+        ("\u{b}\u{c}\r\u{e}\u{f}\u{10} data\n", "line 1: this does not look like a text trace: byte 0x0b is binary data, not text (expected lines of obj_id or time,obj_id[,size][,op])"),
+        ("1\n2\n3\u{0}4\n", "line 3: byte 0x00 is binary data, not text"),
         // Prose: words with no number, beyond a first line that could be a header.
         ("It was a bright cold day in April\n1\n", "line 1: \"It was a bright cold day in April\" is words, not a request (expected obj_id or time,obj_id[,size][,op]); this does not look like a text trace"),
         ("Chapter one\nIt was a day\n", "line 2: \"It was a day\" is words, not a request (expected obj_id or time,obj_id[,size][,op]); this does not look like a text trace"),

@@ -119,6 +119,11 @@ impl CsvParser {
         if line.is_empty() || line[0] == b'#' {
             return Ok(());
         }
+        // A control character (other than a tab) or a zero byte: binary data, not a line of text.
+        if let Some(&c) = line.iter().find(|&&c| (c < 0x20 && c != b'\t') || c == 0x7f) {
+            let whole = if self.requests == 0 { "this does not look like a text trace: " } else { "" };
+            return Err(TraceError::new(at, format!("{whole}byte 0x{c:02x} is binary data, not text (expected lines of obj_id or time,obj_id[,size][,op])")));
+        }
         let mut fields = [&b""[..]; 5];
         let n = split_fields(line, &mut fields);
         let first_content = !self.seen_content;

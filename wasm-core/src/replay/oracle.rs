@@ -14,6 +14,10 @@ use super::{Location, Request, TraceError};
 
 pub const RECORD_BYTES: usize = 24;
 
+/// A bad record among this many first ones says the file may not be an
+/// oracleGeneral trace at all (a PNG picked by mistake).
+const FIRST_RECORDS: u64 = 16;
+
 /// Encodes one record (for the trace generator and tests).
 pub fn encode(time: u32, obj_id: u64, obj_size: u32, next_access_vtime: i64) -> [u8; RECORD_BYTES] {
     let mut r = [0u8; RECORD_BYTES];
@@ -44,9 +48,12 @@ impl OracleParser {
         let size = u32::from_le_bytes(r[12..16].try_into().expect("4 bytes"));
         let next = i64::from_le_bytes(r[16..24].try_into().expect("8 bytes"));
         if next < -1 {
+            let record = offset / RECORD_BYTES as u64;
+            // Among the first records: more likely another kind of file than one bad record.
+            let whole = if record < FIRST_RECORDS { "this does not look like an oracleGeneral trace (24-byte records: time, obj_id, obj_size, next_access_vtime): " } else { "" };
             return Err(TraceError::new(
                 Location::Byte(offset + 16),
-                format!("record {}: next_access_vtime {next} is neither -1 (no next access) nor a request number", offset / RECORD_BYTES as u64),
+                format!("{whole}record {record}: next_access_vtime {next} is neither -1 (no next access) nor a request number"),
             ));
         }
         if size == 0 {
