@@ -98,9 +98,10 @@ export interface ResultRow {
   missCount: number;
 }
 
-/** The final table: one row per policy, the lowest miss ratio marked. */
+/** The final table: one row per policy, the lowest miss ratio marked (none when every policy ties). */
 export function resultRows(results: readonly PolicyResult[]): ResultRow[] {
   const best = Math.min(...results.map((r) => r.missRatio));
+  const allTie = results.every((r) => r.missRatio === best);
   return results.map((r) => ({
     policy: r.policy,
     label: policyLabel(r.policy),
@@ -110,7 +111,7 @@ export function resultRows(results: readonly PolicyResult[]): ResultRow[] {
     coldMisses: formatCount(r.coldMisses),
     reclaimed: formatCount(r.counters.pgsteal_direct ?? 0),
     refaults: formatCount(r.counters.workingset_refault_file ?? 0),
-    best: results.length > 1 && r.missRatio === best,
+    best: results.length > 1 && !allTie && r.missRatio === best,
     ratio: r.missRatio,
     missCount: r.misses,
   }));
