@@ -83,6 +83,7 @@ describe('trace page model', () => {
     expect(parseCachePages('0')).toHaveProperty('error');
     expect(parseCachePages('99999999')).toHaveProperty('error');
     expect(parseCachePages('1.5')).toEqual({ error: '"1.5" is not a whole number of pages' });
+    expect(parseCachePages('  ')).toEqual({ error: 'enter a cache size: a whole number of pages from 1 to 4,194,304' });
     expect(parseCachePages('')).toHaveProperty('error');
   });
 

@@ -41,6 +41,7 @@ export const DEFAULT_CACHE_PAGES = 262_144;
 /** The cache size field: a whole number of pages in range, or why not. */
 export function parseCachePages(text: string): { pages: number } | { error: string } {
   const t = text.trim().replace(/[,_\s]/g, '');
+  if (t === '') return { error: `enter a cache size: a whole number of pages from ${formatCount(MIN_CACHE_PAGES)} to ${formatCount(MAX_CACHE_PAGES)}` };
   if (!/^\d+$/.test(t)) return { error: `"${text.trim()}" is not a whole number of pages` };
   const pages = Number(t);
   if (pages < MIN_CACHE_PAGES || pages > MAX_CACHE_PAGES) {
