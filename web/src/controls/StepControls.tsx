@@ -1,4 +1,5 @@
 // The transport: step back and forward, play, pause, reset and the play speed.
+import { TICK_MS } from '../useSimulation';
 import { PauseIcon, PlayIcon, ResetIcon, StepBackIcon, StepIcon } from './icons';
 
 /** Steps per tick offered by the speed selector. */
@@ -60,10 +61,13 @@ export function StepControls(props: StepControlsProps) {
   );
 }
 
+/** What a tick is, for the Speed list's tooltip. */
+const SPEED_HELP = `Play moves the run this many steps a tick, a tick every ${TICK_MS} ms or as soon as the engine is done (about ${Math.round(1000 / TICK_MS)} ticks a second); a step is the scenario's step of simulated time. 1 step a tick shows each move; more steps reach later moments sooner`;
+
 /** "Speed": how many steps a play tick takes (the page's controls and compare mode's). */
 export function SpeedSelect({ speed, disabled, onSpeed }: { speed: number; disabled: boolean; onSpeed(speed: number): void }) {
   return (
-    <label className="speed">
+    <label className="speed" title={SPEED_HELP}>
       <span>Speed</span>
       <select value={speed} onChange={(e) => onSpeed(Number(e.target.value))} disabled={disabled}>
         {SPEEDS.map((s) => (
