@@ -55,8 +55,20 @@ pub enum EventKind {
     /// progress (`reason` is the VMSCAN_THROTTLE_* name).
     /// `task`: the task that slept, when not kswapd (current->comm).
     Throttled { node: usize, reason: &'static str, kswapd: bool, slept_ns: u64, timeout_ns: u64, task: Option<Reclaimer> },
-    /// kswapd changed state.
-    Kswapd { node: usize, from: KswapdMode, to: KswapdMode, highest_zoneidx: usize, failures: u32 },
+    /// kswapd changed state. `highest_zoneidx`: the zone index it runs or
+    /// checks for; `premature`: going to sleep while the last wakeup's zones
+    /// are not balanced.
+    Kswapd { node: usize, from: KswapdMode, to: KswapdMode, highest_zoneidx: usize, failures: u32, premature: Option<PrematureSleep> },
+}
+
+/// A sleep for good while the zones the last wakeup asked for are below
+/// their high watermarks: the highest of them, its free pages and its mark
+/// (high watermark plus lowmem_reserve for the wakeup's zone index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrematureSleep {
+    pub zone: usize,
+    pub free: u64,
+    pub mark: u64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -169,7 +181,7 @@ impl Event {
                     if *flipped { "; the old generation emptied, so seq advanced and the young generation became the old one" } else { "" }
                 ),
             ),
-            EventKind::Kswapd { node, from, to, highest_zoneidx, failures } => (
+            EventKind::Kswapd { node, from, to, highest_zoneidx, failures, premature } => (
                 "kswapd",
                 match to {
                     KswapdMode::Running => "balance_pgdat",
@@ -190,7 +202,18 @@ impl Event {
                         "kswapd{node}: pgdat_balanced for zones up to {}: napping HZ/10 before sleeping",
                         ZONE_NAMES[(*highest_zoneidx).min(3)]
                     ),
-                    (_, KswapdMode::Asleep) => format!("kswapd{node}: still balanced after the nap: asleep until wakeup_kswapd"),
+                    (_, KswapdMode::Asleep) => {
+                        let checked = ZONE_NAMES[(*highest_zoneidx).min(3)];
+                        match premature {
+                            None => format!("kswapd{node}: pgdat_balanced for zones up to {checked} after the nap: asleep until wakeup_kswapd"),
+                            Some(p) => format!(
+                                "kswapd{node}: pgdat_balanced for zones up to {checked} after the nap: asleep until wakeup_kswapd. Premature: no zone the last wakeup asked for is balanced ({zone} has {free} free pages, under its high watermark plus lowmem_reserve, {mark})",
+                                zone = ZONE_NAMES[p.zone.min(3)],
+                                free = p.free,
+                                mark = p.mark
+                            ),
+                        }
+                    }
                     (_, KswapdMode::Throttled) => format!("kswapd{node}: asleep in reclaim_throttle"),
                 },
             ),
@@ -377,7 +400,7 @@ mod tests {
     #[test]
     fn kswapd_says_why_it_naps() {
         let nap = |failures| {
-            let e = Event { time_ns: 0, kind: EventKind::Kswapd { node: 0, from: KswapdMode::Running, to: KswapdMode::Napping, highest_zoneidx: 2, failures } };
+            let e = Event { time_ns: 0, kind: EventKind::Kswapd { node: 0, from: KswapdMode::Running, to: KswapdMode::Napping, highest_zoneidx: 2, failures, premature: None } };
             e.describe(&|_| String::new()).2
         };
         assert_eq!(nap(0), "kswapd0: pgdat_balanced for zones up to Normal: napping HZ/10 before sleeping");
@@ -470,7 +493,7 @@ mod tests {
             assert_eq!(EventMatch::parse(m.name()), Some(m));
         }
         assert_eq!(EventMatch::parse("no-such-kind"), None);
-        let sleep = EventKind::Kswapd { node: 0, from: KswapdMode::Napping, to: KswapdMode::Asleep, highest_zoneidx: 2, failures: 0 };
+        let sleep = EventKind::Kswapd { node: 0, from: KswapdMode::Napping, to: KswapdMode::Asleep, highest_zoneidx: 2, failures: 0, premature: None };
         assert!(EventMatch::KswapdSleep.matches(&sleep));
         assert!(!EventMatch::KswapdWake.matches(&sleep));
         assert!(EventMatch::Refault.matches(&refault()));

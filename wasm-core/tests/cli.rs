@@ -531,6 +531,16 @@ fn run_events_prints_the_kinds_asked_for_in_time_order() {
     let (_, plain, _) = sim(&["run", "slow-disk", "--steps", "400"]);
     assert_eq!(report, plain);
 
+    // kswapd-classzone before the patch: the premature sleep says so, and why; the sound one does not.
+    let (code, out, err) = sim(&["run", "kswapd-classzone", "--variant", "before", "--steps", "130", "--events", "kswapd-sleep"]);
+    assert_eq!(code, 0, "{err}");
+    let sleeps: Vec<&str> = out.lines().filter(|l| l.contains("asleep until wakeup_kswapd")).collect();
+    let premature: Vec<&&str> = sleeps.iter().filter(|l| l.contains("Premature")).collect();
+    let count: u64 = out.lines().find_map(|l| l.trim().strip_prefix("kswapd_premature_sleeps")).expect("the metric").trim().parse().unwrap();
+    assert!(count > 0 && premature.len() as u64 == count, "{out}");
+    assert!(premature.iter().all(|l| l.contains("pgdat_balanced for zones up to DMA after the nap") && l.contains("no zone the last wakeup asked for is balanced (Normal has ")), "{premature:?}");
+    assert!(sleeps.len() > premature.len(), "a sound sleep too: {sleeps:?}");
+
     let (code, out, err) = sim(&["run", "slow-disk", "--events", "floppy"]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.contains(r#"unknown event kind "floppy" (known: all, aging, kswapd-wake"#), "{err}");

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::pgdat::WMARK_HIGH;
+use crate::event::PrematureSleep;
 use super::vmscan::ScanControl;
 use super::vmstat::Item;
 use super::{Mm, DEF_PRIORITY, MAX_NR_ZONES, MAX_RECLAIM_RETRIES, SWAP_CLUSTER_MAX};
@@ -142,12 +143,20 @@ impl Mm {
     }
 
     fn set_kswapd_mode(&mut self, node: usize, mode: KswapdMode) {
+        let hz = self.nodes[node].kswapd.prev_highest_zoneidx;
+        self.change_kswapd_mode(node, mode, hz, None);
+    }
+
+    /// A change of kswapd's mode, with the zone index it runs or checks for
+    /// and, going to sleep, whether that is premature: on the timeline and
+    /// as an event.
+    fn change_kswapd_mode(&mut self, node: usize, mode: KswapdMode, hz: usize, premature: Option<PrematureSleep>) {
         let k = &mut self.nodes[node].kswapd;
         if k.mode != mode {
-            let (from, hz, failures) = (k.mode, k.prev_highest_zoneidx, k.failures);
+            let (from, failures) = (k.mode, k.failures);
             let at = k.mark(self.now_ns, mode);
             k.mode = mode;
-            self.events.push_rare(at, || crate::event::EventKind::Kswapd { node, from, to: mode, highest_zoneidx: hz, failures });
+            self.events.push_rare(at, || crate::event::EventKind::Kswapd { node, from, to: mode, highest_zoneidx: hz, failures, premature });
         }
     }
 
@@ -293,7 +302,18 @@ impl Mm {
             k.premature_sleeps += 1;
         }
         k.next_ns = None;
-        self.set_kswapd_mode(node, KswapdMode::Asleep);
+        // What the last wakeup wanted and did not get: its highest managed zone, against its mark.
+        let short = premature
+            .then(|| {
+                let zones = &self.nodes[node].zones;
+                (0..=hz.min(MAX_NR_ZONES - 1)).rev().find(|&z| zones[z].managed > 0).map(|z| PrematureSleep {
+                    zone: z,
+                    free: zones[z].free_pages(),
+                    mark: zones[z].watermark[WMARK_HIGH] + zones[z].lowmem_reserve[hz.min(MAX_NR_ZONES - 1)],
+                })
+            })
+            .flatten();
+        self.change_kswapd_mode(node, KswapdMode::Asleep, checked_zoneidx, short);
     }
 
     /// kswapd() after kswapd_try_to_sleep() returns ("Read the new order and
