@@ -105,11 +105,22 @@ pub(crate) fn percent_change(b: f64, a: f64) -> Option<f64> {
 /// share, which is a percentage already (1.3 % -> 21 % is "+19.7 pp", not
 /// "+1513 %"); else relative ("+6.6 %").
 pub(crate) fn change_text(metric: &str, b: f64, a: f64) -> Option<String> {
-    // A change that rounds to nothing is "+0.0", never "-0.0".
-    let signed = |x: f64| format!("{:+.1}", if x.abs() < 0.05 { 0.0 } else { x });
     if is_share(metric) {
-        return (b.is_finite() && a.is_finite()).then(|| format!("{} pp", signed((a - b) * 100.0)));
+        // Points that round to nothing are "+0.0", never "-0.0" (a share's last digits are float noise).
+        let points = (a - b) * 100.0;
+        return (b.is_finite() && a.is_finite()).then(|| format!("{:+.1} pp", if points.abs() < 0.05 { 0.0 } else { points }));
     }
+    // No change is "+0.0"; one too small for a decimal keeps its sign, to two significant digits ("-0.014").
+    let signed = |x: f64| {
+        if x == 0.0 {
+            "+0.0".to_string()
+        } else if x.abs() < 0.05 {
+            let decimals = (-x.abs().log10().floor()) as usize + 1;
+            format!("{x:+.decimals$}")
+        } else {
+            format!("{x:+.1}")
+        }
+    };
     percent_change(b, a).map(|c| format!("{} %", signed(c)))
 }
 
@@ -122,6 +133,9 @@ mod tests {
     fn changes_read_as_the_app_reads_them() {
         assert_eq!(change_text("pgscan_direct", 29961.0, 31926.0).as_deref(), Some("+6.6 %"));
         assert_eq!(change_text("eagain_writes", 0.0, 0.0).as_deref(), Some("+0.0 %"));
+        // Too small for one decimal, and still a change: its sign and two significant digits.
+        assert_eq!(change_text("reads_per_sec", 112_591.0, 112_575.5).as_deref(), Some("-0.014 %"));
+        assert_eq!(change_text("reads_per_sec", 100_000.0, 100_003.0).as_deref(), Some("+0.0030 %"));
         assert_eq!(change_text("eagain_writes", 0.0, 5.0), None);
         // A negative baseline: from 100 pages short to 50 short is a rise.
         assert_eq!(change_text("overreclaim_pages", -100.0, -50.0).as_deref(), Some("+50.0 %"));
@@ -160,8 +174,8 @@ mod tests {
         assert_eq!(super::group(999), "999");
         assert_eq!(super::group(1000), "1,000");
         assert_eq!(super::group(1_234_567), "1,234,567");
-        // A change too small to show is +0.0, not -0.0.
-        assert_eq!(super::change_text("reads_per_sec", 112_591.0, 112_575.0).as_deref(), Some("+0.0 %"));
+        // A change too small for one decimal keeps its sign (the app's table shows it too); points round to +0.0.
+        assert_eq!(super::change_text("reads_per_sec", 112_591.0, 112_575.0).as_deref(), Some("-0.014 %"));
         assert_eq!(super::change_text("reads_per_sec", 100.0, 106.6).as_deref(), Some("+6.6 %"));
         assert_eq!(super::change_text("pgsteal_cv", 0.0130, 0.0130001).as_deref(), Some("+0.0 pp"));
     }

@@ -208,7 +208,8 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
         let baseline = e.headlines.iter().find(|h| h.metric == name.as_str()).map_or(CHANGE_BASELINE, |h| h.baseline);
         let b = c.metric(baseline, name).unwrap_or(f64::NAN);
         let a = c.metric("after", name).unwrap_or(f64::NAN);
-        let mut change = change_text(name, b, a).unwrap_or_else(|| "-".into());
+        // From nothing there is no relative change: "from 0", as the app's table says.
+        let mut change = change_text(name, b, a).unwrap_or_else(|| if b == 0.0 && a.is_finite() { "from 0".into() } else { "-".into() });
         if baseline != CHANGE_BASELINE {
             other_baseline = true;
             change.push_str(&format!(" vs {baseline}"));
@@ -236,7 +237,7 @@ pub fn compare_text(e: &crate::experiment::Experiment, c: &crate::experiment::Co
             format!("{} -> {}", h.author_before, h.author_after)
         };
         out.push_str(&format!(
-            "  {:<26} {:<8} expected {}: {} {} -> {}{change}\n  {:<26} author: {author}\n",
+            "  {:<26} {:<8} expected {}: {} {} -> after {}{change}\n  {:<26} author: {author}\n",
             h.metric,
             verdict,
             expected(h),
