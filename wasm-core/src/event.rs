@@ -271,6 +271,12 @@ pub enum EventMatch {
 }
 
 impl EventMatch {
+    /// Whether the engine logs this kind with the rare kinds (EventLog::push_rare):
+    /// past the step's EVENTS_PER_STEP, within their reserve.
+    pub fn is_rare(self) -> bool {
+        !matches!(self, EventMatch::Refault | EventMatch::Eviction)
+    }
+
     pub const ALL: [EventMatch; 8] = [
         EventMatch::Aging,
         EventMatch::KswapdWake,
@@ -323,6 +329,8 @@ pub struct EventLog {
     pub enabled: bool,
     pub events: Vec<Event>,
     pub dropped: u64,
+    /// Of `dropped`, events of the rare kinds (past their reserve too).
+    pub dropped_rare: u64,
     /// While set, events of this kind are counted in `watched`, those that
     /// did not fit in the log too (run to the next event).
     pub watch: Option<EventMatch>,
@@ -360,8 +368,10 @@ impl EventLog {
             return;
         }
         let room = self.events.len() < limit;
+        let rare = limit > EVENTS_PER_STEP;
         if !room && self.watch.is_none() {
             self.dropped += 1;
+            self.dropped_rare += u64::from(rare);
             return;
         }
         let kind = kind();
@@ -374,6 +384,7 @@ impl EventLog {
             self.events.push(Event { time_ns, kind });
         } else {
             self.dropped += 1;
+            self.dropped_rare += u64::from(rare);
         }
     }
 
@@ -381,6 +392,7 @@ impl EventLog {
     pub fn clear(&mut self) {
         self.events.clear();
         self.dropped = 0;
+        self.dropped_rare = 0;
         self.watched = 0;
         self.refaults.clear();
         self.refaults_dropped = 0;
@@ -472,6 +484,9 @@ mod tests {
         }
         assert_eq!(log.events.len(), EVENTS_PER_STEP + RARE_EVENTS_RESERVE);
         assert_eq!(log.dropped, 3 + 1 + 6);
+        // Of those, the rare ones past their reserve (what a filter of rare kinds missed).
+        assert_eq!(log.dropped_rare, 6);
+        assert!(EventMatch::ALL.iter().filter(|m| !m.is_rare()).eq([EventMatch::Refault, EventMatch::Eviction].iter()));
     }
 
     #[test]

@@ -56,8 +56,13 @@ pub fn step_events(sim: &Simulation, filter: &EventFilter) -> Vec<String> {
             format!("{:>13.6} s  step {}  {kind}  {function}: {what}", e.time_ns as f64 / 1e9, sim.step_count())
         })
         .collect();
-    if log.dropped > 0 {
-        out.push(format!("{:>13}    step {}  ({} more events in this step were not kept)", "", sim.step_count(), log.dropped));
+    // Under a filter of rare kinds only, the events of other kinds that did not fit are none of its business.
+    let dropped = match filter {
+        EventFilter::Kinds(kinds) if kinds.iter().all(|k| k.is_rare()) => log.dropped_rare,
+        _ => log.dropped,
+    };
+    if dropped > 0 {
+        out.push(format!("{:>13}    step {}  ({} more events in this step were not kept)", "", sim.step_count(), dropped));
     }
     out
 }

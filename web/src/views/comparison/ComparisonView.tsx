@@ -82,7 +82,7 @@ export function ComparisonView({ experiment, state, current, seedCheck, onRun }:
         </h2>
         {table && (
           <span className="badge" title="Headline metrics that moved the way the patch says, on this seed">
-            {table.held} of {table.held + table.notHeld} headlines held
+            {table.held} of {table.held + table.notHeld} headlines held{state.request ? ` on seed ${state.request.seed}` : ''}
           </span>
         )}
       </div>
