@@ -5,6 +5,7 @@ import type { Frame } from '../../web/src/engine/pkg/reclaim_core';
 import { initialState, reducer, type SimulationState } from '../../web/src/simulationState';
 import { makeRequest } from '../../web/src/scenario/params';
 import { advanceHistories } from '../../web/src/views/history';
+import { listedProblems } from '../../web/src/share/LinkProblems';
 
 const frame = (step: number) =>
   ({ scenario: 's', seed: 1, step, timeNs: step * 10, nodes: [], memcgs: [], pgstealCv: 0, pgstealCvTrail: [], events: [], counters: [{ name: 'pgscan_kswapd', value: step * 3 }] }) as unknown as Frame;
@@ -42,15 +43,13 @@ describe('the session reducer', () => {
   });
 
   it('lists the first problems of a link with too many to show, and how many more there were', () => {
-    const messages = Array.from({ length: 1500 }, (_, i) => `p${i}: has no such parameter; ignored`);
-    const s = reducer(started(), { type: 'alert', messages });
-    expect(s.alerts.map((a) => a.message)).toEqual([
-      'p0: has no such parameter; ignored',
-      'p1: has no such parameter; ignored',
-      'p2: has no such parameter; ignored',
-      'p3: has no such parameter; ignored',
-      'p4: has no such parameter; ignored',
-      '… and 1,495 more problems like these, not listed',
+    // One notice keeps them all; it lists the first eight and counts the rest (LinkProblems).
+    const problems = Array.from({ length: 1500 }, (_, i) => `p${i}: has no such parameter; ignored`);
+    const s = reducer(started(), { type: 'link-problems', heading: 'Part of this link was not used as written', problems });
+    expect(s.alerts).toHaveLength(1);
+    expect(listedProblems(s.alerts[0]!.problems!)).toEqual([
+      ...problems.slice(0, 8),
+      'and 1,492 more like these, not listed',
     ]);
   });
 
@@ -70,20 +69,20 @@ describe('the session reducer', () => {
   });
 
   it('drops a notice about where a run stopped once the run is elsewhere; keeps the others until dismissed', () => {
-    let s = reducer(started(), { type: 'alert', messages: ['seed: not a seed; using 1'] });
+    let s = reducer(started(), { type: 'alert', message: 'seed: not a seed; using 1' });
     s = reducer(s, { type: 'moved', frame: frame(10_000), histories: histories(10_000) });
-    s = reducer(s, { type: 'alert', messages: ['No OOM kill in 10,000 steps: stopped at step 10,000.'], atStep: 10_000 });
+    s = reducer(s, { type: 'alert', message: 'No OOM kill in 10,000 steps: stopped at step 10,000.', atStep: 10_000 });
     expect(s.alerts.map((a) => a.message)).toEqual(['seed: not a seed; using 1', 'No OOM kill in 10,000 steps: stopped at step 10,000.']);
     // A frame of the same step (the view redrawn) keeps it.
     s = reducer(s, { type: 'moved', frame: frame(10_000), histories: histories(10_000) });
     expect(s.alerts).toHaveLength(2);
     s = reducer(s, { type: 'moved', frame: frame(1_500), histories: histories(1_500) });
     expect(s.alerts.map((a) => a.message)).toEqual(['seed: not a seed; using 1']);
-    s = reducer(s, { type: 'alert', messages: ['No aging in 10 steps: stopped at step 1,510.'], atStep: 1_510 });
+    s = reducer(s, { type: 'alert', message: 'No aging in 10 steps: stopped at step 1,510.', atStep: 1_510 });
     s = reducer(s, { type: 'started', request: makeRequest('s', 1), frame: frame(0), histories: histories(0) });
     expect(s.alerts.map((a) => a.message)).toEqual(['seed: not a seed; using 1']);
     // A long move starting from where the notice was (Run to next pressed again) drops it too.
-    s = reducer(s, { type: 'alert', messages: ["No OOM kill before the run's end: stopped there, at step 0."], atStep: 0 });
+    s = reducer(s, { type: 'alert', message: "No OOM kill before the run's end: stopped there, at step 0.", atStep: 0 });
     expect(s.alerts).toHaveLength(2);
     s = reducer(s, { type: 'busy', busy: { label: 'Running to the next OOM kill', done: 0, total: 10_000 } });
     expect(s.alerts.map((a) => a.message)).toEqual(['seed: not a seed; using 1']);

@@ -110,7 +110,7 @@ export type Action =
   /** A frame of the running run, after a step, a seek, a step back or a run. */
   | { type: 'moved'; frame: Frame; histories: FrameHistories }
   | { type: 'busy'; busy: Busy | null }
-  | { type: 'alert'; messages: string[]; atStep?: number }
+  | { type: 'alert'; message: string; atStep?: number }
   /** One notice with a heading over a link's problems. */
   | { type: 'link-problems'; heading: string; problems: string[] }
   | { type: 'found'; kind: string; step: number }
@@ -175,15 +175,9 @@ export function reducer(state: SimulationState, action: Action): SimulationState
       // A long move starting: a notice about where the last one stopped goes (it would sit under the progress).
       return { ...state, busy: action.busy, alerts: action.busy ? stillTrue(state.alerts, null) : state.alerts };
     case 'alert': {
-      const { atStep } = action;
-      let messages = action.messages;
-      // More than fit (a link with a thousand bad keys): the first ones, and how many more there were.
-      if (messages.length > MAX_ALERTS) {
-        const more = messages.length - (MAX_ALERTS - 1);
-        messages = [...messages.slice(0, MAX_ALERTS - 1), `… and ${more.toLocaleString('en-US')} more problems like these, not listed`];
-      }
-      const added = messages.map((message) => (atStep === undefined ? { id: ++noticeId, message } : { id: ++noticeId, message, atStep }));
-      return { ...state, alerts: [...state.alerts, ...added].slice(-MAX_ALERTS) };
+      const { message, atStep } = action;
+      const added: Notice = atStep === undefined ? { id: ++noticeId, message } : { id: ++noticeId, message, atStep };
+      return { ...state, alerts: [...state.alerts, added].slice(-MAX_ALERTS) };
     }
     case 'link-problems':
       return { ...state, alerts: [...state.alerts, { id: ++noticeId, message: action.heading, problems: action.problems }].slice(-MAX_ALERTS) };

@@ -147,7 +147,7 @@ export function useSimulation(speed: number): Simulation {
       } catch (error) {
         if (!current()) return;
         dispatch({ type: 'playing', playing: false });
-        dispatch({ type: 'alert', messages: [`${what} failed: ${errorMessage(error)}`] });
+        dispatch({ type: 'alert', message: `${what} failed: ${errorMessage(error)}` });
       } finally {
         if (reported) dispatch({ type: 'busy', busy: null });
       }
@@ -209,10 +209,9 @@ export function useSimulation(speed: number): Simulation {
             dispatch({
               type: 'alert',
               // The engine names the field; "scenario: unknown scenario …" would say it twice.
-              messages: [
+              message:
                 `The engine rejected this scenario: ${errorMessage(error).replace(/^scenario: /, '')}. Running the default scenario, ${fallback.name}, instead` +
-                  (custom ? '; the scenario is in the editor, its problems marked, to fix and run.' : '.'),
-              ],
+                (custom ? '; the scenario is in the editor, its problems marked, to fix and run.' : '.'),
             });
             if (custom) dispatch({ type: 'rejected', request: asked });
             asked = fallback;
@@ -235,7 +234,7 @@ export function useSimulation(speed: number): Simulation {
         startWith(asked, frame);
         writeUrl(asked);
         if (failure !== null) {
-          dispatch({ type: 'alert', messages: [`${goingToStep(at)} failed: ${errorMessage(failure)}. The run stays at step ${frame.step.toLocaleString('en-US')}.`] });
+          dispatch({ type: 'alert', message: `${goingToStep(at)} failed: ${errorMessage(failure)}. The run stays at step ${frame.step.toLocaleString('en-US')}.` });
           return;
         }
         // Stopped on the way (Stop, Escape): it stays where it got to.
@@ -376,7 +375,7 @@ export function useSimulation(speed: number): Simulation {
             runEnd !== undefined && result.frame.step === runEnd
               ? `No ${label} before the run's end: stopped there, at step ${at}. Run to next again goes on past it.`
               : `No ${label} in ${maxSteps.toLocaleString('en-US')} steps: stopped at step ${at}.`;
-          dispatch({ type: 'alert', messages: [message], atStep: result.frame.step });
+          dispatch({ type: 'alert', message, atStep: result.frame.step });
         }
       });
     },

@@ -16,7 +16,6 @@ import { comparisonTable, isCheckOf, withSeedCheck } from '../views/comparison/m
 import { withRecordedSeeds, type RangeCheckResult } from '../views/comparison/ranges';
 import { useRecordedRange } from '../views/comparison/useRecordedRanges';
 
-/** What the page shows now: what a link reproduces and what an export writes. */
 /**
  * Why SVG and PNG give nothing here: a view with no chart (the Comparison
  * tab, a view whose chart is not drawn at this step). Said the same way on
@@ -25,6 +24,7 @@ import { useRecordedRange } from '../views/comparison/useRecordedRanges';
  */
 const NO_CHART = 'This view has no chart: export its numbers as CSV or JSON';
 
+/** What the page shows now: what a link reproduces and what an export writes. */
 export interface PageSnapshot {
   request: ScenarioRequest;
   frame: Frame;
@@ -153,8 +153,14 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
     }
   };
 
+  // The Comparison tab draws no chart (side by side shows the views' charts).
+  const noChart = page?.tab === 'comparison' && !page.compare;
   const exportFigure = async (kind: 'svg' | 'png') => {
     if (!page) return;
+    if (noChart) {
+      setStatus(NO_CHART);
+      return;
+    }
     const container = document.getElementById(page.panelId);
     // In compare mode the figure shows both sides at their common step.
     const compare = page.compare;
@@ -216,7 +222,6 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
   };
 
   const disabled = page === null;
-  const noChart = page?.tab === 'comparison' && !page.compare;
   return (
     <div className="header-actions">
       <div className="header-row">
@@ -229,11 +234,11 @@ export function ShareBar({ page, children }: { page: PageSnapshot | null; childr
       <div className="header-row" role="group" aria-label="Export">
         <span className="export-label" aria-hidden="true">Export</span>
         <button type="button" className="button small" aria-label="Export SVG" disabled={disabled} aria-disabled={noChart || undefined}
-          onClick={() => (noChart ? setStatus(NO_CHART) : void exportFigure('svg'))} title={noChart ? NO_CHART : 'The charts of this view as an SVG file'}>
+          onClick={() => void exportFigure('svg')} title={noChart ? NO_CHART : 'The charts of this view as an SVG file'}>
           SVG
         </button>
         <button type="button" className="button small" aria-label="Export PNG" disabled={disabled} aria-disabled={noChart || undefined}
-          onClick={() => (noChart ? setStatus(NO_CHART) : void exportFigure('png'))} title={noChart ? NO_CHART : 'The charts of this view as a PNG image'}>
+          onClick={() => void exportFigure('png')} title={noChart ? NO_CHART : 'The charts of this view as a PNG image'}>
           PNG
         </button>
         <button type="button" className="button small" aria-label="Export CSV" disabled={disabled}

@@ -251,15 +251,16 @@ export function useTourHighlight(step: TourStep | null, ready: boolean, key: str
     let placed = side;
     if (target && isShown(target)) {
       const panel = document.querySelector('[data-testid="tour-panel"]');
+      const keys = keyBoxes(target, step?.marks?.length ?? 0, marks.filter(isShown));
       placed = panelSide(
         target.getBoundingClientRect(),
         document.querySelector('.main-column')?.getBoundingClientRect() ?? null,
         window.innerWidth,
         window.innerHeight,
-        keyBoxes(target, step?.marks?.length ?? 0, marks.filter(isShown)),
+        keys,
         panel ? panel.getBoundingClientRect().height : undefined,
-        // Before the rows are there, their names' column is where they will be.
-        marks.length > 0 ? rowNames(marks) : keyBoxes(target, step?.marks?.length ?? 0, []),
+        // Before the rows are there, their names' column is where they will be (the keys predicted).
+        marks.length > 0 ? rowNames(marks) : keys,
       );
       if (placed !== side) setSide(placed);
     }
