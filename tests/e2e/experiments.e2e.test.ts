@@ -136,9 +136,13 @@ describe('Experiments', () => {
     // Why the headlines that do not hold do not, in paragraphs (the limits' blank lines).
     const limits = page.getByRole('region', { name: 'Where it does not hold' });
     await table.locator('tr[data-metric="alloc_latency_p95"]').getByRole('button', { name: 'why?' }).click();
-    await expect.poll(() => limits.evaluate((el) => el === document.activeElement)).toBe(true);
+    // It leads to the paragraph that names the metric, focused and marked.
+    await expect
+      .poll(() => limits.evaluate((el) => (el.contains(document.activeElement) && document.activeElement?.tagName === 'P' ? document.activeElement.textContent : null)))
+      .toContain('alloc_latency_p95');
+    expect(await limits.locator('p.why-target').count()).toBe(1);
     expect(await limits.locator('p').count()).toBe(5);
-    expect(await limits.locator('p').first().textContent()).toMatch(/^Only the premature sleeps reproduce/);
+    expect(await limits.locator('p').first().textContent()).toMatch(/^Only the premature sleeps \(kswapd_premature_sleeps\) reproduce/);
     await limits.screenshot({ path: path.join(SHOTS, 'experiment-limits.png') });
     // Below it, the range check names its own command.
     const ranges = page.getByRole('region', { name: 'Across the parameter ranges' });

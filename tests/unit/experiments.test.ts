@@ -18,6 +18,8 @@ import {
   seedTally,
   verdictOf,
   verdictText,
+  limitsParagraphs,
+  whyParagraph,
 } from '../../web/src/views/comparison/model';
 import { formatElapsed, rangeRow, rangeRows, rangeRunWork, rangeShortfalls, recordedRangeResult, shortfallSentence, timeLeft, withRecordedSeeds } from '../../web/src/views/comparison/ranges';
 
@@ -476,5 +478,25 @@ describe('requests for experiments', () => {
     const basic = completeRequest(list, makeRequest('basic', 1, {}));
     expect(basic).toEqual(makeRequest('basic', 1, { x: 1 }));
     expect('variant' in basic).toBe(false);
+  });
+});
+
+describe('why? beside a headline that did not hold', () => {
+  const limits = 'pgsteal_cv does not reproduce.\n\nreclaim_ratio holds but at request=65536.\n\n\nThe pswpout_rate is not pswpout, which a later paragraph names.\n\npswpout comes last.';
+  it('splits the text at its blank lines', () => {
+    expect(limitsParagraphs(limits)).toHaveLength(4);
+    expect(limitsParagraphs('')).toEqual([]);
+  });
+  it('leads to the first paragraph that names the metric as a word', () => {
+    const p = limitsParagraphs(limits);
+    expect(whyParagraph(p, 'pgsteal_cv')).toBe(0);
+    expect(whyParagraph(p, 'reclaim_ratio')).toBe(1);
+    // Not inside a longer name; "pswpout," ends the word.
+    expect(whyParagraph(p, 'pswpout')).toBe(2);
+    expect(whyParagraph(p, 'pswpout_rate')).toBe(2);
+    expect(whyParagraph(p.slice(0, 2).concat('The pswpout_rate only.', 'pswpout here.'), 'pswpout')).toBe(3);
+  });
+  it('falls back to the first paragraph when none names it', () => {
+    expect(whyParagraph(limitsParagraphs(limits), 'file_iops')).toBe(0);
   });
 });

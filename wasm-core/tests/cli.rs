@@ -368,6 +368,8 @@ fn compare_json_follows_the_contract() {
         let (b, a) = (v["variants"][h["baseline"].as_str().unwrap()]["metrics"][metric].as_f64().unwrap(), v["variants"]["after"]["metrics"][metric].as_f64().unwrap());
         assert_eq!(h["expected"], format!("after lower than {}", h["baseline"].as_str().unwrap()));
         assert_eq!((h["held"].as_bool(), h["tied"].as_bool()), (Some(a < b), Some(a == b)), "{h}");
+        // The headline carries the two values it compares, as the variants give them.
+        assert_eq!((h["baseline_value"].as_f64(), h["after_value"].as_f64()), (Some(b), Some(a)), "{h}");
     }
     let (_, text, _) = sim(&["compare", "kswapd-classzone", "--seed", "2", "--param", "bursts=3"]);
     for h in heads {

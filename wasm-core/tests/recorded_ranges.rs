@@ -31,3 +31,27 @@ fn the_recorded_sweeps_are_of_the_experiments_points_and_headlines() {
         }
     }
 }
+
+/// A headline that misses at some point of the recorded ranges is named, as
+/// a word, in its experiment's "Where it does not hold, and why": the app's
+/// "why?" beside it leads to the paragraph that first names it.
+#[test]
+fn every_headline_that_misses_is_named_where_it_does_not_hold() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/views/comparison/recorded-ranges.json");
+    let recorded: RecordedRanges = serde_json::from_str(&std::fs::read_to_string(path).expect("the record")).expect("a RecordedRanges");
+    let mut checked = 0;
+    for (e, s) in ALL.iter().zip(&recorded.sweeps) {
+        for (i, metric) in s.headlines.iter().enumerate() {
+            if s.rows.iter().all(|r| r.held[i] == 5) {
+                continue;
+            }
+            checked += 1;
+            let named = e.limits.match_indices(metric.as_str()).any(|(at, _)| {
+                let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+                !word(e.limits[..at].chars().next_back()) && !word(e.limits[at + metric.len()..].chars().next())
+            });
+            assert!(named, "{}: {metric} misses at some range point but its limits never name it", e.name);
+        }
+    }
+    assert!(checked >= 5, "{checked} headlines miss somewhere: the record has fewer than the docs list");
+}

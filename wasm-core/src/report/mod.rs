@@ -143,7 +143,8 @@ pub fn whole_numbers(v: Value) -> Value {
     }
 }
 
-/// `compare --json`: {"experiment", "params", "seed", "variants": {"before": {"metrics": {...}}, ...}}.
+/// `compare --json`: {"experiment", "params", "seed", "variants": {"before": {"metrics": {...}}, ...},
+/// "headlines": [{"metric", "expected", "baseline", "baseline_value", "after_value", "held", "tied", ...}]}.
 pub fn compare_json(e: &crate::experiment::Experiment, c: &crate::experiment::Comparison) -> Value {
     let variants: Map<String, Value> = c
         .variants
@@ -157,10 +158,15 @@ pub fn compare_json(e: &crate::experiment::Experiment, c: &crate::experiment::Co
         .headlines
         .iter()
         .map(|h| {
+            // The two values the verdict compares (null where the run does
+            // not define the metric), so a script need not look them up.
+            let (b, a) = (c.metric(h.baseline, h.metric), c.metric("after", h.metric));
             json!({
                 "metric": h.metric,
                 "expected": expected(h),
                 "baseline": h.baseline,
+                "baseline_value": b,
+                "after_value": a,
                 "held": c.held(h),
                 "tied": c.tied(h),
                 "author_before": h.author_before,

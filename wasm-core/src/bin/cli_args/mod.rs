@@ -174,10 +174,10 @@ pub(crate) fn parse_params(name: &str, raw: &[String]) -> Result<BTreeMap<String
     let mut out = BTreeMap::new();
     for p in raw {
         let known = || param_names(name).map(|n| format!(" ({name}'s parameters: {n})")).unwrap_or_default();
-        let (k, v) = p.split_once('=').ok_or_else(|| UsageError(format!("--param {p}: expected K=V, a parameter and its value{}", known())))?;
+        let (k, v) = p.split_once('=').ok_or_else(|| UsageError(format!("param {p}: no value: expected K=V, a parameter and its value{}", known())))?;
         let k = k.trim();
         if k.is_empty() {
-            return Err(UsageError(format!("--param {p}: the parameter's name is missing before '='{}", known())));
+            return Err(UsageError(format!("param \"{p}\": the parameter's name is missing before '='{}", known())));
         }
         let range = || param_range(name, k).map(|r| format!(" (accepted: {r})")).unwrap_or_default();
         // "inf", "NaN" and "1e999" parse as f64 but are no value a parameter takes: named as written.

@@ -3,7 +3,7 @@
 // itself is asked for from the form ("Run comparison"); this view shows its
 // state and its result, and offers to check it on seeds 1 to 5 ("Check
 // seeds 1–5"), which adds a column counting where each headline held.
-import { useId, useMemo, useRef, type ReactNode } from 'react';
+import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_core';
 import { sameRun } from '../../scenario/url';
 import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
@@ -18,7 +18,9 @@ import {
   formatMetric,
   metricUnit,
   isCheckOf,
+  limitsParagraphs,
   tableRequest,
+  whyParagraph,
   withSeedCheck,
   type ComparisonTable,
 } from './model';
@@ -178,10 +180,15 @@ function ResultTable({
 }) {
   const otherBaselines = table.rows.some((r) => r.baseline !== DEFAULT_BASELINE);
   const metricHelp = useMemo(() => new Map(experiment.metrics.map((m) => [m.name, m.help])), [experiment]);
-  // A headline that did not hold points to the text that says why (below the table).
+  // A headline that did not hold points to the text that says why (below the
+  // table): to the paragraph that first names its metric, marked until the next.
   const whyId = useId();
-  const showWhy = () => {
-    const why = document.getElementById(whyId);
+  const paragraphs = useMemo(() => limitsParagraphs(experiment.limits), [experiment.limits]);
+  const [whyAt, setWhyAt] = useState<number | null>(null);
+  const showWhy = (metric: string) => {
+    const at = whyParagraph(paragraphs, metric);
+    setWhyAt(at);
+    const why = document.getElementById(`${whyId}-${at}`);
     const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     why?.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
     why?.focus({ preventScroll: true });
@@ -267,7 +274,7 @@ function ResultTable({
                     </span>
                   )}
                   {row.headline?.verdict === 'not-held' && experiment.limits && (
-                    <button type="button" className="link-button why-link" onClick={showWhy} title="Where it does not hold, and why (below the table)">
+                    <button type="button" className="link-button why-link" onClick={() => showWhy(row.metric)} title="Where it does not hold, and why (below the table)">
                       why?
                     </button>
                   )}
@@ -320,10 +327,12 @@ function ResultTable({
         </p>
         <code className="command">{compareCommand(experiment, table.seed, table.params)}</code>
         {experiment.limits && (
-          <section className="comparison-limits" aria-label="Where it does not hold" id={whyId} tabIndex={-1}>
+          <section className="comparison-limits" aria-label="Where it does not hold">
             <h3>Where it does not hold, and why</h3>
-            {experiment.limits.split(/\n\n+/).map((paragraph, i) => (
-              <p key={i}>{withCode(keepTogether(paragraph))}</p>
+            {paragraphs.map((paragraph, i) => (
+              <p key={i} id={`${whyId}-${i}`} tabIndex={-1} className={whyAt === i ? 'why-target' : undefined}>
+                {withCode(keepTogether(paragraph))}
+              </p>
             ))}
           </section>
         )}

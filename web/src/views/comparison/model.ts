@@ -385,3 +385,19 @@ export function withSeedTallies(table: ComparisonTable, tally: ReadonlyMap<strin
 export function formatTally({ held, tied, seeds }: SeedTally): string {
   return held < seeds && tied > 0 ? `${held}/${seeds} (${tied} tied)` : `${held}/${seeds}`;
 }
+
+/** An experiment's "Where it does not hold, and why", a paragraph an entry (its blank lines). */
+export function limitsParagraphs(limits: string): string[] {
+  return limits.split(/\n\n+/).filter((p) => p.trim() !== '');
+}
+
+/**
+ * The paragraph of `paragraphs` that first names `metric` as a word (not
+ * inside a longer name: pswpout is not in pswpout_rate), where a headline's
+ * "why?" leads; 0, the section's first, when none names it.
+ */
+export function whyParagraph(paragraphs: readonly string[], metric: string): number {
+  const word = new RegExp(`(^|[^A-Za-z0-9_])${metric.replace(/[^A-Za-z0-9_]/g, '\\$&')}($|[^A-Za-z0-9_])`);
+  const i = paragraphs.findIndex((p) => word.test(p));
+  return i < 0 ? 0 : i;
+}

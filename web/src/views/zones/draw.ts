@@ -135,8 +135,9 @@ export function drawZone(node: SVGSVGElement, model: ZoneChartModel, options: Zo
     .attr('data-testid', 'zone-free-line')
     .attr('data-points', pts.length)
     .attr('d', pts.length > 0 ? path(pts) : null);
+  // The current value's dot is not clipped: at the first step it sits on the plot's left edge.
   const last = pts[pts.length - 1];
-  layer<SVGCircleElement>(lineLayer, 'circle', 'free-now')
+  layer<SVGCircleElement>(plot, 'circle', 'free-now')
     .attr('r', last ? 3 : 0)
     .attr('cx', last ? x(last.timeNs) : 0)
     .attr('cy', last ? y(Math.min(last.value, top)) : 0);
