@@ -94,6 +94,32 @@ describe('side by side: opening', () => {
   });
 });
 
+describe('side by side: the button', () => {
+  it('sits clear of the variant switch, four variants at 1,280 px too, and Space after its click plays both sides', async () => {
+    // memcg-lru-fairness has four variants: their buttons once ran out of their card and over "Side by side".
+    const { page, problems } = await open('?v=1&scenario=memcg-lru-fairness&seed=1&tab=lru');
+    const toggle = page.getByRole('button', { name: 'Side by side', exact: true });
+    const card = page.locator('.variant-bar').first();
+    const box = async (l: Locator) => (await l.boundingBox())!;
+    const [c, t, tour] = [await box(card), await box(toggle), await box(page.locator('#tour-button'))];
+    const labels = await card.locator('label').evaluateAll((ls) => ls.map((l) => l.getBoundingClientRect().toJSON() as DOMRect));
+    expect(labels).toHaveLength(4);
+    for (const l of labels) {
+      expect(l.right, 'inside its card').toBeLessThanOrEqual(c.x + c.width + 0.5);
+      for (const b of [t, tour]) expect(l.right <= b.x || l.left >= b.x + b.width || l.bottom <= b.y || l.top >= b.y + b.height, 'clear of the buttons').toBe(true);
+    }
+    // Clicked, the button leaves Space to the page's keys: it plays both sides, it does not close side by side.
+    await toggle.click();
+    const mode = page.getByRole('region', { name: 'Side by side' });
+    await waitForText(mode.getByTestId('compare-step'), '0');
+    await page.keyboard.press(' ');
+    await expect.poll(async () => Number((await mode.getByTestId('compare-step').textContent())?.replace(/,/g, '')), { timeout: 30_000 }).toBeGreaterThan(2);
+    expect(await mode.count()).toBe(1);
+    await page.keyboard.press(' ');
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('side by side: the two sides line up', () => {
   it('puts each card of one side level with its counterpart, and gives the side without a memcg LRU a row saying why', async () => {
     // memcg-lru-fairness: `before` (classic LRU, a walk of the memcg tree) has no memcg LRU,

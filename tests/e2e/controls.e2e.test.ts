@@ -410,6 +410,43 @@ describe('Timeline controls', () => {
     expect(problems).toEqual([]);
   });
 
+  it('gives the keys to the page after a click: Space plays after Step forward was clicked, → steps after a tab was clicked', async () => {
+    const { page, problems } = await open(LIGHT);
+    const play = page.getByRole('button', { name: 'Play', exact: true });
+    const pause = page.getByRole('button', { name: 'Pause', exact: true });
+    // Reached with the keyboard, a button keeps Space: it presses Step forward once.
+    const forward = page.getByRole('button', { name: 'Step forward', exact: true });
+    await forward.focus();
+    await page.keyboard.press(' ');
+    await waitForStep(page, 1);
+    await page.waitForTimeout(300);
+    expect(await stepCount(page)).toBe(1);
+    expect(await pause.isDisabled()).toBe(true);
+    // Clicked, it leaves Space to the page: Space plays (not one more step), and Space again pauses.
+    await forward.click();
+    await waitForStep(page, 2);
+    await page.keyboard.press(' ');
+    await expect.poll(() => pause.isEnabled()).toBe(true);
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '')) >= 5);
+    await page.keyboard.press(' ');
+    await expect.poll(() => play.isEnabled()).toBe(true);
+    // A tab clicked: → steps instead of moving to the next tab.
+    const tab = page.getByRole('tab', { name: /^System/ });
+    await tab.click();
+    const at = await stepCount(page);
+    await page.keyboard.press('ArrowRight');
+    await waitForStep(page, at + 1);
+    expect(await tab.getAttribute('aria-selected')).toBe('true');
+    // Reached with the keyboard (Shift+Tab away and Tab back), the tab list keeps its arrows.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tab');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => tab.getAttribute('aria-selected')).toBe('false');
+    expect(await stepCount(page)).toBe(at + 1);
+    expect(problems).toEqual([]);
+  });
+
   it('goes to step 100,000 with a progress bar, then seeks anywhere in it (timings printed)', { timeout: 300_000 }, async () => {
     const { page, problems } = await open(LIGHT);
     await page.getByLabel('Go to step', { exact: true }).fill('100000');

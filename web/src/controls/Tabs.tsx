@@ -2,6 +2,7 @@
 // End) move between the tabs and select them. The page renders the panel
 // of the selected tab with the id and label `tabPanelId`/`tabId` give it.
 import { useRef, type KeyboardEvent } from 'react';
+import { pressedByPointer } from './stepKeys';
 
 export interface TabInfo<K extends string> {
   key: K;
@@ -26,6 +27,8 @@ export const tabPanelId = (prefix: string, key: string) => `${prefix}-panel-${ke
 export function Tabs<K extends string>({ label, idPrefix, tabs, selected, onSelect }: TabsProps<K>) {
   const listRef = useRef<HTMLDivElement>(null);
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    // A tab a click focused leaves the arrows to the page's step keys.
+    if (pressedByPointer(event.currentTarget)) return;
     let next: number | null = null;
     if (event.key === 'ArrowRight') next = (index + 1) % tabs.length;
     else if (event.key === 'ArrowLeft') next = (index - 1 + tabs.length) % tabs.length;

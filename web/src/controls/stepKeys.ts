@@ -1,9 +1,48 @@
 // The page's step keys, shared by the page's own run and side by side:
 // → steps, ← steps back, Space plays or pauses, unless the key belongs to
-// what has the focus (a field, a tab list, a focused button, a box that
-// scrolls sideways, Space in a dialog; on the timeline slider the arrows
-// move it, but → at its end steps on and Space plays).
+// what has the focus (a field, a tab list or a button the keyboard
+// focused, a box that scrolls sideways, Space in a dialog; on the timeline
+// slider the arrows move it, but → at its end steps on and Space plays).
 import { useEffect, useLayoutEffect, useRef } from 'react';
+
+/**
+ * The button or tab the pointer last pressed, while it keeps the focus: a
+ * click leaves the focus there, and a presenter who clicked Step forward or
+ * a tab and then presses Space or → means the page's keys (play, step), not
+ * the button's or the tab list's. A keyboard user who reaches it with Tab
+ * keeps the element's own keys.
+ */
+let pointerPressed: Element | null = null;
+
+if (typeof window !== 'undefined') {
+  window.addEventListener(
+    'pointerdown',
+    (event) => {
+      pointerPressed = event.target instanceof Element ? event.target.closest('button, [role="tab"]') : null;
+    },
+    true,
+  );
+  // Focus that moves elsewhere (Tab, a dialog taking it) ends the pointer's claim.
+  window.addEventListener(
+    'focusin',
+    (event) => {
+      if (event.target !== pointerPressed) pointerPressed = null;
+    },
+    true,
+  );
+  window.addEventListener(
+    'keydown',
+    (event) => {
+      if (event.key === 'Tab') pointerPressed = null;
+    },
+    true,
+  );
+}
+
+/** Whether `element` has the focus because the pointer pressed it (not the keyboard). */
+export function pressedByPointer(element: EventTarget | null): boolean {
+  return element !== null && element === pointerPressed;
+}
 
 /** Whether `key` belongs to the focused element rather than to the step keys. */
 export function isTyping(target: EventTarget | null, key: string): boolean {
@@ -16,14 +55,14 @@ export function isTyping(target: EventTarget | null, key: string): boolean {
     return true;
   }
   if (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return true;
-  // A tab list moves between its tabs with the arrow keys.
-  if (target.getAttribute('role') === 'tab' && key.startsWith('Arrow')) return true;
+  // A tab list moves between its tabs with the arrow keys (unless a click put the focus there).
+  if (target.getAttribute('role') === 'tab' && key.startsWith('Arrow')) return !pressedByPointer(target);
   // A focused box that scrolls (a wide table at high zoom) scrolls with the arrow keys.
   if ((key === 'ArrowLeft' || key === 'ArrowRight') && target.scrollWidth > target.clientWidth && /^(auto|scroll)$/.test(getComputedStyle(target).overflowX)) {
     return true;
   }
-  // Space presses a focused button; the arrow keys do nothing there.
-  if (key === ' ' && target.tagName === 'BUTTON') return true;
+  // Space presses a focused button (unless a click put the focus there); the arrow keys do nothing there.
+  if (key === ' ' && target.tagName === 'BUTTON') return !pressedByPointer(target);
   // In a dialog (the tour's panel, which takes the focus to its title when it
   // opens), Space is the reader's: it must not set the run going under the
   // step being read. The arrow keys still step, as the step's check notices.
