@@ -43,6 +43,32 @@ function inside(p: { x: number; y: number }, box: { x: number; y: number; width:
   return p.x > box.x && p.x < box.x + box.width && p.y > box.y && p.y < box.y + box.height;
 }
 
+describe('the view tabs', () => {
+  it('keep one line while a run plays at 1,024 px: a growing count drops the notes once, it does not wrap the tabs', async () => {
+    const { page, problems } = await open('?v=1&scenario=memcg-lru-fairness&seed=1&tab=system', { viewport: { width: 1024, height: 768 } });
+    const list = page.getByRole('tablist').first();
+    const rows = () =>
+      list.evaluate((el) => {
+        const tops = [...el.children].map((t) => (t as HTMLElement).offsetTop);
+        return new Set(tops).size;
+      });
+    expect(await rows()).toBe(1);
+    const height = (await list.boundingBox())!.height;
+    await page.getByLabel('Go to step', { exact: true }).fill('300');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await waitForStep(page, 300, 60_000);
+    // Shadows went from 0 to hundreds: with its note the list would wrap; it drops the notes instead.
+    expect(await rows()).toBe(1);
+    expect((await list.boundingBox())!.height).toBe(height);
+    expect(await list.evaluate((el) => el.classList.contains('compact'))).toBe(true);
+    // A wider window measures again, and there the notes fit.
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await expect.poll(() => list.evaluate((el) => el.classList.contains('compact'))).toBe(false);
+    expect(await rows()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('System and Memcgs views', () => {
   it('shows the zones against their watermarks and kswapd running (global-pressure)', async () => {
     const { page, problems } = await open('?v=1&scenario=global-pressure&seed=1');

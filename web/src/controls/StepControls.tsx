@@ -57,6 +57,11 @@ export function StepControls(props: StepControlsProps) {
         Reset
       </button>
       <SpeedSelect speed={speed} disabled={!enabled} onSpeed={props.onSpeed} />
+      {/* The keys, in sight for whoever presents (the buttons name them to assistive technology: aria-keyshortcuts). */}
+      <span className="key-hint" aria-hidden="true" title="Keyboard: → steps forward, ← steps back, Space plays or pauses (not while a field has the focus)">
+        <kbd>←</kbd>
+        <kbd>→</kbd> step · <kbd>Space</kbd> play
+      </span>
     </div>
   );
 }

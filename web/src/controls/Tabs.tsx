@@ -1,7 +1,7 @@
 // A tab list (WAI-ARIA tabs pattern): one tab stop, arrow keys (and Home,
 // End) move between the tabs and select them. The page renders the panel
 // of the selected tab with the id and label `tabPanelId`/`tabId` give it.
-import { useRef, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { pressedByPointer } from './stepKeys';
 
 export interface TabInfo<K extends string> {
@@ -42,8 +42,9 @@ export function Tabs<K extends string>({ label, idPrefix, tabs, selected, onSele
     onSelect(tab.key);
     listRef.current?.querySelector<HTMLButtonElement>(`#${CSS.escape(tabId(idPrefix, tab.key))}`)?.focus();
   };
+  const compact = useCompactWhenWrapped(listRef);
   return (
-    <div className="tabs" role="tablist" aria-label={label} ref={listRef}>
+    <div className={compact ? 'tabs compact' : 'tabs'} role="tablist" aria-label={label} ref={listRef}>
       {tabs.map((t, i) => {
         const isSelected = t.key === selected;
         return (
@@ -66,4 +67,36 @@ export function Tabs<K extends string>({ label, idPrefix, tabs, selected, onSele
       })}
     </div>
   );
+}
+
+/**
+ * Whether the tab list drops its notes (the counts beside the labels): once
+ * they would wrap it onto a second line, and until its width changes. A
+ * count that grows while a run plays (Shadows 9, then 10) then cannot make
+ * the tabs, and everything under them, jump between one line and two.
+ */
+function useCompactWhenWrapped(listRef: RefObject<HTMLDivElement | null>): boolean {
+  const [compact, setCompact] = useState(false);
+  // Before the browser paints: measured with the notes, dropped at once if they wrap.
+  useLayoutEffect(() => {
+    const tabs = listRef.current?.children;
+    if (compact || !tabs || tabs.length < 2) return;
+    const first = tabs[0] as HTMLElement;
+    const last = tabs[tabs.length - 1] as HTMLElement;
+    if (last.offsetTop > first.offsetTop) setCompact(true);
+  });
+  // Another width: measure again with the notes.
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list || typeof ResizeObserver === 'undefined') return;
+    let width = list.clientWidth;
+    const observer = new ResizeObserver(() => {
+      if (list.clientWidth === width) return;
+      width = list.clientWidth;
+      setCompact(false);
+    });
+    observer.observe(list);
+    return () => observer.disconnect();
+  }, [listRef]);
+  return compact;
 }
