@@ -71,6 +71,14 @@ describe('Experiments', () => {
     expect(await cut()).toBe(false);
     await page.locator('.scenario-about').getByRole('button', { name: 'Less' }).click();
     expect(await cut()).toBe(true);
+    // Where the header is narrow the title is cut as well, and More opens it too.
+    await page.setViewportSize({ width: 900, height: 720 });
+    const title = page.locator('.scenario-title-text');
+    const titleCut = () => title.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+    expect(await titleCut()).toBe(true);
+    await more.click();
+    expect(await titleCut()).toBe(false);
+    await page.locator('.scenario-about').getByRole('button', { name: 'Less' }).click();
     if (viewport) await page.setViewportSize(viewport);
     // The URL names the whole run: the default variant and every parameter.
     expect(query(page).get('variant')).toBe('after');

@@ -69,6 +69,20 @@ describe('the view tabs', () => {
   });
 });
 
+describe('a window 1,024 px wide, where the page scrolls', () => {
+  it('keeps the step controls in sight beside the charts scrolled to', async () => {
+    const { page, problems } = await open('?v=1&scenario=kswapd-classzone&seed=1&tab=system', { viewport: { width: 1024, height: 768 } });
+    const play = page.getByRole('button', { name: 'Play', exact: true });
+    await page.locator('.counters-column').scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+    const box = (await play.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThan(768);
+    expect(await page.getByTestId('step').first().isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('System and Memcgs views', () => {
   it('shows the zones against their watermarks and kswapd running (global-pressure)', async () => {
     const { page, problems } = await open('?v=1&scenario=global-pressure&seed=1');
