@@ -326,6 +326,35 @@ fn broken_scenario_file_names_the_field() {
     let (code, _, err) = sim(&["run", f.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("scenario file"), "{err}");
+    // What serde would read by position, or what breaks a line, or two sizes for one file: refused, by field.
+    let good = r#"{"version": 1, "name": "x", "seed": 1, "stepNs": 1000000, "durationNs": 10000000,
+        "nodes": [{"zones": [{"zone": "Normal", "pages": 4096}]}], "memcgs": [{"path": "/a"}], "knobs": {"lruGenEnabled": true},
+        "workloads": [{"name": "w", "memcg": "/a", "pattern": {"kind": "uniform"}, "target": {"kind": "file", "pages": 100, "op": "read", "file": "data"}},
+                      {"name": "v", "memcg": "/a", "pattern": {"kind": "uniform"}, "target": {"kind": "file", "pages": 100, "op": "read", "file": "data"}}]}"#;
+    std::fs::write(&f, good).unwrap();
+    assert_eq!(sim(&["run", f.to_str().unwrap()]).0, 0, "the file before it is broken runs");
+    for (broken, needle) in [
+        (good.replace(r#"{"lruGenEnabled": true}"#, "[false]"), "knobs: a list ([...]) where an object ({...}) belongs"),
+        (good.replace(r#"{"zone": "Normal", "pages": 4096}"#, r#"["Normal", 4096]"#), "nodes[0].zones[0]: a list"),
+        (good.replace(r#""name": "w""#, r#""name": "a\nb""#), "workloads[0].name: \"a\\nb\" has a control character"),
+        (good.replace(r#""name": "x""#, r#""name": "x\ty""#), "name: \"x\\ty\" has a control character"),
+        (good.replacen(r#""pages": 100"#, r#""pages": 200"#, 1), "workloads[1].target.pages: file \"data\" is 200 pages in workloads[0]"),
+    ] {
+        std::fs::write(&f, &broken).unwrap();
+        let (code, out, err) = sim(&["run", f.to_str().unwrap()]);
+        assert_eq!((code, out.is_empty(), err.trim_end().lines().count()), (2, true, 1), "{broken}: {err}");
+        assert!(err.contains(needle), "{needle}: {err}");
+    }
+    // A device or a huge file is refused after 8 MB, not read for good.
+    #[cfg(unix)]
+    {
+        let zero = dir.join("zero.json");
+        let _ = std::fs::remove_file(&zero);
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let (code, out, err) = sim(&["run", zero.to_str().unwrap()]);
+        assert_eq!((code, out.is_empty()), (2, true), "{err}");
+        assert!(err.contains("larger than 8 MB: not a scenario file"), "{err}");
+    }
 }
 
 #[test]

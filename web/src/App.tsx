@@ -1,6 +1,6 @@
 // Reclaim Lab's page: React lays out the panels and owns the containers; the
 // views draw inside them from the engine's frames.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { StepControls } from './controls/StepControls';
 import { useStepKeys } from './controls/stepKeys';
 import { stepAnnouncement } from './controls/announce';
@@ -38,8 +38,8 @@ import { useCompareMode } from './compare/useCompareMode';
 import type { CompareViewKey } from './compare/CompareSide';
 import { CustomScenario } from './editor/CustomScenario';
 import { customTitle, isCustomRequest, runNamed } from './scenario/custom';
+import { lazyPart } from './util/lazyPart';
 import { StartHere } from './tours/StartHere';
-import { TourPanel } from './tours/TourPanel';
 import { useTour } from './tours/useTour';
 import { TOURS, findTour } from './tours';
 import { useAddressBar } from './share/useAddressBar';
@@ -49,6 +49,8 @@ import { TraceEntry } from './trace/TraceEntry';
 
 /** Transition length when stepping by hand; while playing it follows the tick. */
 const STEP_TRANSITION_MS = 450;
+/** The tour's panel and its placement: loaded when a tour first opens (docs/performance.md). */
+const TourPanel = lazyPart('The tour panel', () => import('./tours/TourPanel').then((m) => m.TourPanel));
 const TABS_ID = 'views';
 
 const NO_LINK: SharedLink = { kind: 'none' };
@@ -575,7 +577,11 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
           )}
         </aside>
       </main>
-      <TourPanel tour={tour} />
+      {(tour.open !== null || tour.loading !== null) && (
+        <Suspense fallback={null}>
+          <TourPanel tour={tour} />
+        </Suspense>
+      )}
     </div>
   );
 }

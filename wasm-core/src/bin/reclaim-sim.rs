@@ -116,7 +116,9 @@ fn run(cli: Cli) -> Result<String, UsageError> {
                     let n = s.duration_ns.div_ceil(s.step_ns);
                     if n == 0 || n > MAX_STEPS {
                         return Err(UsageError(format!(
-                            "{name}: its duration is {n} steps, not from 1 to {MAX_STEPS}; give --steps (a whole number from 1 to {MAX_STEPS})"
+                            "{name}: durationNs / stepNs ({} / {}) is {n} steps, not from 1 to {MAX_STEPS}; give --steps (a whole number from 1 to {MAX_STEPS}), or a longer stepNs",
+                            s.duration_ns,
+                            s.step_ns
                         )));
                     }
                     if s.duration_ns % s.step_ns != 0 {

@@ -69,6 +69,9 @@ fn parse_with(text: &str, ranges: bool) -> Result<Scenario, ScenarioError> {
         };
         return Err(ScenarioError::new(FILE_FIELD, message));
     }
+    if let Some(e) = super::shape::list_for_an_object(text) {
+        return Err(e);
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().clone();
@@ -166,8 +169,8 @@ fn member_with_bad_value(text: &str, path: &serde_path_to_error::Path, message: 
 
 /// What `field` (a path such as "nodes[0].zones[0].pages") accepts, in the
 /// validation's words ("64 to 16777216", "0 to 5 (0 excluded)"): found by
-/// putting 0, then a large number, in its place and reading what the
-/// validation says of it; None when neither is refused with a range.
+/// putting 0, then large numbers, in its place and reading what the
+/// validation says of it; None when none is refused with a range.
 ///
 /// Native only: writing the probed document back out as JSON costs the
 /// wasm 3.1 KB gzipped (docs/performance.md), for a message the app's
@@ -181,11 +184,13 @@ fn accepted_range(_text: &str, _field: &str) -> Option<String> {
 #[cfg(not(target_arch = "wasm32"))]
 fn accepted_range(text: &str, field: &str) -> Option<String> {
     let doc: serde_json::Value = serde_json::from_str(text).ok()?;
-    for probe in [serde_json::json!(0), serde_json::json!(1u64 << 53)] {
+    // 0 finds a lower bound; u32::MAX an upper one in a 32-bit field (2^53 does
+    // not fit one), 2^53 in a 64-bit field whose bound is higher still.
+    for probe in [serde_json::json!(0), serde_json::json!(u32::MAX), serde_json::json!(1u64 << 53)] {
         let mut doc = doc.clone();
         *value_at(&mut doc, field)? = probe;
         let Ok(s) = parse_with(&doc.to_string(), false) else { continue };
-        let problem = s.problems().into_iter().find(|p| p.field == field)?;
+        let Some(problem) = s.problems().into_iter().find(|p| p.field == field) else { continue };
         if let Some((_, range)) = problem.message.split_once("accepted from ") {
             return Some(range.to_string());
         }
@@ -465,9 +470,16 @@ mod tests {
         assert_eq!(check(&huge).problems[0].message, "4294967296 is not a whole number from 64 to 16777216");
         let quoted = GOOD.replace("\"zone\": \"Normal\", \"pages\": 4096", "\"zone\": \"Normal\", \"pages\": \"4096\"");
         assert_eq!(check(&quoted).problems[0].message, "\"4096\" is not a whole number from 64 to 16777216");
-        // A field whose every number is accepted keeps its type's range; null says so.
+        // null is no number either, and the message gives the range the field accepts.
         let null_rate = GOOD.replace("\"memcg\": \"/a\",", "\"memcg\": \"/a\", \"rate\": null,");
-        assert_eq!(check(&null_rate).problems[0].message, format!("null is not a whole number from 0 to {}", u64::MAX));
+        assert_eq!(check(&null_rate).problems[0].message, "null is not a whole number from 0 to 1000000000 accesses per second");
+        // A field that accepts 0 has its upper bound found all the same, in a 32-bit field too.
+        let swappiness = GOOD.replace("\"memcgs\"", "\"knobs\": {\"swappiness\": -1}, \"memcgs\"");
+        assert_eq!(check(&swappiness).problems[0].message, "-1 is not a whole number from 0 to 200");
+        let percent = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": 100, \"writePercent\": 0.5");
+        assert_eq!(check(&percent).problems[0].message, "0.5 is not a whole number from 0 to 100");
+        let swap = GOOD.replace("\"memcgs\"", "\"swapPages\": -1, \"memcgs\"");
+        assert_eq!(check(&swap).problems[0].message, "-1 is not a whole number from 0 to 16777216");
         assert_eq!(check("  ").problems[0].message, "the file is empty: a scenario file is a JSON object");
         // A fraction's field is "a number", not "a whole number".
         let zipf = GOOD.replace("{\"kind\": \"uniform\"}", "{\"kind\": \"zipf\", \"s\": \"x\"}");

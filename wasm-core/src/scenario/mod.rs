@@ -19,6 +19,7 @@ mod slow_disk;
 pub use builtin::fio_siblings;
 mod check;
 mod names;
+mod shape;
 pub use check::{check as check_json, ScenarioCheck, ScenarioProblem};
 mod params;
 
@@ -155,6 +156,12 @@ pub struct Scenario {
     pub knobs: Knobs,
 }
 
+/// A name with a control character (a newline would break the one-line
+/// output that prints it): its problem at `field`.
+fn control_characters(field: &str, name: &str) -> Option<ScenarioError> {
+    name.chars().any(char::is_control).then(|| ScenarioError::new(field, format!("{name:?} has a control character (a newline, a tab, ...): names are printed on one line")))
+}
+
 fn default_wsf() -> u64 {
     10
 }
@@ -201,6 +208,10 @@ impl Scenario {
         let mut errs = Vec::new();
         if self.version != SCENARIO_VERSION {
             errs.push(ScenarioError::new("version", format!("version {} is not supported (expected {SCENARIO_VERSION})", self.version)));
+        }
+        // A name is printed on one line (the CLI's output, the page's title).
+        if let Some(e) = control_characters("name", &self.name) {
+            errs.push(e);
         }
         if !(1_000..=10_000_000_000).contains(&self.step_ns) {
             errs.push(range_err("stepNs", self.step_ns, "from 1000 to 10000000000"));
@@ -304,6 +315,8 @@ impl Scenario {
             // Tasks are told apart by name: their pages (file:NAME#index) and their figures (NAME_ops_per_sec).
             if w.name.trim().is_empty() {
                 errs.push(ScenarioError::new(f("name"), "required: a workload's pages (file:NAME#120) and figures (NAME_ops_per_sec) are named after it"));
+            } else if let Some(e) = control_characters(&f("name"), &w.name) {
+                errs.push(e);
             } else if names.contains(&w.name.as_str()) {
                 errs.push(ScenarioError::new(f("name"), format!("\"{}\" is used twice: give each workload a name of its own", w.name)));
             } else {
@@ -319,6 +332,20 @@ impl Scenario {
             let pages = w.target.pages();
             if pages == 0 || pages > MAX_MAPPING_PAGES {
                 errs.push(range_err(f("target.pages"), pages, &format!("from 1 to {MAX_MAPPING_PAGES}")));
+            }
+            if let Target::File { file: Some(name), .. } = &w.target {
+                if let Some(e) = control_characters(&f("target.file"), name) {
+                    errs.push(e);
+                } else if let Some((j, other)) = self.workloads[..i].iter().enumerate().find_map(|(j, o)| match &o.target {
+                    Target::File { file: Some(n), pages: p, .. } if n == name && *p != pages => Some((j, *p)),
+                    _ => None,
+                }) {
+                    // One file, one size: the page cache holds one mapping per file.
+                    errs.push(ScenarioError::new(
+                        f("target.pages"),
+                        format!("file \"{name}\" is {other} pages in workloads[{j}]: workloads that share a file give it the same size, not {pages}"),
+                    ));
+                }
             }
             let (Target::File { write_percent, .. } | Target::Anon { write_percent, .. }) = &w.target;
             if *write_percent > 100 {

@@ -4,6 +4,7 @@
 // good once closed (a teacher projecting the page wants the views higher).
 import { useState } from 'react';
 import { TOURS } from '.';
+import './start-here.css';
 
 export interface StartHereProps {
   disabled: boolean;

@@ -189,6 +189,23 @@ pub(crate) fn parse_params(name: &str, raw: &[String]) -> Result<BTreeMap<String
     Ok(out)
 }
 
+/// The largest scenario file read: far more than the engine's limits let a
+/// scenario hold (4,095 memcgs and 4,096 workloads take about 2 MB), so a
+/// device or a wrong file (`/dev/zero`, a trace) is refused, not read for good.
+const MAX_SCENARIO_BYTES: u64 = 8 << 20;
+
+/// A scenario file's text, at most MAX_SCENARIO_BYTES of it.
+fn read_scenario_file(name: &str) -> Result<String, UsageError> {
+    use std::io::Read;
+    let file = std::fs::File::open(name).map_err(|e| UsageError(format!("{name}: {e}")))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SCENARIO_BYTES + 1).read_to_end(&mut bytes).map_err(|e| UsageError(format!("{name}: {e}")))?;
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(UsageError(format!("{name}: larger than {} MB: not a scenario file (they take a few KB)", MAX_SCENARIO_BYTES >> 20)));
+    }
+    String::from_utf8(bytes).map_err(|e| UsageError(format!("{name}: not text (byte {} is not UTF-8): a scenario file is JSON", e.utf8_error().valid_up_to())))
+}
+
 /// The scenario `run` and `scenario` use: a scenario file (its own seed
 /// unless `--seed` is given) or a built-in scenario or experiment, with the
 /// parameters given (none for a file).
@@ -203,7 +220,7 @@ pub(crate) fn load(name: &str, params: &[String], seed: Option<u64>, variant: Op
         if std::path::Path::new(name).is_dir() {
             return Err(UsageError(format!("{name}: a directory; give a scenario file ending in .json, or a built-in scenario's name (reclaim-sim list)")));
         }
-        let text = std::fs::read_to_string(name).map_err(|e| UsageError(format!("{name}: {e}")))?;
+        let text = read_scenario_file(name)?;
         let mut s = Scenario::from_json(&text).map_err(|e| UsageError(format!("{name}: {e}")))?;
         if let Some(seed) = seed {
             s.seed = seed;
