@@ -269,6 +269,8 @@ describe('JSON export', () => {
           metric: 'pgscan_direct',
           expected: 'after lower than before',
           baseline: 'before',
+          baseline_value: 29961,
+          after_value: 31926,
           held: false,
           tied: false,
           author_before: '6,579,706',

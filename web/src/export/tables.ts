@@ -9,7 +9,7 @@
 import { csvFormatRows } from 'd3';
 import type { Counter, MemcgView, ReclaimView, ScenarioRequest } from '../engine/pkg/reclaim_core';
 import { paramEntries } from '../scenario/params';
-import type { ComparisonTable } from '../views/comparison/model';
+import { AFTER, type ComparisonTable } from '../views/comparison/model';
 import type { RangeCheckResult } from '../views/comparison/ranges';
 import { counterRows } from '../views/counters/model';
 import { PAGE_SIZE } from '../util/format';
@@ -159,13 +159,17 @@ export function comparisonCsv(table: ComparisonTable): string {
 /**
  * The comparison as JSON-ready data, laid out as `reclaim-sim compare NAME
  * --json` prints it (experiment, params, seed, variants.{variant}.metrics,
- * headlines with expected, baseline, held, tied, author_before and
- * author_after), so a script reads either; then what only the page has: each
+ * headlines with expected, baseline, baseline_value, after_value, held,
+ * tied, author_before and author_after), so a script reads either; then what only the page has: each
  * metric's change as the table shows it, and the count over seeds 1 to 5
  * when one was checked or recorded.
  */
 function comparisonData(table: ComparisonTable) {
   const value = (r: ComparisonTable['rows'][number], i: number) => r.values[i] ?? null;
+  const columnValue = (r: ComparisonTable['rows'][number], variant: string) => {
+    const i = table.columns.findIndex((c) => c.variant === variant);
+    return i < 0 ? null : value(r, i);
+  };
   return {
     experiment: table.experiment,
     params: Object.fromEntries(table.params),
@@ -178,6 +182,9 @@ function comparisonData(table: ComparisonTable) {
               metric: r.metric,
               expected: `after ${r.headline.direction} than ${r.headline.baseline}`,
               baseline: r.headline.baseline,
+              // The two values the verdict compares, as the variants give them.
+              baseline_value: columnValue(r, r.headline.baseline),
+              after_value: columnValue(r, AFTER),
               held: r.headline.verdict === 'held',
               tied: r.headline.tied,
               author_before: r.headline.authorBefore,
