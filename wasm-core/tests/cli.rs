@@ -156,6 +156,15 @@ fn run_says_what_ran_and_an_experiments_metrics() {
     let anon = root["memory_stat"]["anon"].as_u64().unwrap();
     assert_eq!(root["memory_current"].as_u64().unwrap() % 4096, 0);
     assert!(root["memory_current"].as_u64().unwrap() >= anon);
+    // memory.swap.current in bytes too, hierarchical as the kernel's: the slots
+    // memcached's swapped-out pages hold, charged to it and to the root; none to fio.
+    let (_, out, _) = sim(&["run", "multi-memcg-kswapd", "--variant", "before", "--param", "seconds=2", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let swap = |path: &str| v["memcgs"].as_array().unwrap().iter().find(|m| m["path"] == path).unwrap()["memory_swap_current"].as_u64().unwrap();
+    let pswpout = v["vmstat"]["pswpout"].as_u64().unwrap();
+    assert!(swap("/memcached") > 0 && swap("/memcached") <= pswpout * 4096, "{} of {pswpout} pages out", swap("/memcached"));
+    assert_eq!(swap("/memcached") % 4096, 0);
+    assert_eq!((swap("/"), swap("/fio")), (swap("/memcached"), 0));
 
     let (code, text, err) = sim(&["run", "kswapd-classzone", "--variant", "before", "--param", "bursts=2"]);
     assert_eq!(code, 0, "{err}");
@@ -553,8 +562,9 @@ fn run_events_prints_the_kinds_asked_for_in_time_order() {
         assert!(step >= last.1 && (step > last.1 || t >= last.0), "in order within a step: {line}");
         assert!(t > 3.0 && step > 300, "nothing throttles before the growing task starts at 3 s: {line}");
         last = (t, step);
-        let function = fields[5];
-        assert!(["reclaim_throttle:", "kswapd_try_to_sleep:"].contains(&function), "{line}");
+        // The kind column names the kind asked for, with its function.
+        let (kind, function) = (fields[4], fields[5]);
+        assert!([("throttle", "reclaim_throttle:"), ("kswapd-sleep", "kswapd_try_to_sleep:")].contains(&(kind, function)), "{line}");
     }
     assert!(lines.iter().any(|l| l.contains("reclaim_throttle: kswapd0 on node 0 sleeps")), "{trace}");
     assert!(lines.iter().any(|l| l.contains("reclaim_throttle: grower, in direct reclaim, on node 0 sleeps")), "{trace}");

@@ -225,10 +225,12 @@ fn run_text(sim: &Simulation, label: &report::RunLabel) -> String {
         }
         let _ = writeln!(
             out,
-            "\n{} memory.current {} bytes ({} pages), memory.events low {} high {} max {} oom {} oom_kill {}",
+            "\n{} memory.current {} bytes ({} pages), memory.swap.current {} bytes ({} pages), memory.events low {} high {} max {} oom {} oom_kill {}",
             cg.path,
             cg.usage * 4096,
             cg.usage,
+            cg.swap_usage * 4096,
+            cg.swap_usage,
             cg.events.low,
             cg.events.high,
             cg.events.max,

@@ -52,7 +52,9 @@ pub fn step_events(sim: &Simulation, filter: &EventFilter) -> Vec<String> {
     let mut out: Vec<String> = kept
         .into_iter()
         .map(|e| {
-            let (kind, function, what) = e.describe(&|lv| sim.lruvec_label(lv));
+            let (group, function, what) = e.describe(&|lv| sim.lruvec_label(lv));
+            // The kind --events names it by (throttle, kswapd-wake), else its group (a kswapd nap, the memcg LRU).
+            let kind = crate::event::EventMatch::ALL.iter().find(|k| k.matches(&e.kind)).map_or(group, |k| k.name());
             format!("{:>13.6} s  step {}  {kind}  {function}: {what}", e.time_ns as f64 / 1e9, sim.step_count())
         })
         .collect();

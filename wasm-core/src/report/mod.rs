@@ -59,8 +59,9 @@ pub struct RunLabel {
 
 /// `run --json`: {"scenario", "seed", ["variant", "params",] "steps",
 /// "time_ns", "vmstat": {...}, "memcgs": [{"path", "memory_current",
-/// "memory_stat", "memory_events"}], "metrics": {...}[, "experiment_metrics":
-/// {...}]}. memory.current is in bytes and memory.stat in the kernel's
+/// "memory_swap_current", "memory_stat", "memory_events"}], "metrics":
+/// {...}[, "experiment_metrics": {...}]}. memory.current and
+/// memory.swap.current are in bytes and memory.stat in the kernel's
 /// units (bytes for sizes, counts for events).
 pub fn run_json(sim: &Simulation, label: &RunLabel) -> Value {
     let memcgs: Vec<Value> = sim
@@ -72,6 +73,8 @@ pub fn run_json(sim: &Simulation, label: &RunLabel) -> Value {
             json!({
                 "path": cg.path,
                 "memory_current": cg.usage * 4096,
+                // memory.swap.current: swap slots charged to it and its descendants, in bytes.
+                "memory_swap_current": cg.swap_usage * 4096,
                 "memory_stat": obj(sim.memory_stat(cg.id)),
                 "memory_events": {"low": ev.low, "high": ev.high, "max": ev.max, "oom": ev.oom, "oom_kill": ev.oom_kill},
             })
