@@ -586,3 +586,27 @@ fn run_events_prints_the_kinds_asked_for_in_time_order() {
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.contains(r#"unknown event kind "floppy" (known: all, aging, kswapd-wake"#), "{err}");
 }
+
+/// Settings the kernel takes but that are likely slips run as written, with
+/// a note on stderr saying what they do.
+#[test]
+fn run_notes_protection_above_the_limit() {
+    let dir = std::env::temp_dir().join(format!("reclaim-sim-notes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("notes.json");
+    let doc = r#"{"version": 1, "name": "x", "seed": 1, "stepNs": 1000000, "durationNs": 10000000,
+        "nodes": [{"zones": [{"zone": "Normal", "pages": 4096}]}],
+        "memcgs": [{"path": "/a", "memoryMax": 1024, "memoryHigh": 2048, "memoryLow": 4096, "memoryMin": 8192}, {"path": "/b", "memoryLow": 10}],
+        "workloads": [{"name": "w", "memcg": "/a", "pattern": {"kind": "uniform"}, "target": {"kind": "anon", "pages": 100}}]}"#;
+    std::fs::write(&f, doc).unwrap();
+    let (code, out, err) = sim(&["run", f.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("scenario x seed 1"), "{out}");
+    let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("reclaim-sim: note: memcgs[0] (/a): ")).collect();
+    assert_eq!(notes.len(), 4, "{err}");
+    assert!(err.contains("memoryLow 4096 is above memoryMax 1024: it protects everything the memcg can hold"), "{err}");
+    assert!(err.contains("memoryHigh 2048 is above memoryMax 1024"), "{err}");
+    assert!(err.contains("memoryMin 8192 is above memoryLow 4096"), "{err}");
+    // A sound memcg has none.
+    assert!(!err.contains("(/b)"), "{err}");
+}

@@ -204,6 +204,32 @@ impl Scenario {
     /// Every problem `validate` would report, in the same order (the first
     /// is the one `validate` returns); empty when the scenario can run.
     /// A problem with one field does not hide problems with others.
+    /// Settings the kernel takes but that are likely slips, to point out
+    /// without refusing them: a memcg's memory.low or memory.min above its
+    /// memory.max (the protection then covers all it can hold), memory.min
+    /// above memory.low, memory.high above memory.max (never reached).
+    pub fn notes(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, m) in self.memcgs.iter().enumerate() {
+            let at = format!("memcgs[{i}] ({})", m.path);
+            if let Some(max) = m.memory_max {
+                if m.memory_low > max {
+                    out.push(format!("{at}: memoryLow {} is above memoryMax {max}: it protects everything the memcg can hold", m.memory_low));
+                }
+                if m.memory_min > max {
+                    out.push(format!("{at}: memoryMin {} is above memoryMax {max}: it protects everything the memcg can hold", m.memory_min));
+                }
+                if let Some(high) = m.memory_high.filter(|&h| h > max) {
+                    out.push(format!("{at}: memoryHigh {high} is above memoryMax {max}: memory.max is reached first, so memory.high never throttles"));
+                }
+            }
+            if m.memory_min > m.memory_low {
+                out.push(format!("{at}: memoryMin {} is above memoryLow {}: the best-effort protection is below the hard one, so memoryLow adds nothing", m.memory_min, m.memory_low));
+            }
+        }
+        out
+    }
+
     pub fn problems(&self) -> Vec<ScenarioError> {
         let mut errs = Vec::new();
         if self.version != SCENARIO_VERSION {
