@@ -111,6 +111,10 @@ fn parse_with(text: &str, ranges: bool) -> Result<Scenario, ScenarioError> {
         // A number of the wrong type or size (plain_number_message put it in
         // words): the range the field accepts, not only the one its type holds.
         let message = match (ranges && plain != message, bad_value(message)) {
+            // The format's version is one number, not a range.
+            (_, Some(value)) if field == "version" => {
+                format!("{value} is not a version of the format: this build reads version {}", super::SCENARIO_VERSION)
+            }
             (true, Some(value)) => match accepted_range(text, &field) {
                 Some(range) => {
                     let kind = if message.ends_with(", expected f64") { "a number" } else { "a whole number" };
@@ -491,6 +495,11 @@ mod tests {
         let swappiness = GOOD.replace("\"memcgs\"", "\"knobs\": {\"swappiness\": -1}, \"memcgs\"");
         assert_eq!(fields(&check(&swappiness)), ["knobs.swappiness"]);
         assert_eq!(fields(&check(&format!("{GOOD} trailing"))), [FILE_FIELD]);
+        // The version: the one this build reads, not a range.
+        for bad in ["1.0", "true", "-1"] {
+            let c = check(&GOOD.replace("\"version\": 1", &format!("\"version\": {bad}")));
+            assert_eq!((fields(&c), c.problems[0].message.as_str()), (vec!["version"], format!("{bad} is not a version of the format: this build reads version 1").as_str()));
+        }
         let seed = GOOD.replace("\"seed\": 1", "\"seed\": \"one\"");
         assert_eq!(fields(&check(&seed)), ["seed"]);
         let no_nodes = GOOD.replace("\"nodes\"", "\"nodez\"");
