@@ -478,12 +478,14 @@ mod tests {
         let null_rate = GOOD.replace("\"memcg\": \"/a\",", "\"memcg\": \"/a\", \"rate\": null,");
         assert_eq!(check(&null_rate).problems[0].message, "null is not a whole number from 0 to 1000000000 accesses per second");
         // A field that accepts 0 has its upper bound found all the same, in a 32-bit field too.
-        let swappiness = GOOD.replace("\"memcgs\"", "\"knobs\": {\"swappiness\": -1}, \"memcgs\"");
-        assert_eq!(check(&swappiness).problems[0].message, "-1 is not a whole number from 0 to 200");
-        let percent = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": 100, \"writePercent\": 0.5");
-        assert_eq!(check(&percent).problems[0].message, "0.5 is not a whole number from 0 to 100");
-        let swap = GOOD.replace("\"memcgs\"", "\"swapPages\": -1, \"memcgs\"");
-        assert_eq!(check(&swap).problems[0].message, "-1 is not a whole number from 0 to 16777216");
+        for (from, to, field, message) in [
+            ("\"memcgs\"", "\"knobs\": {\"swappiness\": -1}, \"memcgs\"", "knobs.swappiness", "-1 is not a whole number from 0 to 200"),
+            ("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": 100, \"writePercent\": 0.5", "workloads[0].target.writePercent", "0.5 is not a whole number from 0 to 100"),
+            ("\"memcgs\"", "\"swapPages\": -1, \"memcgs\"", "swapPages", "-1 is not a whole number from 0 to 16777216"),
+        ] {
+            let c = check(&GOOD.replace(from, to));
+            assert_eq!((fields(&c), c.problems[0].message.as_str()), (vec![field], message));
+        }
         assert_eq!(check("  ").problems[0].message, "the file is empty: a scenario file is a JSON object");
         // A fraction's field is "a number", not "a whole number".
         let zipf = GOOD.replace("{\"kind\": \"uniform\"}", "{\"kind\": \"zipf\", \"s\": \"x\"}");
@@ -492,8 +494,6 @@ mod tests {
         assert_eq!(fields(&check(&fraction)), ["workloads[0].target.pages"]);
         let text = GOOD.replace("\"kind\": \"anon\", \"pages\": 100", "\"kind\": \"anon\", \"pages\": \"many\"");
         assert_eq!(fields(&check(&text)), ["workloads[0].target.pages"]);
-        let swappiness = GOOD.replace("\"memcgs\"", "\"knobs\": {\"swappiness\": -1}, \"memcgs\"");
-        assert_eq!(fields(&check(&swappiness)), ["knobs.swappiness"]);
         assert_eq!(fields(&check(&format!("{GOOD} trailing"))), [FILE_FIELD]);
         // The version: the one this build reads, not a range.
         for bad in ["1.0", "true", "-1"] {

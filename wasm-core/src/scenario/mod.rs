@@ -201,9 +201,6 @@ impl Scenario {
         }
     }
 
-    /// Every problem `validate` would report, in the same order (the first
-    /// is the one `validate` returns); empty when the scenario can run.
-    /// A problem with one field does not hide problems with others.
     /// Settings the kernel takes but that are likely slips, to point out
     /// without refusing them: a memcg's memory.low or memory.min above its
     /// memory.max (the protection then covers all it can hold), memory.min
@@ -213,11 +210,10 @@ impl Scenario {
         for (i, m) in self.memcgs.iter().enumerate() {
             let at = format!("memcgs[{i}] ({})", m.path);
             if let Some(max) = m.memory_max {
-                if m.memory_low > max {
-                    out.push(format!("{at}: memoryLow {} is above memoryMax {max}: it protects everything the memcg can hold", m.memory_low));
-                }
-                if m.memory_min > max {
-                    out.push(format!("{at}: memoryMin {} is above memoryMax {max}: it protects everything the memcg can hold", m.memory_min));
+                for (name, protection) in [("memoryLow", m.memory_low), ("memoryMin", m.memory_min)] {
+                    if protection > max {
+                        out.push(format!("{at}: {name} {protection} is above memoryMax {max}: it protects everything the memcg can hold"));
+                    }
                 }
                 if let Some(high) = m.memory_high.filter(|&h| h > max) {
                     out.push(format!("{at}: memoryHigh {high} is above memoryMax {max}: memory.max is reached first, so memory.high never throttles"));
@@ -230,6 +226,9 @@ impl Scenario {
         out
     }
 
+    /// Every problem `validate` would report, in the same order (the first
+    /// is the one `validate` returns); empty when the scenario can run.
+    /// A problem with one field does not hide problems with others.
     pub fn problems(&self) -> Vec<ScenarioError> {
         let mut errs = Vec::new();
         if self.version != SCENARIO_VERSION {
