@@ -95,7 +95,8 @@ describe('side by side: opening', () => {
 });
 
 describe('side by side: the button', () => {
-  it('sits clear of the variant switch, four variants at 1,280 px too, and Space after its click plays both sides', async () => {
+  // Side by side runs memcg-lru-fairness's 128 memcgs twice: slow on a loaded machine (it took over 60 s once in CI).
+  it('sits clear of the variant switch, four variants at 1,280 px too, and Space after its click plays both sides', { timeout: 180_000 }, async () => {
     // memcg-lru-fairness has four variants: their buttons once ran out of their card and over "Side by side".
     const { page, problems } = await open('?v=1&scenario=memcg-lru-fairness&seed=1&tab=lru');
     const toggle = page.getByRole('button', { name: 'Side by side', exact: true });
