@@ -132,6 +132,14 @@ describe('scenario editor', () => {
     await expectNoMessage(pages);
     await expectNoMessage(path0);
     await expectNoMessage(input(page, 'workloads[0].memcg'));
+    // A likely slip the engine runs as written (memory.low above memory.max): a note beside the field, no mark, no refusal.
+    const low = input(page, 'memcgs[0].memoryLow');
+    await low.fill('2000');
+    const noteOf = async () => (await page.locator(`[id="${await low.getAttribute('aria-describedby')}"] .note`).allTextContents()).join(' ');
+    await expect.poll(noteOf, { timeout: 10_000 }).toBe('Note: 2000 is above memory.max (1000): it protects everything "/job" can hold');
+    expect(await messageOf(low)).toBe('');
+    expect(await low.getAttribute('aria-invalid')).toBeNull();
+    expect(await page.locator('.editor-check').textContent()).toBe('Checked by the engine: 1 note');
     await page.getByRole('button', { name: 'Run scenario', exact: true }).click();
 
     // The main engine runs it: its title, its memory.max, and it steps.

@@ -42,7 +42,7 @@ describe('draft and document', () => {
   it('the template runs in the engine, and survives the round trip through the draft', () => {
     const doc = templateDoc(7);
     expect(docOf(draftOf(doc))).toEqual(doc);
-    expect(validateScenario(JSON.stringify(doc))).toEqual({ readable: true, problems: [] });
+    expect(validateScenario(JSON.stringify(doc))).toEqual({ readable: true, problems: [], notes: [] });
     const engine = new Engine(customRequest(doc, 7));
     const frame = engine.step(20);
     expect(frame.step).toBe(20);
@@ -54,7 +54,7 @@ describe('draft and document', () => {
   it('a loaded machine (storage, cpus) survives the round trip, and the engine runs it', () => {
     const doc: ScenarioDoc = { ...templateDoc(3), machine: { storage: 'ramdisk', cpus: 2 } };
     expect(docOf(draftOf(doc))).toEqual(doc);
-    expect(validateScenario(JSON.stringify(doc))).toEqual({ readable: true, problems: [] });
+    expect(validateScenario(JSON.stringify(doc))).toEqual({ readable: true, problems: [], notes: [] });
     const bad = { ...doc, machine: { storage: 'ramdisk', cpus: 0 } };
     expect(validateScenario(JSON.stringify(bad)).problems.map((p) => p.field)).toContain('machine.cpus');
     // A storage the engine does not know, or a number in its place: the field and the names it takes (as reclaim-sim says).
@@ -63,6 +63,7 @@ describe('draft and document', () => {
       expect(validateScenario(text)).toEqual({
         readable: false,
         problems: [{ field: 'machine.storage', message: `${storage} is not one of "ssd", "ramdisk", "hdd"` }],
+        notes: [],
       });
     }
   });
@@ -74,7 +75,7 @@ describe('draft and document', () => {
     });
     expect(draftProblems(d)).toEqual([]);
     expect(docOf(d).machine).toEqual({ storage: 'hdd', cpus: 4 });
-    expect(validateScenario(JSON.stringify(docOf(d)))).toEqual({ readable: true, problems: [] });
+    expect(validateScenario(JSON.stringify(docOf(d)))).toEqual({ readable: true, problems: [], notes: [] });
     const disk = edit((d) => {
       d.storage = 'hdd';
     });
@@ -291,6 +292,20 @@ describe("where messages go (the engine's fields mapped to the inputs)", () => {
     expect(messages.get('workloads[1].name')).toMatch(/^"[^"]+" is used twice: give each workload a name of its own$/);
     // Every problem has a place of its own: none is left for the form.
     expect(messages.has(FORM_KEY)).toBe(false);
+  });
+
+  it("the engine's notes (likely slips that still run) land on their inputs, in the editor's words", () => {
+    const d = edit((d) => {
+      d.memcgs[0]!.memoryMax = '1024';
+      d.memcgs[0]!.memoryLow = '2048';
+    });
+    const result = validateScenario(JSON.stringify(docOf(d)));
+    expect(result.problems).toEqual([]);
+    const path = d.memcgs[0]!.path;
+    const notes = messagesByPlace(result.notes.map(inEditorUnits), placesOf(d));
+    expect([...notes]).toEqual([['memcgs[0].memoryLow', `2048 is above memory.max (1024): it protects everything "${path}" can hold`]]);
+    // Set back below memory.max: no note.
+    expect(validateScenario(JSON.stringify(docOf({ ...d, memcgs: [{ ...d.memcgs[0]!, memoryLow: '512' }, ...d.memcgs.slice(1)] }))).notes).toEqual([]);
   });
 
   it("checks the step and the duration against the engine's ranges before the engine does", () => {

@@ -602,11 +602,12 @@ fn run_notes_protection_above_the_limit() {
     let (code, out, err) = sim(&["run", f.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("scenario x seed 1"), "{out}");
-    let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("reclaim-sim: note: memcgs[0] (/a): ")).collect();
+    let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("reclaim-sim: note: memcgs[0].")).collect();
     assert_eq!(notes.len(), 4, "{err}");
-    assert!(err.contains("memoryLow 4096 is above memoryMax 1024: it protects everything the memcg can hold"), "{err}");
-    assert!(err.contains("memoryHigh 2048 is above memoryMax 1024"), "{err}");
-    assert!(err.contains("memoryMin 8192 is above memoryLow 4096"), "{err}");
+    assert!(notes.contains(&r#"reclaim-sim: note: memcgs[0].memoryLow: 4096 is above memoryMax (1024): it protects everything "/a" can hold"#), "{err}");
+    assert!(notes.contains(&r#"reclaim-sim: note: memcgs[0].memoryMin: 8192 is above memoryMax (1024): it protects everything "/a" can hold"#), "{err}");
+    assert!(err.contains("memcgs[0].memoryHigh: 2048 is above memoryMax (1024)"), "{err}");
+    assert!(err.contains("memcgs[0].memoryMin: 8192 is above memoryLow (4096)"), "{err}");
     // A sound memcg has none.
-    assert!(!err.contains("(/b)"), "{err}");
+    assert!(!err.contains("memcgs[1]"), "{err}");
 }

@@ -109,7 +109,7 @@ fn run(cli: Cli) -> Result<String, UsageError> {
         Cmd::Run { name, params, seed, steps, json, lru_gen, events, variant } => {
             let (s, given) = load(&name, &params, seed, variant.clone())?;
             for note in s.notes() {
-                eprintln!("reclaim-sim: note: {note}");
+                eprintln!("reclaim-sim: note: {}: {}", note.field, note.message);
             }
             let steps = match steps {
                 Some(n) => n,

@@ -25,6 +25,9 @@ pub struct ScenarioCheck {
     pub readable: bool,
     /// Every problem found, each naming its field; empty when it can run.
     pub problems: Vec<ScenarioProblem>,
+    /// Settings that run but are likely slips (Scenario::notes), each naming
+    /// its field: shown, never refused.
+    pub notes: Vec<ScenarioProblem>,
 }
 
 /// One problem: the field's path ("nodes[0].zones[1].pages", "knobs.swappiness",
@@ -247,8 +250,8 @@ fn plain_number_message(message: &str) -> String {
 /// validation problem (none: it runs).
 pub fn check(text: &str) -> ScenarioCheck {
     match parse(text) {
-        Err(e) => ScenarioCheck { readable: false, problems: vec![e.into()] },
-        Ok(s) => ScenarioCheck { readable: true, problems: s.problems().into_iter().map(Into::into).collect() },
+        Err(e) => ScenarioCheck { readable: false, problems: vec![e.into()], notes: Vec::new() },
+        Ok(s) => ScenarioCheck { readable: true, problems: s.problems().into_iter().map(Into::into).collect(), notes: s.notes().into_iter().map(Into::into).collect() },
     }
 }
 
@@ -289,7 +292,25 @@ mod tests {
 
     #[test]
     fn a_good_file_has_no_problems() {
-        assert_eq!(check(GOOD), ScenarioCheck { readable: true, problems: vec![] });
+        assert_eq!(check(GOOD), ScenarioCheck { readable: true, problems: vec![], notes: vec![] });
+    }
+
+    /// Likely slips run (no problem) and come back as notes at their fields;
+    /// a document that cannot be read has none.
+    #[test]
+    fn likely_slips_are_notes_at_their_fields_not_problems() {
+        let doc = GOOD.replace(r#""memoryMax": 1024}"#, r#""memoryMax": 1024, "memoryLow": 2048, "memoryHigh": 4096}"#);
+        let c = check(&doc);
+        assert!(c.readable && c.problems.is_empty(), "{c:?}");
+        let notes: Vec<(&str, &str)> = c.notes.iter().map(|n| (n.field.as_str(), n.message.as_str())).collect();
+        assert_eq!(
+            notes,
+            [
+                ("memcgs[0].memoryLow", r#"2048 is above memoryMax (1024): it protects everything "/a" can hold"#),
+                ("memcgs[0].memoryHigh", r#"4096 is above memoryMax (1024): "/a" reaches memory.max first, so memory.high never throttles it"#),
+            ]
+        );
+        assert!(check("{").notes.is_empty());
     }
 
     /// An unknown member of a pattern or target is named as anywhere else,
@@ -343,7 +364,7 @@ mod tests {
         assert_eq!(c.problems[0].message, r#""kind" is not one of "ssd", "ramdisk", "hdd""#);
         // null is the default, as for the other optional fields.
         let c = check(&with("null"));
-        assert_eq!(c, ScenarioCheck { readable: true, problems: vec![] });
+        assert_eq!(c, ScenarioCheck { readable: true, problems: vec![], notes: vec![] });
         assert_eq!(parse(&with("null")).unwrap().machine.storage, crate::mm::machine::Storage::Ssd);
         // A value spread over lines is shown on one.
         let c = check(&with("[\n  1,\n  2\n]"));

@@ -202,25 +202,28 @@ impl Scenario {
     }
 
     /// Settings the kernel takes but that are likely slips, to point out
-    /// without refusing them: a memcg's memory.low or memory.min above its
-    /// memory.max (the protection then covers all it can hold), memory.min
-    /// above memory.low, memory.high above memory.max (never reached).
-    pub fn notes(&self) -> Vec<String> {
+    /// without refusing them, each at its field (as a problem names its
+    /// field, for the editor to show beside it): a memcg's memory.low or
+    /// memory.min above its memory.max (the protection then covers all it
+    /// can hold), memory.min above memory.low, memory.high above memory.max
+    /// (never reached).
+    pub fn notes(&self) -> Vec<ScenarioError> {
         let mut out = Vec::new();
         for (i, m) in self.memcgs.iter().enumerate() {
-            let at = format!("memcgs[{i}] ({})", m.path);
+            let field = |name: &str| format!("memcgs[{i}].{name}");
+            let path = &m.path;
             if let Some(max) = m.memory_max {
                 for (name, protection) in [("memoryLow", m.memory_low), ("memoryMin", m.memory_min)] {
                     if protection > max {
-                        out.push(format!("{at}: {name} {protection} is above memoryMax {max}: it protects everything the memcg can hold"));
+                        out.push(ScenarioError::new(field(name), format!("{protection} is above memoryMax ({max}): it protects everything \"{path}\" can hold")));
                     }
                 }
                 if let Some(high) = m.memory_high.filter(|&h| h > max) {
-                    out.push(format!("{at}: memoryHigh {high} is above memoryMax {max}: memory.max is reached first, so memory.high never throttles"));
+                    out.push(ScenarioError::new(field("memoryHigh"), format!("{high} is above memoryMax ({max}): \"{path}\" reaches memory.max first, so memory.high never throttles it")));
                 }
             }
             if m.memory_min > m.memory_low {
-                out.push(format!("{at}: memoryMin {} is above memoryLow {}: the best-effort protection is below the hard one, so memoryLow adds nothing", m.memory_min, m.memory_low));
+                out.push(ScenarioError::new(field("memoryMin"), format!("{} is above memoryLow ({}): the best-effort protection of \"{path}\" is below its hard one, so memoryLow adds nothing", m.memory_min, m.memory_low)));
             }
         }
         out

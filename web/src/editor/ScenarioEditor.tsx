@@ -62,7 +62,7 @@ export interface ScenarioEditorProps {
 export function ScenarioEditor({ request, disabled, onRun, rejected, onRejectedOpened }: ScenarioEditorProps) {
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => draftOf(startingDoc(request)));
-  const [engine, setEngine] = useState<{ json: string; problems: Problem[] } | null>(null);
+  const [engine, setEngine] = useState<{ json: string; problems: Problem[]; notes: Problem[] } | null>(null);
   const [status, setStatus] = useState<Status>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
@@ -97,9 +97,9 @@ export function ScenarioEditor({ request, disabled, onRun, rejected, onRejectedO
     let current = true;
     const timer = setTimeout(() => {
       engineCheck(json).then(
-        (check) => current && setEngine({ json, problems: check.problems }),
+        (check) => current && setEngine({ json, problems: check.problems, notes: check.notes }),
         (error: unknown) =>
-          current && setEngine({ json, problems: [{ field: FORM_KEY, message: `the engine could not check it: ${error instanceof Error ? error.message : String(error)}` }] }),
+          current && setEngine({ json, problems: [{ field: FORM_KEY, message: `the engine could not check it: ${error instanceof Error ? error.message : String(error)}` }], notes: [] }),
       );
     }, CHECK_DELAY_MS);
     return () => {
@@ -128,11 +128,15 @@ export function ScenarioEditor({ request, disabled, onRun, rejected, onRejectedO
   const problems: Problem[] = [...local, ...(size ? [size] : []), ...engineProblems];
   const messages = messagesByPlace(problems, places);
   const checked = json !== null && engine?.json === json;
+  // Likely slips the engine runs as written (memory.low above memory.max): beside their fields, never refused.
+  const engineNotes = checked && engine ? engine.notes : [];
+  const notes = messagesByPlace(engineNotes.map(inEditorUnits), places);
 
   const fields: FieldContext = {
     inputId: (key) => keyId(`${id}-in`, key),
     messageId: (key) => keyId(`${id}-msg`, key),
     message: (key) => messages.get(key),
+    note: (key) => notes.get(key),
     disabled,
   };
 
@@ -173,9 +177,10 @@ export function ScenarioEditor({ request, disabled, onRun, rejected, onRejectedO
       return;
     }
     // The engine's problems (in the editor's units): those of the last check, else a new check's.
-    const found = checked ? engineProblems : (await engineCheck(json).catch(() => ({ problems: [] as Problem[] }))).problems;
+    const check = checked ? null : await engineCheck(json).catch(() => ({ problems: [] as Problem[], notes: [] as Problem[] }));
+    const found = check ? check.problems : engineProblems;
     if (found.length > 0) {
-      if (!checked) setEngine({ json, problems: found });
+      if (check) setEngine({ json, problems: found, notes: check.notes });
       refuse('The engine cannot run this scenario.', checked ? found : found.map(inEditorUnits));
       return;
     }
@@ -278,7 +283,11 @@ export function ScenarioEditor({ request, disabled, onRun, rejected, onRejectedO
             Run scenario
           </button>
           <span className="editor-check muted" aria-live="polite">
-            {problems.length > 0 ? counted(problems.length, 'problem') : checked ? 'Checked by the engine' : ''}
+            {problems.length > 0
+              ? counted(problems.length, 'problem')
+              : checked
+                ? `Checked by the engine${engineNotes.length > 0 ? `: ${counted(engineNotes.length, 'note')}` : ''}`
+                : ''}
           </span>
         </div>
       </form>

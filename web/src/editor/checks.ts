@@ -217,6 +217,10 @@ const FIELD_WORDS: readonly [RegExp, string][] = [
   [/\bstartNs\b/g, 'Start (ms)'],
   [/\btarget\.pages\b/g, 'Size (pages)'],
   [/\btrackedPages\b/g, 'Tracked pages'],
+  [/\bmemoryMax\b/g, 'memory.max'],
+  [/\bmemoryHigh\b/g, 'memory.high'],
+  [/\bmemoryLow\b/g, 'memory.low'],
+  [/\bmemoryMin\b/g, 'memory.min'],
 ];
 
 /**

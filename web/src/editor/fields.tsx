@@ -11,6 +11,8 @@ export interface FieldContext {
   messageId(key: string): string;
   /** The message shown for a key now (undefined: none). */
   message(key: string): string | undefined;
+  /** The engine's note on a key (a likely slip that still runs: Scenario::notes), shown when it has no message. */
+  note(key: string): string | undefined;
   disabled: boolean;
 }
 
@@ -39,14 +41,15 @@ interface FieldProps {
   className?: string;
 }
 
-/** The hint below an input: its message when it has one, else `hint`. */
+/** The hint below an input: its message when it has one, else the engine's note on it, else `hint`. */
 function Hint({ field, hint }: { field: string; hint?: string }) {
   const f = useFields();
   const message = f.message(field);
-  if (!message && !hint) return <p className="hint" id={f.messageId(field)} />;
+  const note = message ? undefined : f.note(field);
+  if (!message && !note && !hint) return <p className="hint" id={f.messageId(field)} />;
   return (
     <p className="hint" id={f.messageId(field)}>
-      {message ? <span className="problem">{message}</span> : hint}
+      {message ? <span className="problem">{message}</span> : note ? <span className="note">Note: {note}</span> : hint}
     </p>
   );
 }
