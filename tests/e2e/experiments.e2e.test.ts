@@ -33,6 +33,32 @@ describe('Experiments', () => {
       if (name === 'proactive-reclaim-batching') await page.screenshot({ path: path.join(SHOTS, 'experiment-three-variants.png') });
       // Three variants and a rate: the rate's unit goes under its number rather than the table past its box.
       if (name === 'kswapd-classzone') await table.screenshot({ path: path.join(SHOTS, 'experiment-rate-units.png') });
+      if (name === 'memcg-lru-fairness') {
+        // A projector's 1,024 px: the table scrolls sideways; the hint names the columns still to the right,
+        // and the metric's name stays in view at the table's far end.
+        await page.setViewportSize({ width: 1024, height: 768 });
+        const hint = page.getByTestId('comparison-more');
+        await expect.poll(() => hint.textContent()).toMatch(/^More columns to the right \(.*author before, author after\): scroll the table sideways →$/);
+        const hidden = await table.evaluate((t) => {
+          const box = t.closest('.table-scroll')!.getBoundingClientRect();
+          return [...t.querySelectorAll('thead th')].filter((th) => th.getBoundingClientRect().right > box.right + 1).map((th) => th.textContent!.replace(/\s+/g, ' ').trim());
+        });
+        expect(hidden.length).toBeGreaterThan(0);
+        expect(await hint.textContent()).toBe(`More columns to the right (${hidden.join(', ')}): scroll the table sideways →`);
+        await table.evaluate((t) => {
+          const box = t.closest('.table-scroll')!;
+          box.scrollLeft = box.scrollWidth;
+        });
+        await expect.poll(() => hint.count()).toBe(0);
+        const nameInView = await table.evaluate((t) => {
+          const box = t.closest('.table-scroll')!.getBoundingClientRect();
+          const th = t.querySelector('tbody th[scope="row"]')!.getBoundingClientRect();
+          return th.left >= box.left - 1 && th.right <= box.right;
+        });
+        expect(nameInView).toBe(true);
+        await page.screenshot({ path: path.join(SHOTS, 'experiment-table-1024.png') });
+        await page.setViewportSize({ width: 1280, height: 800 });
+      }
       // The title takes one line, whole at 1280 px; the id is never broken inside (it shows beside the title where it fits).
       const heading = await page.getByTestId('scenario-title').evaluate((el) => {
         const title = el.querySelector('.scenario-title-text')!;

@@ -19,16 +19,26 @@ export function useElementWidth(ref: RefObject<HTMLElement | null>): number {
 }
 
 /**
- * Whether the element has columns hidden past its right edge (it scrolls
- * sideways and is not scrolled to its end): for a hint that a wide table
- * goes on.
+ * The headers of the columns hidden, wholly or in part, past the right edge
+ * of a table that scrolls sideways in the element (none when it fits or is
+ * scrolled to its end): for a hint that names what the table goes on with.
  */
-export function useMoreToTheRight(ref: RefObject<HTMLElement | null>): boolean {
-  const [more, setMore] = useState(false);
+export function useColumnsToTheRight(ref: RefObject<HTMLElement | null>): string[] {
+  const [hidden, setHidden] = useState<string[]>([]);
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const check = () => setMore(element.scrollWidth - element.clientWidth - element.scrollLeft > 1);
+    const check = () => {
+      const edge = element.getBoundingClientRect().right;
+      const names =
+        element.scrollWidth - element.clientWidth - element.scrollLeft > 1
+          ? [...element.querySelectorAll('thead tr:first-child th')]
+              .filter((th) => th.getBoundingClientRect().right > edge + 1)
+              .map((th) => th.textContent?.replace(/\s+/g, ' ').trim() ?? '')
+              .filter((name) => name !== '')
+          : [];
+      setHidden((old) => (old.join('\n') === names.join('\n') ? old : names));
+    };
     const observer = new ResizeObserver(check);
     observer.observe(element);
     const table = element.firstElementChild;
@@ -40,7 +50,7 @@ export function useMoreToTheRight(ref: RefObject<HTMLElement | null>): boolean {
       element.removeEventListener('scroll', check);
     };
   }, [ref]);
-  return more;
+  return hidden;
 }
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';

@@ -8,7 +8,7 @@ import type { ExperimentInfo, ScenarioRequest } from '../../engine/pkg/reclaim_c
 import { sameRun } from '../../scenario/url';
 import { CHECK_PACE, CHECK_SEEDS, SEED_RANGE, type ComparisonState, type SeedCheckRunner } from '../../useComparison';
 import { formatCount, keepTogether } from '../../util/format';
-import { useMoreToTheRight } from '../../util/hooks';
+import { useColumnsToTheRight } from '../../util/hooks';
 import {
   AFTER,
   DEFAULT_BASELINE,
@@ -194,12 +194,12 @@ function ResultTable({
     why?.focus({ preventScroll: true });
   };
   const scrollRef = useRef<HTMLDivElement>(null);
-  const more = useMoreToTheRight(scrollRef);
+  const hidden = useColumnsToTheRight(scrollRef);
   return (
     <>
-      {more && (
+      {hidden.length > 0 && (
         <p className="scroll-hint" data-testid="comparison-more">
-          More columns to the right (the author's figures): scroll the table sideways →
+          More columns to the right ({hidden.join(', ')}): scroll the table sideways →
         </p>
       )}
       <div ref={scrollRef} className={`table-scroll comparison-scroll${busy ? ' busy' : ''}`} aria-busy={busy || undefined}>

@@ -141,6 +141,8 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
 interface LegendEntry {
   key: string;
   label: string;
+  /** The wording for a row too narrow for `label` (side by side). */
+  short?: string;
   help: string;
 }
 
@@ -151,6 +153,7 @@ function drawLegend(node: SVGSVGElement, model: KswapdModel, at: { hatchId: stri
     entries.push({
       key: 'unobserved',
       label: 'not observed (mode unknown)',
+      short: 'not observed',
       help: 'Time between frames that do not follow each other (after a seek): the mode in between is assumed unchanged',
     });
   }
@@ -158,6 +161,7 @@ function drawLegend(node: SVGSVGElement, model: KswapdModel, at: { hatchId: stri
     entries.push({
       key: 'short-run',
       label: 'run shorter than a pixel',
+      short: 'short run',
       help: 'A tick above the band marks runs too short to show in it (one tick per pixel column); the band itself is painted running only for the time kswapd ran',
     });
   }
@@ -181,10 +185,15 @@ function drawLegend(node: SVGSVGElement, model: KswapdModel, at: { hatchId: stri
     .attr('width', (e) => (e.key === 'short-run' ? 1 : 12))
     .attr('height', (e) => (e.key === 'short-run' ? TICK : 10))
     .attr('rx', (e) => (e.key === 'short-run' ? 0 : 2));
-  items.select('text').text((e) => e.label);
   items.select('title').text((e) => e.help);
-  // One row, each entry as wide as its text; from the plot's left edge when it fits.
-  const widths = items.nodes().map((g) => 17 + (g.querySelector('text')?.getComputedTextLength?.() ?? 0) + 14);
+  // One row, each entry as wide as its text; from the plot's left edge when it
+  // fits; the short wording when the long one does not fit the chart at all.
+  const measure = (short: boolean) => {
+    items.select('text').text((e) => (short && e.short ? e.short : e.label));
+    return items.nodes().map((g) => 17 + (g.querySelector('text')?.getComputedTextLength?.() ?? 0) + 14);
+  };
+  let widths = measure(false);
+  if (widths.reduce((a, b) => a + b, 0) > at.width) widths = measure(true);
   const total = widths.reduce((a, b) => a + b, 0);
   let cursor = total <= at.width - MARGIN.left ? MARGIN.left : 0;
   items.attr('transform', (_, i) => {

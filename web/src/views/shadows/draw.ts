@@ -93,6 +93,7 @@ export function drawShadows(node: SVGSVGElement, model: ShadowLruvecModel, optio
     const parent = strip.name === 'distance' ? distanceLayer : genLayer;
     drawDots(parent, strip.placed, options, transition, i === 0, `Shadows of ${model.memcg} on node ${model.node}`);
   }
+  genLayer.select<SVGGElement>('g.window-labels').raise();
   for (const name of ['distance', 'generation']) {
     if (!strips.some((s) => s.name === name)) (name === 'distance' ? distanceLayer : genLayer).selectAll('g.shadow').remove();
   }
@@ -266,7 +267,6 @@ function drawGenerations(g: AnySelection<SVGGElement>, model: ShadowLruvecModel,
     .join((enter) => {
       const r = enter.append('g').attr('class', 'recent-gen');
       r.append('rect');
-      r.append('text');
       r.append('title');
       return r;
     })
@@ -281,8 +281,12 @@ function drawGenerations(g: AnySelection<SVGGElement>, model: ShadowLruvecModel,
     .attr('y', (w) => rowY(w.kind) + 2)
     .attr('width', band)
     .attr('height', ROW - 4);
-  recent
-    .select('text')
+  // The labels go in a layer of their own, which draw() raises above the dots
+  // (a full column of dots reaches the top of its row).
+  layer<SVGGElement>(g, 'g', 'window-labels')
+    .selectAll<SVGTextElement, (typeof windows)[number]>('text.window-label')
+    .data(windows, (w) => w.kind)
+    .join('text')
     .attr('class', 'window-label')
     .attr('x', (w) => colX(w.min) + 4)
     .attr('y', (w) => rowY(w.kind) + 12)
