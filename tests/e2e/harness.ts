@@ -100,7 +100,8 @@ export async function openIn(context: BrowserContext, search = '', ready: Ready 
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && problems.push(`worker: ${m.text()}`)));
   await page.goto(new URL(search, server.url).href);
-  if (ready === 'experiment') await page.getByRole('button', { name: 'Run comparison', exact: true }).waitFor();
+  // The experiment's form is there (attached: side by side and tours put the form aside under 1,600 px).
+  if (ready === 'experiment') await page.locator('button', { hasText: /^Run comparison$/ }).waitFor({ state: 'attached' });
   else await page.getByRole('table', { name: 'Counters' }).waitFor();
   return { page, problems };
 }

@@ -420,7 +420,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
       <SharedLinkNotice link={shared} />
       <PageLinkNotice problems={[...linkNotes, ...linkProblems, ...restoreProblems]} />
 
-      <main className={`workspace${wide ? ' wide' : ''}${tour.open !== null ? ' touring' : ''}`}>
+      <main className={`workspace${wide ? ' wide' : ''}${tour.open !== null || compareMode.on ? ' focused' : ''}`}>
         <aside className="sidebar" aria-label="Scenario">
           {scenarios && request && (
             <ScenarioForm
