@@ -152,6 +152,23 @@ describe('System and Memcgs views', () => {
     expect(problems).toEqual([]);
   });
 
+  it("marks each premature sleep on the kswapd timeline where kswapd fell asleep; none with the patch (kswapd-classzone)", async () => {
+    for (const [variant, expected] of [['before', 1], ['after', 0]] as const) {
+      const { page, problems } = await open(`?v=1&scenario=kswapd-classzone&seed=1&variant=${variant}&step=130&tab=system`);
+      const kswapd = page.getByRole('region', { name: 'kswapd timeline of node 0' });
+      await expect.poll(() => kswapd.getByTestId('kswapd-premature').textContent()).toBe(String(expected));
+      const marks = kswapd.getByTestId('kswapd-premature-mark');
+      await expect.poll(() => marks.count(), variant).toBe(expected);
+      // Each mark is where an asleep stretch begins.
+      const times = await marks.evaluateAll((ms) => ms.map((m) => m.getAttribute('data-time')));
+      const asleep = await kswapd.locator('[data-testid="kswapd-segment"][data-mode="asleep"]').evaluateAll((ss) => ss.map((s) => s.getAttribute('data-start')));
+      for (const t of times) expect(asleep, `mark at ${t}`).toContain(t);
+      if (expected > 0) await kswapd.screenshot({ path: path.join(SHOTS, 'kswapd-premature.png') });
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it('shows memcgs, their pgsteal CV, the memcg LRU rotating and the memory.reclaim writes (proactive-root)', async () => {
     const search = '?v=1&scenario=proactive-root&seed=1';
     // Without motion first: the first write to memory.reclaim (at 200 ms, step 21) rotates

@@ -52,6 +52,7 @@ const kswapd = (extra: Partial<KswapdView> = {}): KswapdView => ({
   pendingZoneidx: undefined,
   sleeps: 0,
   prematureSleeps: 0,
+  prematureAt: [],
   throttles: 0,
   throttledNs: 0,
   ...extra,
@@ -323,6 +324,26 @@ describe('kswapd timeline model', () => {
     expect(model.segments[0]!.start).toBe(t(15));
     expect(model.segments[model.segments.length - 1]!.end).toBe(t(20));
     expect(model.time.asleep + model.time.napping + model.time.running).toBe(t(5));
+  });
+
+  it('keeps each premature sleep once, where it began, and drops those before the window', () => {
+    let track: KswapdTrack | null = null;
+    // A premature sleep in steps 3 and 12; a frame window that starts at the previous frame's time also
+    // reports a sleep at that boundary again (step 3's at t(3) in step 4's frame): counted once.
+    for (let step = 0; step <= 14; step++) {
+      const prematureAt = step === 3 ? [t(2) + 7, t(3)] : step === 4 ? [t(3)] : step === 12 ? [t(11) + 9] : [];
+      track = appendKswapd(track, kswapd({ prematureAt, windowStartNs: t(Math.max(0, step - 1)) }), { step, timeNs: t(step) }, t(Math.max(0, step - 10)));
+    }
+    expect(track!.premature).toEqual([t(11) + 9]);
+    expect(kswapdModel(0, track!, t(4), t(14)).prematureAt).toEqual([t(11) + 9]);
+    // Within the window both stay, each once.
+    let kept: KswapdTrack | null = null;
+    for (let step = 0; step <= 14; step++) {
+      const prematureAt = step === 3 ? [t(2) + 7, t(3)] : step === 4 ? [t(3)] : step === 12 ? [t(11) + 9] : [];
+      kept = appendKswapd(kept, kswapd({ prematureAt }), { step, timeNs: t(step) }, 0);
+    }
+    expect(kept!.premature).toEqual([t(2) + 7, t(3), t(11) + 9]);
+    expect(kswapdModel(0, kept!, t(2) + 8, t(14)).prematureAt).toEqual([t(3), t(11) + 9]);
   });
 
   it('restarts on a frame that is not later (a reset)', () => {

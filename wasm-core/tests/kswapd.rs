@@ -65,6 +65,29 @@ fn kswapd_sleeps_only_when_balanced_for_the_zone_index_it_checks() {
     }
 }
 
+/// The frames name each premature sleep once, at the time kswapd went to
+/// sleep (for the timeline's marks): stepped one step at a time, their
+/// `premature_at` add up to the sleeps the count and the sleep log have.
+#[test]
+fn frames_carry_each_premature_sleep_once_at_its_time() {
+    let mut s = bursty(false, 3);
+    let mut seen = Vec::new();
+    for _ in 0..800 {
+        s.begin_frame();
+        s.step();
+        seen.extend(s.frame().nodes[0].kswapd.premature_at.iter().copied());
+    }
+    let k = &s.mm.nodes[0].kswapd;
+    assert!(k.premature_sleeps > 0);
+    let logged: Vec<u64> = k.sleep_log.iter().filter(|r| r.premature).map(|r| r.time_ns).collect();
+    assert_eq!(seen.len() as u64, k.premature_sleeps);
+    assert_eq!(seen, logged);
+    // Each one is where the timeline has kswapd fall asleep.
+    for t in &seen {
+        assert!(k.timeline.contains(&(*t, KswapdMode::Asleep)), "no Asleep at {t}");
+    }
+}
+
 /// Patch 002 as merged (v4.12-v5.2) against its v5.3 fix ("prevent useless
 /// kswapd loops"): when a nap ends with ZONE_NORMAL below its high watermark
 /// and no wakeup is pending, the merged patch reads the zone index as 0,

@@ -94,6 +94,9 @@ pub struct SleepRecord {
     /// lowmem_reserve[highest_zoneidx] of each zone.
     pub reserve: [u64; MAX_NR_ZONES],
     pub failures: u32,
+    /// Whether the zones the last wakeup asked for were still unbalanced (a
+    /// premature sleep).
+    pub premature: bool,
 }
 
 impl Kswapd {
@@ -291,6 +294,7 @@ impl Mm {
             high: std::array::from_fn(|z| zones[z].watermark[WMARK_HIGH]),
             reserve: std::array::from_fn(|z| zones[z].lowmem_reserve[checked_zoneidx.min(MAX_NR_ZONES - 1)]),
             failures: self.nodes[node].kswapd.failures,
+            premature,
         };
         let k = &mut self.nodes[node].kswapd;
         if k.sleep_log.len() >= 1024 {

@@ -325,6 +325,7 @@ impl Simulation {
                         pending_zoneidx: (k.highest_zoneidx != unset || !mm.knobs.kswapd_classzone_fix).then_some(k.highest_zoneidx.min(3) as u32),
                         sleeps: k.sleeps,
                         premature_sleeps: k.premature_sleeps,
+                        premature_at: k.sleep_log.iter().filter(|r| r.premature && r.time_ns >= step_start && r.time_ns <= mm.now_ns && self.step > 0).map(|r| r.time_ns).collect(),
                         throttles: k.throttles,
                         throttled_ns: k.throttled_ns,
                     },

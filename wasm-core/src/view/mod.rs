@@ -267,6 +267,9 @@ pub struct KswapdView {
     pub pending_zoneidx: Option<u32>,
     pub sleeps: u64,
     pub premature_sleeps: u64,
+    /// When kswapd went to sleep prematurely during the frame's window
+    /// (simulated ns), for the timeline to mark.
+    pub premature_at: Vec<u64>,
     /// Times kswapd slept in reclaim_throttle() since the run started, and
     /// the simulated ns it slept there (inside balance_pgdat; the
     /// transitions mark it Throttled).

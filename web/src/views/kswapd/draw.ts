@@ -125,6 +125,21 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
         `running for ${formatDuration(t.ns)}${t.runs === 1 ? '' : ' in all'}`,
     );
 
+  // Premature sleeps (kswapd-classzone's subject): a triangle over the band where each began.
+  plot
+    .selectAll<SVGPathElement, number>('path.premature-mark')
+    .data(model.prematureAt)
+    .join((enter) => {
+      const p = enter.append('path').attr('class', 'premature-mark');
+      p.append('title');
+      return p;
+    })
+    .attr('data-testid', 'kswapd-premature-mark')
+    .attr('data-time', (t) => t)
+    .attr('d', (t) => `M${(x(t) - 5).toFixed(2)},-9h10l-5,9z`)
+    .select('title')
+    .text((t) => `premature sleep at ${formatMs(t)}: kswapd went to sleep while a zone its last wakeup asked for was still below its high watermark`);
+
   const tickLabel = timeTickFormat(x.ticks(Math.max(2, Math.floor(innerWidth / 90))), end);
   layer<SVGGElement>(plot, 'g', 'x-axis')
     .attr('transform', `translate(0,${band})`)
@@ -135,7 +150,7 @@ export function drawKswapd(node: SVGSVGElement, model: KswapdModel, size: { widt
         .tickFormat((v) => tickLabel(v.valueOf())),
     );
 
-  drawLegend(node, model, { hatchId, width, y: MARGIN.top + band + AXIS + 12, shortRuns: layout.ticks.length > 0 });
+  drawLegend(node, model, { hatchId, width, y: MARGIN.top + band + AXIS + 12, shortRuns: layout.ticks.length > 0, premature: model.prematureAt.length > 0 });
 }
 
 interface LegendEntry {
@@ -147,7 +162,7 @@ interface LegendEntry {
 }
 
 /** The modes (and the hatch and the short-run tick when drawn), in one row under the axis. */
-function drawLegend(node: SVGSVGElement, model: KswapdModel, at: { hatchId: string; width: number; y: number; shortRuns: boolean }): void {
+function drawLegend(node: SVGSVGElement, model: KswapdModel, at: { hatchId: string; width: number; y: number; shortRuns: boolean; premature: boolean }): void {
   const entries: LegendEntry[] = KSWAPD_MODES.map((m) => ({ key: m, label: m, help: MODE_HELP[m]! }));
   if (model.segments.some((s) => !s.observed)) {
     entries.push({
@@ -165,6 +180,14 @@ function drawLegend(node: SVGSVGElement, model: KswapdModel, at: { hatchId: stri
       help: 'A tick above the band marks runs too short to show in it (one tick per pixel column); the band itself is painted running only for the time kswapd ran',
     });
   }
+  if (at.premature) {
+    entries.push({
+      key: 'premature',
+      label: 'premature sleep',
+      short: 'premature',
+      help: 'kswapd went to sleep for good while a zone its last wakeup asked for was still below its high watermark (the count is "premature in all")',
+    });
+  }
   const legend = layer<SVGGElement>(root(node), 'g', 'legend').attr('aria-hidden', 'true');
   const items = legend
     .selectAll<SVGGElement, LegendEntry>('g.legend-item')
@@ -172,6 +195,7 @@ function drawLegend(node: SVGSVGElement, model: KswapdModel, at: { hatchId: stri
     .join((enter) => {
       const g = enter.append('g').attr('class', 'legend-item');
       g.append('rect');
+      g.append('path');
       g.append('text').attr('x', 17).attr('y', 4);
       g.append('title');
       return g;
@@ -184,7 +208,13 @@ function drawLegend(node: SVGSVGElement, model: KswapdModel, at: { hatchId: stri
     .attr('y', (e) => (e.key === 'short-run' ? -TICK + 2 : -5))
     .attr('width', (e) => (e.key === 'short-run' ? 1 : 12))
     .attr('height', (e) => (e.key === 'short-run' ? TICK : 10))
-    .attr('rx', (e) => (e.key === 'short-run' ? 0 : 2));
+    .attr('rx', (e) => (e.key === 'short-run' ? 0 : 2))
+    .attr('display', (e) => (e.key === 'premature' ? 'none' : null));
+  items
+    .select('path')
+    .attr('class', 'premature-mark')
+    .attr('d', (e) => (e.key === 'premature' ? 'M1,-5h10l-5,9z' : null))
+    .attr('display', (e) => (e.key === 'premature' ? null : 'none'));
   items.select('title').text((e) => e.help);
   // One row, each entry as wide as its text; from the plot's left edge when it
   // fits; the short wording when the long one does not fit the chart at all.

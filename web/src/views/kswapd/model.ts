@@ -35,6 +35,8 @@ export interface KswapdTrack {
   segments: readonly KswapdSegment[];
   /** The open segment: its start, mode and whether it is observed. */
   open: { start: number; mode: KswapdMode; observed: boolean };
+  /** When kswapd went to sleep prematurely (simulated ns, oldest first), within the kept window. */
+  premature: readonly number[];
   /** The frame the track was last brought up to. */
   step: number;
   timeNs: number;
@@ -73,11 +75,12 @@ export function appendKswapd(
     // was in then; without one, the track starts at the frame.
     const begin = view.windowStartNs;
     if (view.windowMode == null || begin >= at.timeNs) {
-      return { segments: [], open: { start: at.timeNs, mode, observed: true }, step: at.step, timeNs: at.timeNs, view };
+      return { segments: [], open: { start: at.timeNs, mode, observed: true }, premature: [], step: at.step, timeNs: at.timeNs, view };
     }
-    track = { segments: [], open: { start: begin, mode: view.windowMode, observed: true }, step: -1, timeNs: begin, view };
+    track = { segments: [], open: { start: begin, mode: view.windowMode, observed: true }, premature: [], step: -1, timeNs: begin, view };
   }
   const segments: KswapdSegment[] = track.segments.filter((s) => s.end >= windowStart);
+  const premature = [...track.premature.filter((t) => t >= windowStart), ...view.prematureAt.filter((t) => t > track.timeNs || track.step < 0)];
   let open = { ...track.open };
   const changes = [...view.transitions].sort((a, b) => a[0] - b[0]);
   for (const [time, m] of changes) {
@@ -93,7 +96,7 @@ export function appendKswapd(
   } else if (!open.observed) {
     open = { ...open, observed: true };
   }
-  return { segments, open, step: at.step, timeNs: at.timeNs, view };
+  return { segments, open, premature, step: at.step, timeNs: at.timeNs, view };
 }
 
 /** A segment on a track `width` px wide: drawn at its true extent, however thin. */
@@ -206,6 +209,8 @@ export interface KswapdModel {
   failures: number;
   sleeps: number;
   prematureSleeps: number;
+  /** When kswapd went to sleep prematurely within [start, end] (simulated ns). */
+  prematureAt: number[];
   /** Sleeps in reclaim_throttle (on writeback) since the run started, and their simulated ns in all (within balance_pgdat). */
   throttles: number;
   throttledNs: number;
@@ -264,6 +269,7 @@ export function kswapdModel(node: number, track: KswapdTrack, start: number, end
     failures: view.failures,
     sleeps: view.sleeps,
     prematureSleeps: view.prematureSleeps,
+    prematureAt: track.premature.filter((t) => t >= start && t <= end),
     throttles: view.throttles,
     throttledNs: view.throttledNs,
     pendingZoneidx: pending,
