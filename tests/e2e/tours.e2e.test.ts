@@ -198,6 +198,17 @@ describe('opening tours', () => {
     await plain.page.getByRole('button', { name: 'Step forward', exact: true }).click();
     await waitForStep(plain.page, 1);
     expect(await plain.page.getByRole('navigation', { name: 'Start here' }).count()).toBe(0);
+    // Played from step 0, it stays while the run plays (the views do not jump up as they start to move),
+    // and goes once the run is paused.
+    const played = await open();
+    const strip = played.page.getByRole('navigation', { name: 'Start here' });
+    await strip.waitFor();
+    await played.page.getByRole('button', { name: 'Play', exact: true }).click();
+    await played.page.waitForFunction(() => Number(document.querySelector('[data-testid="step"]')?.textContent?.replace(/,/g, '')) >= 3);
+    expect(await strip.count()).toBe(1);
+    await played.page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await strip.waitFor({ state: 'detached' });
+    expect(played.problems).toEqual([]);
     // Closed, it stays closed in this browser, also on a new visit.
     const context = await newContext();
     const first = await openIn(context);

@@ -158,7 +158,7 @@ describe('System and Memcgs views', () => {
       const kswapd = page.getByRole('region', { name: 'kswapd timeline of node 0' });
       await expect.poll(() => kswapd.getByTestId('kswapd-premature').textContent()).toBe(String(expected));
       const marks = kswapd.getByTestId('kswapd-premature-mark');
-      await expect.poll(() => marks.count(), variant).toBe(expected);
+      await expect.poll(() => marks.count(), { message: variant }).toBe(expected);
       // Each mark is where an asleep stretch begins.
       const times = await marks.evaluateAll((ms) => ms.map((m) => m.getAttribute('data-time')));
       const asleep = await kswapd.locator('[data-testid="kswapd-segment"][data-mode="asleep"]').evaluateAll((ss) => ss.map((s) => s.getAttribute('data-start')));

@@ -164,6 +164,15 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
     if (experimentName && !tourOpen()) setTab('comparison');
     else if (scenarioTab) setTab(scenarioTab);
   }, [experimentName, scenarioTab, tourOpen]);
+  // The Start here strip stays while the first Play goes on (its going would move every view up by its
+  // height just as they start to animate); it goes once the run stops past step 0, and comes back at step 0.
+  const [startPassed, setStartPassed] = useState(false);
+  const leftStart = state.furthest > 0 && !state.playing;
+  useEffect(() => {
+    if (state.furthest === 0) setStartPassed(false);
+    else if (leftStart) setStartPassed(true);
+  }, [state.furthest, leftStart]);
+  const startShown = state.furthest === 0 || (state.playing && !startPassed);
   const { apply } = sim;
   const runComparison = comparison.run;
   const compare = useCallback(
@@ -440,7 +449,7 @@ export function App({ shared = NO_LINK, page = null, linkNotes = [] }: { shared?
         <section className="main-column" aria-label="Reclaim state" data-touring={tour.open !== null ? '' : undefined}>
           {frame ? (
             <>
-              {!experiment && !custom && state.furthest === 0 && (
+              {!experiment && !custom && startShown && (
                 <StartHere disabled={!running} onTour={(name) => tour.start(name)} />
               )}
               {experiment && request && (
