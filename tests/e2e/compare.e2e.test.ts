@@ -109,11 +109,15 @@ describe('side by side: the button', () => {
       expect(l.right, 'inside its card').toBeLessThanOrEqual(c.x + c.width + 0.5);
       for (const b of [t, tour]) expect(l.right <= b.x || l.left >= b.x + b.width || l.bottom <= b.y || l.top >= b.y + b.height, 'clear of the buttons').toBe(true);
     }
-    // Clicked, the button leaves Space to the page's keys: it plays both sides, it does not close side by side.
+    // Clicked, the button leaves Space to the page's keys: it plays both sides, it does not close side by side,
+    // also when Space comes while side by side is still starting (the keys then do nothing).
     await toggle.click();
-    const mode = page.getByRole('region', { name: 'Side by side' });
-    await waitForText(mode.getByTestId('compare-step'), '0');
     await page.keyboard.press(' ');
+    const mode = page.getByRole('region', { name: 'Side by side' });
+    await expect.poll(() => mode.getAttribute('aria-busy'), { timeout: 120_000 }).not.toBe('true');
+    expect(await mode.count()).toBe(1);
+    const pause = mode.getByRole('button', { name: 'Pause', exact: true });
+    if (await pause.isDisabled()) await page.keyboard.press(' ');
     await expect.poll(async () => Number((await mode.getByTestId('compare-step').textContent())?.replace(/,/g, '')), { timeout: 30_000 }).toBeGreaterThan(2);
     expect(await mode.count()).toBe(1);
     await page.keyboard.press(' ');

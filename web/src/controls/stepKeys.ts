@@ -34,6 +34,10 @@ if (typeof window !== 'undefined') {
     'keydown',
     (event) => {
       if (event.key === 'Tab') pointerPressed = null;
+      // Space on a button the pointer pressed is the page's key (useStepKeys plays or pauses with it), also
+      // while the page's keys wait (side by side still starting): it never presses the button a second time,
+      // which would undo the click (close side by side just opened).
+      else if (event.key === ' ' && event.target instanceof HTMLButtonElement && pressedByPointer(event.target)) event.preventDefault();
     },
     true,
   );
