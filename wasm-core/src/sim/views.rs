@@ -281,6 +281,8 @@ impl Simulation {
         let mm = &self.mm;
         // Transitions since the frame began (begin_frame), or during the last step.
         let step_start = self.frame_start();
+        // Up to now: the end of a throttle past it comes with a later frame.
+        let in_window = |t: u64| self.step > 0 && (step_start..=mm.now_ns).contains(&t);
         let trail: Vec<&(u64, Vec<u64>, f64)> = self.trail_window().collect();
         let mut zone_base = 0;
         mm.nodes
@@ -315,8 +317,7 @@ impl Simulation {
                             Some((_, KswapdMode::Throttled)) => KswapdMode::Throttled,
                             _ => k.mode,
                         },
-                        // Up to now: the end of a throttle past it comes with a later frame.
-                        transitions: k.timeline.iter().filter(|(t, _)| *t >= step_start && *t <= mm.now_ns && self.step > 0).copied().collect(),
+                        transitions: k.timeline.iter().filter(|(t, _)| in_window(*t)).copied().collect(),
                         window_start_ns: step_start,
                         // The last change before the window; the timeline starts
                         // at time 0 (asleep) until it drops its oldest half.
@@ -325,7 +326,7 @@ impl Simulation {
                         pending_zoneidx: (k.highest_zoneidx != unset || !mm.knobs.kswapd_classzone_fix).then_some(k.highest_zoneidx.min(3) as u32),
                         sleeps: k.sleeps,
                         premature_sleeps: k.premature_sleeps,
-                        premature_at: k.sleep_log.iter().filter(|r| r.premature && r.time_ns >= step_start && r.time_ns <= mm.now_ns && self.step > 0).map(|r| r.time_ns).collect(),
+                        premature_at: k.sleep_log.iter().filter(|r| r.premature && in_window(r.time_ns)).map(|r| r.time_ns).collect(),
                         throttles: k.throttles,
                         throttled_ns: k.throttled_ns,
                     },
